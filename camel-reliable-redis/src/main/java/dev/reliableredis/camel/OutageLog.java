@@ -1,0 +1,44 @@
+package dev.reliableredis.camel;
+
+import java.time.Duration;
+
+import org.slf4j.Logger;
+
+/**
+ * Logs a Redis outage once when it starts and once when it ends, not once per failed attempt, and spaces the
+ * attempts out with exponential backoff.
+ */
+final class OutageLog {
+
+    private static final long FIRST_BACKOFF_MS = 100;
+    private static final long MAX_BACKOFF_MS = 5_000;
+
+    private final Logger log;
+    private final String queue;
+    private int failures;
+
+    OutageLog(Logger log, String queue) {
+        this.log = log;
+        this.queue = queue;
+    }
+
+    /** Records a failed attempt; returns how long to wait before the next one. */
+    synchronized Duration failed(Exception cause) {
+        failures++;
+        String reason = RedisUris.mask(cause.getMessage());
+        if (failures == 1) {
+            log.warn("Redis is not answering for queue '{}': {}. Retrying with backoff; logged once per outage.",
+                    queue, reason);
+        } else {
+            log.debug("Redis still not answering for queue '{}' (attempt {}): {}", queue, failures, reason);
+        }
+        return Duration.ofMillis(Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS << Math.min(failures - 1, 16)));
+    }
+
+    synchronized void recovered() {
+        if (failures > 0) {
+            log.info("Redis is answering again for queue '{}' after {} failed attempts", queue, failures);
+            failures = 0;
+        }
+    }
+}

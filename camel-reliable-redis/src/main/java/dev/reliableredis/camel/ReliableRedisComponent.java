@@ -1,0 +1,74 @@
+package dev.reliableredis.camel;
+
+import java.util.Map;
+
+import dev.reliableredis.queue.QueueNames;
+import io.lettuce.core.AbstractRedisClient;
+import org.apache.camel.Endpoint;
+import org.apache.camel.spi.Metadata;
+import org.apache.camel.spi.annotations.Component;
+import org.apache.camel.support.DefaultComponent;
+
+/** The reliable-redis component: a message queue on Redis that does not lose messages. */
+@Component("reliable-redis")
+public class ReliableRedisComponent extends DefaultComponent {
+
+    @Metadata(label = "common", defaultValue = "redis://localhost:6379", secret = true,
+              description = "The Redis server for endpoints that do not set redisUri, as a Lettuce URI.")
+    private String redisUri = "redis://localhost:6379";
+    @Metadata(label = "security", secret = true,
+              description = "The Redis user (ACL) for endpoints that do not set username.")
+    private String username;
+    @Metadata(label = "security", secret = true,
+              description = "The Redis password for endpoints that do not set password.")
+    private String password;
+    @Metadata(label = "common", autowired = true,
+              description = "An existing Lettuce RedisClient or RedisClusterClient to use instead of redisUri.")
+    private AbstractRedisClient redisClient;
+
+    @Override
+    protected Endpoint createEndpoint(String uri, String remaining, Map<String, Object> parameters) throws Exception {
+        QueueNames.validate(remaining);
+        ReliableRedisConfiguration configuration = new ReliableRedisConfiguration();
+        configuration.setRedisUri(redisUri);
+        configuration.setUsername(username);
+        configuration.setPassword(password);
+        configuration.setRedisClient(redisClient);
+        ReliableRedisEndpoint endpoint = new ReliableRedisEndpoint(uri, this, remaining, configuration);
+        setProperties(endpoint, parameters);
+        configuration.validate();
+        return endpoint;
+    }
+
+    public String getRedisUri() {
+        return redisUri;
+    }
+
+    public void setRedisUri(String redisUri) {
+        this.redisUri = redisUri;
+    }
+
+    public String getUsername() {
+        return username;
+    }
+
+    public void setUsername(String username) {
+        this.username = username;
+    }
+
+    public String getPassword() {
+        return password;
+    }
+
+    public void setPassword(String password) {
+        this.password = password;
+    }
+
+    public AbstractRedisClient getRedisClient() {
+        return redisClient;
+    }
+
+    public void setRedisClient(AbstractRedisClient redisClient) {
+        this.redisClient = redisClient;
+    }
+}

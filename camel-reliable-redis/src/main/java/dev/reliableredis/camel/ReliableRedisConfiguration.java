@@ -1,0 +1,295 @@
+package dev.reliableredis.camel;
+
+import java.time.Duration;
+
+import dev.reliableredis.queue.QueueNames;
+import dev.reliableredis.queue.QueueSettings;
+import io.lettuce.core.AbstractRedisClient;
+import org.apache.camel.RuntimeCamelException;
+import org.apache.camel.spi.Metadata;
+import org.apache.camel.spi.UriParam;
+import org.apache.camel.spi.UriParams;
+
+/** The options of a reliable-redis endpoint; each endpoint has its own copy. */
+@UriParams
+public class ReliableRedisConfiguration implements Cloneable {
+
+    @UriParam(label = "common", defaultValue = "redis://localhost:6379", secret = true)
+    private String redisUri = "redis://localhost:6379";
+    @UriParam(label = "security", secret = true)
+    private String username;
+    @UriParam(label = "security", secret = true)
+    private String password;
+    @UriParam(label = "common")
+    @Metadata(autowired = true)
+    private AbstractRedisClient redisClient;
+    @UriParam(label = "common", enums = "list,stream", defaultValue = "list")
+    private String mode = "list";
+    @UriParam(label = "common", defaultValue = "rr")
+    private String keyPrefix = "rr";
+    @UriParam(label = "common", defaultValue = "10000")
+    private long commandTimeout = 10_000;
+
+    @UriParam(label = "consumer", defaultValue = "30000")
+    private long visibilityTimeout = 30_000;
+    @UriParam(label = "consumer", defaultValue = "true")
+    private boolean extendVisibility = true;
+    @UriParam(label = "consumer", defaultValue = "3")
+    private int maxRetries = 3;
+    @UriParam(label = "consumer", defaultValue = "1000")
+    private long retryDelay = 1_000;
+    @UriParam(label = "consumer", defaultValue = "2.0")
+    private double retryBackoffMultiplier = 2.0;
+    @UriParam(label = "consumer", defaultValue = "60000")
+    private long maxRetryDelay = 60_000;
+    @UriParam(label = "consumer", defaultValue = "1")
+    private int concurrentConsumers = 1;
+    @UriParam(label = "consumer", defaultValue = "10")
+    private int maxMessagesPerPoll = 10;
+    @UriParam(label = "consumer", defaultValue = "1000")
+    private long reaperInterval = 1_000;
+    @UriParam(label = "consumer", defaultValue = "100")
+    private int reaperBatchSize = 100;
+    @UriParam(label = "consumer", defaultValue = "86400000")
+    private long idempotencyWindow = 86_400_000;
+    @UriParam(label = "consumer", defaultValue = "false")
+    private boolean consumeDeadLetters;
+
+    /** Checks every option; throws IllegalArgumentException naming the option and the value. */
+    public void validate() {
+        if (!"list".equals(mode)) {
+            if ("stream".equals(mode)) {
+                throw new IllegalArgumentException(
+                        "mode=stream is not available in this version of reliable-redis; use mode=list");
+            }
+            throw new IllegalArgumentException("mode must be 'list' or 'stream', was '" + mode + "'");
+        }
+        QueueNames.validatePrefix(keyPrefix);
+        if (commandTimeout <= 0) {
+            throw new IllegalArgumentException("commandTimeout must be more than 0 ms, was " + commandTimeout + " ms");
+        }
+        if (concurrentConsumers < 1) {
+            throw new IllegalArgumentException("concurrentConsumers must be at least 1, was " + concurrentConsumers);
+        }
+        if (maxMessagesPerPoll < 1) {
+            throw new IllegalArgumentException("maxMessagesPerPoll must be at least 1, was " + maxMessagesPerPoll);
+        }
+        if (reaperInterval <= 0) {
+            throw new IllegalArgumentException("reaperInterval must be more than 0 ms, was " + reaperInterval + " ms");
+        }
+        if (redisClient == null) {
+            RedisUris.parse(redisUri, username, password);
+        }
+        queueSettings();
+    }
+
+    /** The settings the queue engine needs, checked. */
+    public QueueSettings queueSettings() {
+        return new QueueSettings(Duration.ofMillis(visibilityTimeout), maxRetries, Duration.ofMillis(retryDelay),
+                retryBackoffMultiplier, Duration.ofMillis(maxRetryDelay), reaperBatchSize,
+                Duration.ofMillis(idempotencyWindow));
+    }
+
+    public ReliableRedisConfiguration copy() {
+        try {
+            return (ReliableRedisConfiguration) clone();
+        } catch (CloneNotSupportedException e) {
+            throw new RuntimeCamelException(e);
+        }
+    }
+
+    public String getRedisUri() {
+        return redisUri;
+    }
+
+    /**
+     * The Redis server as a Lettuce URI: redis://, rediss:// (TLS), redis-sentinel://, with user:password@ if
+     * needed. Never logged in clear.
+     */
+    public void setRedisUri(String redisUri) {
+        this.redisUri = redisUri;
+    }
+
+    public String getUsername() {
+        return username;
+    }
+
+    /** The Redis user (ACL), as an alternative to putting it in redisUri. */
+    public void setUsername(String username) {
+        this.username = username;
+    }
+
+    public String getPassword() {
+        return password;
+    }
+
+    /** The Redis password, as an alternative to putting it in redisUri. */
+    public void setPassword(String password) {
+        this.password = password;
+    }
+
+    public AbstractRedisClient getRedisClient() {
+        return redisClient;
+    }
+
+    /**
+     * An existing Lettuce RedisClient or RedisClusterClient to use instead of redisUri; the application owns it
+     * and closes it.
+     */
+    public void setRedisClient(AbstractRedisClient redisClient) {
+        this.redisClient = redisClient;
+    }
+
+    public String getMode() {
+        return mode;
+    }
+
+    /**
+     * list: a ready List, an in-flight sorted set and Lua scripts. stream: a Redis Stream with a consumer group
+     * (not available in this version).
+     */
+    public void setMode(String mode) {
+        this.mode = mode;
+    }
+
+    public String getKeyPrefix() {
+        return keyPrefix;
+    }
+
+    /** The first part of every Redis key of the queue: keyPrefix:{queueName}:part. */
+    public void setKeyPrefix(String keyPrefix) {
+        this.keyPrefix = keyPrefix;
+    }
+
+    public long getCommandTimeout() {
+        return commandTimeout;
+    }
+
+    /** A Redis call that gets no answer in this many ms fails (a producer send fails the exchange). */
+    public void setCommandTimeout(long commandTimeout) {
+        this.commandTimeout = commandTimeout;
+    }
+
+    public long getVisibilityTimeout() {
+        return visibilityTimeout;
+    }
+
+    /**
+     * The lease of a claimed message, in ms: if its consumer neither settles nor extends it in this time, the
+     * message is delivered again.
+     */
+    public void setVisibilityTimeout(long visibilityTimeout) {
+        this.visibilityTimeout = visibilityTimeout;
+    }
+
+    public boolean isExtendVisibility() {
+        return extendVisibility;
+    }
+
+    /** Keep extending the lease while the exchange is in flight. */
+    public void setExtendVisibility(boolean extendVisibility) {
+        this.extendVisibility = extendVisibility;
+    }
+
+    public int getMaxRetries() {
+        return maxRetries;
+    }
+
+    /**
+     * Failed deliveries retried before the message is dead-lettered: a message is delivered at most maxRetries + 1
+     * times.
+     */
+    public void setMaxRetries(int maxRetries) {
+        this.maxRetries = maxRetries;
+    }
+
+    public long getRetryDelay() {
+        return retryDelay;
+    }
+
+    /** The delay in ms before the first retry after a failure. */
+    public void setRetryDelay(long retryDelay) {
+        this.retryDelay = retryDelay;
+    }
+
+    public double getRetryBackoffMultiplier() {
+        return retryBackoffMultiplier;
+    }
+
+    /** Each further retry waits this many times longer than the one before. */
+    public void setRetryBackoffMultiplier(double retryBackoffMultiplier) {
+        this.retryBackoffMultiplier = retryBackoffMultiplier;
+    }
+
+    public long getMaxRetryDelay() {
+        return maxRetryDelay;
+    }
+
+    /** The cap on the retry delay, in ms. */
+    public void setMaxRetryDelay(long maxRetryDelay) {
+        this.maxRetryDelay = maxRetryDelay;
+    }
+
+    public int getConcurrentConsumers() {
+        return concurrentConsumers;
+    }
+
+    /** Threads processing exchanges. */
+    public void setConcurrentConsumers(int concurrentConsumers) {
+        this.concurrentConsumers = concurrentConsumers;
+    }
+
+    public int getMaxMessagesPerPoll() {
+        return maxMessagesPerPoll;
+    }
+
+    /** The most messages claimed in one round trip; never more than the free processing threads. */
+    public void setMaxMessagesPerPoll(int maxMessagesPerPoll) {
+        this.maxMessagesPerPoll = maxMessagesPerPoll;
+    }
+
+    public long getReaperInterval() {
+        return reaperInterval;
+    }
+
+    /**
+     * How often, in ms, expired leases are returned and due delayed messages released; also the longest an idle
+     * consumer waits before it looks at the queue again without being told of new messages.
+     */
+    public void setReaperInterval(long reaperInterval) {
+        this.reaperInterval = reaperInterval;
+    }
+
+    public int getReaperBatchSize() {
+        return reaperBatchSize;
+    }
+
+    /** The most messages one reaper call moves, which bounds how long Redis is busy with it. */
+    public void setReaperBatchSize(int reaperBatchSize) {
+        this.reaperBatchSize = reaperBatchSize;
+    }
+
+    public long getIdempotencyWindow() {
+        return idempotencyWindow;
+    }
+
+    /**
+     * How long, in ms, an acked message id is remembered so that enqueueing it again is a no-op; 0: forgotten at
+     * once.
+     */
+    public void setIdempotencyWindow(long idempotencyWindow) {
+        this.idempotencyWindow = idempotencyWindow;
+    }
+
+    public boolean isConsumeDeadLetters() {
+        return consumeDeadLetters;
+    }
+
+    /**
+     * Consume the queue's dead letters instead of its ready messages. A completed exchange removes the dead
+     * letter; a failed one returns it to the dead letters, not offered again before retryDelay.
+     */
+    public void setConsumeDeadLetters(boolean consumeDeadLetters) {
+        this.consumeDeadLetters = consumeDeadLetters;
+    }
+}

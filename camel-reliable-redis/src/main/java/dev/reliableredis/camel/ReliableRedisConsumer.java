@@ -1,0 +1,276 @@
+package dev.reliableredis.camel;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+import dev.reliableredis.queue.ArrivalSignal;
+import dev.reliableredis.queue.Delivery;
+import dev.reliableredis.queue.Failure;
+import dev.reliableredis.queue.Lease;
+import dev.reliableredis.queue.LeaseKeeper;
+import dev.reliableredis.queue.ReliableQueue;
+import dev.reliableredis.queue.Settled;
+import dev.reliableredis.queue.SettlementBatcher;
+import org.apache.camel.Exchange;
+import org.apache.camel.Message;
+import org.apache.camel.Processor;
+import org.apache.camel.spi.ExecutorServiceManager;
+import org.apache.camel.spi.HeaderFilterStrategy;
+import org.apache.camel.support.DefaultConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Claims messages under a lease, no more than it has free processing threads, and settles each through a
+ * {@link SettleOnCompletion} on its exchange. One poller thread claims; {@code concurrentConsumers} threads
+ * process; one thread sends the grouped acks and nacks; one housekeeping thread extends leases and reaps.
+ */
+public class ReliableRedisConsumer extends DefaultConsumer {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ReliableRedisConsumer.class);
+    private static final int SETTLEMENT_BATCH = 500;
+    private static final Duration SUBSCRIBE_RETRY = Duration.ofSeconds(5);
+
+    private final ReliableRedisConfiguration configuration;
+    private ReliableQueue queue;
+    private ArrivalSignal arrivals;
+    private LeaseKeeper leases;
+    private SettlementBatcher settlements;
+    private OutageLog outage;
+    private OutageLog housekeepingOutage;
+    private Semaphore freeSlots;
+    private volatile boolean polling;
+    private long nextSubscribeAttempt;
+    private ExecutorService poller;
+    private ExecutorService workers;
+    private ExecutorService settler;
+    private ScheduledExecutorService housekeeping;
+
+    public ReliableRedisConsumer(ReliableRedisEndpoint endpoint, Processor processor) {
+        super(endpoint, processor);
+        this.configuration = endpoint.getConfiguration();
+    }
+
+    @Override
+    public ReliableRedisEndpoint getEndpoint() {
+        return (ReliableRedisEndpoint) super.getEndpoint();
+    }
+
+    @Override
+    protected void doStart() throws Exception {
+        super.doStart();
+        ReliableRedisEndpoint endpoint = getEndpoint();
+        queue = configuration.isConsumeDeadLetters() ? endpoint.deadLetters() : endpoint.queue();
+        arrivals = new ArrivalSignal(endpoint.gateway(), queue.arrivalChannel());
+        leases = new LeaseKeeper(queue);
+        outage = new OutageLog(LOG, queue.name());
+        housekeepingOutage = new OutageLog(LOG, queue.name());
+        nextSubscribeAttempt = 0;
+
+        ExecutorServiceManager executors = endpoint.getCamelContext().getExecutorServiceManager();
+        String name = "ReliableRedis[" + queue.name() + "]";
+        int threads = configuration.getConcurrentConsumers();
+        workers = executors.newFixedThreadPool(this, name, threads);
+        settler = executors.newSingleThreadExecutor(this, name + "-settle");
+        settlements = new SettlementBatcher(queue, settler, SETTLEMENT_BATCH);
+        housekeeping = executors.newSingleThreadScheduledExecutor(this, name + "-housekeeping");
+        housekeeping.scheduleWithFixedDelay(this::reap, 0, configuration.getReaperInterval(), TimeUnit.MILLISECONDS);
+        if (configuration.isExtendVisibility()) {
+            long every = Math.max(1, configuration.getVisibilityTimeout() / 3);
+            housekeeping.scheduleWithFixedDelay(this::extendLeases, every, every, TimeUnit.MILLISECONDS);
+        }
+        freeSlots = new Semaphore(threads);
+        polling = true;
+        poller = executors.newSingleThreadExecutor(this, name + "-poll");
+        poller.execute(this::poll);
+    }
+
+    @Override
+    protected void doStop() throws Exception {
+        polling = false;
+        ExecutorServiceManager executors = getEndpoint().getCamelContext().getExecutorServiceManager();
+        if (poller != null) {
+            arrivals.wakeAll();
+            // lets a claim under way finish, so that nothing is left claimed but unstarted
+            executors.shutdownGraceful(poller);
+            // exchanges in flight finish and settle; then their acks and nacks are sent
+            executors.shutdownGraceful(workers);
+            executors.shutdownGraceful(settler);
+            executors.shutdownNow(housekeeping);
+            arrivals.close();
+            poller = null;
+        }
+        super.doStop();
+    }
+
+    private void poll() {
+        int max = configuration.getMaxMessagesPerPoll();
+        Duration idleWait = Duration.ofMillis(configuration.getReaperInterval());
+        try {
+            while (polling) {
+                if (!freeSlots.tryAcquire(idleWait.toMillis(), TimeUnit.MILLISECONDS)) {
+                    continue;
+                }
+                int acquired = 1 + freeSlots.drainPermits();
+                int slots = Math.min(max, acquired);
+                freeSlots.release(acquired - slots);
+                claimAndDispatch(slots, idleWait);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void claimAndDispatch(int slots, Duration idleWait) throws InterruptedException {
+        long seen = arrivals.generation();
+        List<Delivery> deliveries;
+        try {
+            subscribeToArrivals();
+            deliveries = queue.claim(slots);
+            outage.recovered();
+        } catch (RuntimeException e) {
+            freeSlots.release(slots);
+            arrivals.awaitAfter(arrivals.generation(), outage.failed(e));
+            return;
+        }
+        freeSlots.release(slots - deliveries.size());
+        if (!polling) {
+            giveBack(deliveries);
+            freeSlots.release(deliveries.size());
+            return;
+        }
+        for (Delivery delivery : deliveries) {
+            dispatch(delivery);
+        }
+        if (deliveries.isEmpty()) {
+            arrivals.awaitAfter(seen, idleWait);
+        }
+    }
+
+    /** Subscribing is best effort: without it the consumer still finds new messages within reaperInterval. */
+    private void subscribeToArrivals() {
+        if (arrivals.isSubscribed() || System.currentTimeMillis() < nextSubscribeAttempt) {
+            return;
+        }
+        try {
+            arrivals.subscribe();
+        } catch (RuntimeException e) {
+            nextSubscribeAttempt = System.currentTimeMillis() + SUBSCRIBE_RETRY.toMillis();
+            LOG.debug("Cannot subscribe to arrivals of queue '{}': {}", queue.name(), e.getMessage());
+        }
+    }
+
+    private void dispatch(Delivery delivery) {
+        try {
+            workers.execute(() -> process(delivery));
+        } catch (RejectedExecutionException e) {
+            giveBack(List.of(delivery));
+            freeSlots.release();
+        }
+    }
+
+    private void process(Delivery delivery) {
+        Exchange exchange = createExchange(false);
+        try {
+            fillIn(exchange, delivery);
+            leases.hold(delivery.lease());
+            exchange.getExchangeExtension().addOnCompletion(new SettleOnCompletion(this, delivery.lease()));
+            getProcessor().process(exchange);
+        } catch (Exception e) {
+            getExceptionHandler().handleException("Error processing message '" + delivery.messageId()
+                                                  + "' of queue '" + queue.name() + "'", exchange, e);
+        } finally {
+            releaseExchange(exchange, false);
+            freeSlots.release();
+        }
+    }
+
+    private void fillIn(Exchange exchange, Delivery delivery) {
+        Message message = exchange.getIn();
+        HeaderFilterStrategy filter = getEndpoint().getHeaderFilterStrategy();
+        delivery.headers().forEach((name, value) -> {
+            if (!filter.applyFilterToExternalHeaders(name, value, exchange)) {
+                message.setHeader(name, value);
+            }
+        });
+        message.setBody(delivery.body());
+        message.setMessageId(delivery.messageId());
+        message.setHeader(ReliableRedisConstants.MESSAGE_ID, delivery.messageId());
+        message.setHeader(ReliableRedisConstants.DELIVERY_COUNT, delivery.deliveryCount());
+        message.setHeader(ReliableRedisConstants.QUEUE, queue.name());
+        message.setHeader(ReliableRedisConstants.ENQUEUED_AT, delivery.enqueuedAt());
+        if (delivery.failure() != null) {
+            message.setHeader(ReliableRedisConstants.FAILURE, delivery.failure());
+        }
+    }
+
+    void ack(Lease lease) {
+        leases.drop(lease);
+        settlements.ack(lease).whenComplete((result, error) -> settled("ack", lease, result, error));
+    }
+
+    void nack(Lease lease, String reason) {
+        leases.drop(lease);
+        settlements.nack(new Failure(lease, reason)).whenComplete((result, error) -> settled("nack", lease, result, error));
+    }
+
+    private void settled(String operation, Lease lease, Settled result, Throwable error) {
+        if (error != null) {
+            getExceptionHandler().handleException("Could not " + operation + " message '" + lease.messageId()
+                                                  + "'; it is delivered again when its lease expires", error);
+        } else if (result == Settled.REFUSED) {
+            LOG.warn("The {} of message '{}' of queue '{}' was refused: its lease had expired and the message was "
+                     + "returned or claimed again", operation, lease.messageId(), queue.name());
+        } else if (result == Settled.DEAD_LETTERED) {
+            LOG.debug("Message '{}' of queue '{}' moved to the dead letters", lease.messageId(), queue.name());
+        }
+    }
+
+    private void giveBack(List<Delivery> deliveries) {
+        if (deliveries.isEmpty()) {
+            return;
+        }
+        try {
+            queue.release(deliveries.stream().map(Delivery::lease).toList());
+        } catch (RuntimeException e) {
+            LOG.warn("Could not give back {} unstarted messages of queue '{}'; they return when their leases expire",
+                    deliveries.size(), queue.name(), e);
+        }
+    }
+
+    private void extendLeases() {
+        try {
+            for (Lease lost : leases.extendAll()) {
+                LOG.warn("The lease of message '{}' of queue '{}' was lost before its exchange finished; the message "
+                         + "may be processed twice", lost.messageId(), queue.name());
+            }
+            housekeepingOutage.recovered();
+        } catch (RuntimeException e) {
+            housekeepingOutage.failed(e);
+        }
+    }
+
+    private void reap() {
+        try {
+            queue.reap();
+            housekeepingOutage.recovered();
+        } catch (RuntimeException e) {
+            housekeepingOutage.failed(e);
+        }
+    }
+
+    /** Deliveries being processed now. */
+    public int getInflightCount() {
+        return leases == null ? 0 : leases.size();
+    }
+
+    @Override
+    public String toString() {
+        return "ReliableRedisConsumer[" + getEndpoint().getQueueName() + "]";
+    }
+}

@@ -1,0 +1,115 @@
+package dev.reliableredis.queue;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+
+/**
+ * Wakes consumers waiting on an empty queue when the queue announces, on its Pub/Sub channel, that messages
+ * became ready. A consumer reads {@link #generation()} before it claims and, when the claim came back empty,
+ * waits for a later generation: an announcement between the claim and the wait is not missed. The wait is
+ * bounded, so a lost announcement (Pub/Sub is fire-and-forget) costs at most that bound in latency.
+ */
+public final class ArrivalSignal implements AutoCloseable {
+
+    private final RedisGateway gateway;
+    private final byte[] channel;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition arrived = lock.newCondition();
+    private long generation;
+    private StatefulRedisPubSubConnection<byte[], byte[]> subscription;
+
+    public ArrivalSignal(RedisGateway gateway, String channel) {
+        this.gateway = gateway;
+        this.channel = channel.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Subscribes if not subscribed yet; throws when Redis cannot be reached (waits then fall back to polling). */
+    public synchronized void subscribe() {
+        if (isSubscribed()) {
+            return;
+        }
+        StatefulRedisPubSubConnection<byte[], byte[]> connection = gateway.connectPubSub();
+        connection.addListener(new RedisPubSubAdapter<>() {
+            @Override
+            public void message(byte[] ignoredChannel, byte[] message) {
+                wakeAll();
+            }
+        });
+        try {
+            connection.sync().subscribe(channel);
+        } catch (RuntimeException e) {
+            connection.closeAsync();
+            throw e;
+        }
+        lock.lock();
+        try {
+            subscription = connection;
+        } finally {
+            lock.unlock();
+        }
+        wakeAll();
+    }
+
+    public boolean isSubscribed() {
+        lock.lock();
+        try {
+            return subscription != null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public long generation() {
+        lock.lock();
+        try {
+            return generation;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Waits until the generation has moved past {@code seen}, at most {@code max}. */
+    public void awaitAfter(long seen, Duration max) throws InterruptedException {
+        long nanos = max.toNanos();
+        lock.lock();
+        try {
+            while (generation == seen && nanos > 0) {
+                nanos = arrived.awaitNanos(nanos);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Ends every wait now: messages arrived, or the consumer is stopping. */
+    public void wakeAll() {
+        lock.lock();
+        try {
+            generation++;
+            arrived.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void close() {
+        StatefulRedisPubSubConnection<byte[], byte[]> connection;
+        lock.lock();
+        try {
+            connection = subscription;
+            subscription = null;
+        } finally {
+            lock.unlock();
+        }
+        if (connection != null) {
+            connection.closeAsync();
+        }
+        wakeAll();
+    }
+}

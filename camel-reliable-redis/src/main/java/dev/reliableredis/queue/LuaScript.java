@@ -1,0 +1,69 @@
+package dev.reliableredis.queue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+
+/**
+ * One Lua script from the classpath, run with EVALSHA; a server that does not know it yet (first use, a
+ * restart, SCRIPT FLUSH) gets it with EVAL, which also caches it there.
+ */
+public final class LuaScript {
+
+    private final String name;
+    private final byte[] source;
+    private final String sha;
+
+    private LuaScript(String name, byte[] source) {
+        this.name = name;
+        this.source = source;
+        this.sha = sha1(source);
+    }
+
+    /** Loads {@code lua/<name>.lua} next to this class. */
+    public static LuaScript load(String name) {
+        String path = "lua/" + name + ".lua";
+        try (InputStream in = LuaScript.class.getResourceAsStream(path)) {
+            if (in == null) {
+                throw new IllegalStateException("Missing script " + path);
+            }
+            return new LuaScript(name, in.readAllBytes());
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read script " + path, e);
+        }
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public <T> T run(RedisClusterCommands<byte[], byte[]> redis, ScriptOutputType type, byte[][] keys,
+            byte[]... args) {
+        try {
+            return redis.evalsha(sha, type, keys, args);
+        } catch (RedisNoScriptException e) {
+            return redis.eval(source, type, keys, args);
+        }
+    }
+
+    private static String sha1(byte[] source) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(source));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name + ".lua";
+    }
+
+}

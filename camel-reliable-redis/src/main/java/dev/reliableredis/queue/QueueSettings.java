@@ -1,0 +1,65 @@
+package dev.reliableredis.queue;
+
+import java.time.Duration;
+
+/**
+ * The consumer-side settings a queue's scripts need. Names match the component's options,
+ * so that a bad value is reported by the name the user wrote.
+ */
+public record QueueSettings(
+        Duration visibilityTimeout,
+        int maxRetries,
+        Duration retryDelay,
+        double retryBackoffMultiplier,
+        Duration maxRetryDelay,
+        int reaperBatchSize,
+        Duration idempotencyWindow) {
+
+    public QueueSettings {
+        positive("visibilityTimeout", visibilityTimeout);
+        if (maxRetries < 0) {
+            throw new IllegalArgumentException("maxRetries must be 0 or more, was " + maxRetries);
+        }
+        notNegative("retryDelay", retryDelay);
+        if (!(retryBackoffMultiplier >= 1.0) || Double.isInfinite(retryBackoffMultiplier)) {
+            throw new IllegalArgumentException(
+                    "retryBackoffMultiplier must be a number of at least 1.0, was " + retryBackoffMultiplier);
+        }
+        notNegative("maxRetryDelay", maxRetryDelay);
+        if (maxRetryDelay.compareTo(retryDelay) < 0) {
+            throw new IllegalArgumentException("maxRetryDelay (" + maxRetryDelay.toMillis()
+                    + " ms) must not be less than retryDelay (" + retryDelay.toMillis() + " ms)");
+        }
+        if (reaperBatchSize < 1) {
+            throw new IllegalArgumentException("reaperBatchSize must be at least 1, was " + reaperBatchSize);
+        }
+        notNegative("idempotencyWindow", idempotencyWindow);
+    }
+
+    /** The contract's defaults. */
+    public static QueueSettings defaults() {
+        return new QueueSettings(Duration.ofSeconds(30), 3, Duration.ofSeconds(1), 2.0, Duration.ofMinutes(1), 100,
+                Duration.ofDays(1));
+    }
+
+    /** A message is delivered at most this many times before it is dead-lettered. */
+    public int maxDeliveries() {
+        return maxRetries + 1;
+    }
+
+    private static void positive(String option, Duration value) {
+        if (value == null || value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException(option + " must be more than 0 ms, was " + millis(value));
+        }
+    }
+
+    private static void notNegative(String option, Duration value) {
+        if (value == null || value.isNegative()) {
+            throw new IllegalArgumentException(option + " must be 0 ms or more, was " + millis(value));
+        }
+    }
+
+    private static String millis(Duration value) {
+        return value == null ? "null" : value.toMillis() + " ms";
+    }
+}

@@ -1,0 +1,105 @@
+package dev.reliableredis.queue;
+
+import java.time.Duration;
+import java.util.Objects;
+
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+
+/**
+ * The Redis connections of one endpoint: a shared, thread-safe command connection opened on first use (so
+ * that a route whose Redis is down still starts), and Pub/Sub connections for arrival signals. Works with a
+ * {@link RedisClient} or a {@link RedisClusterClient}.
+ */
+public final class RedisGateway implements AutoCloseable {
+
+    private final AbstractRedisClient client;
+    private final boolean ownsClient;
+    private final Duration commandTimeout;
+    private StatefulConnection<byte[], byte[]> connection;
+    private volatile RedisClusterCommands<byte[], byte[]> commands;
+
+    private RedisGateway(AbstractRedisClient client, boolean ownsClient, Duration commandTimeout) {
+        this.client = client;
+        this.ownsClient = ownsClient;
+        this.commandTimeout = commandTimeout;
+    }
+
+    /** A gateway with a client of its own, closed with the gateway. */
+    public static RedisGateway create(RedisURI uri, Duration commandTimeout) {
+        uri.setTimeout(commandTimeout);
+        RedisClient client = RedisClient.create(uri);
+        client.setOptions(ClientOptions.builder()
+                .socketOptions(SocketOptions.builder().connectTimeout(commandTimeout).build())
+                .timeoutOptions(TimeoutOptions.enabled(commandTimeout))
+                .build());
+        return new RedisGateway(client, true, commandTimeout);
+    }
+
+    /** A gateway on a client the application owns; closing the gateway leaves the client open. */
+    public static RedisGateway using(AbstractRedisClient client, Duration commandTimeout) {
+        Objects.requireNonNull(client, "redisClient");
+        if (!(client instanceof RedisClient) && !(client instanceof RedisClusterClient)) {
+            throw new IllegalArgumentException("redisClient must be a RedisClient or a RedisClusterClient, was "
+                    + client.getClass().getName());
+        }
+        return new RedisGateway(client, false, commandTimeout);
+    }
+
+    /** The command connection, opened now if it is not open yet; throws when Redis cannot be reached. */
+    public RedisClusterCommands<byte[], byte[]> commands() {
+        RedisClusterCommands<byte[], byte[]> current = commands;
+        return current != null ? current : connect();
+    }
+
+    private synchronized RedisClusterCommands<byte[], byte[]> connect() {
+        if (commands == null) {
+            if (client instanceof RedisClusterClient cluster) {
+                StatefulRedisClusterConnection<byte[], byte[]> c = cluster.connect(ByteArrayCodec.INSTANCE);
+                connection = c;
+                commands = c.sync();
+            } else {
+                StatefulRedisConnection<byte[], byte[]> c = ((RedisClient) client).connect(ByteArrayCodec.INSTANCE);
+                connection = c;
+                commands = c.sync();
+            }
+            connection.setTimeout(commandTimeout);
+        }
+        return commands;
+    }
+
+    /** A new Pub/Sub connection; the caller closes it. */
+    public StatefulRedisPubSubConnection<byte[], byte[]> connectPubSub() {
+        if (client instanceof RedisClusterClient cluster) {
+            return cluster.connectPubSub(ByteArrayCodec.INSTANCE);
+        }
+        return ((RedisClient) client).connectPubSub(ByteArrayCodec.INSTANCE);
+    }
+
+    public Duration commandTimeout() {
+        return commandTimeout;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (connection != null) {
+            connection.close();
+            connection = null;
+            commands = null;
+        }
+        if (ownsClient) {
+            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        }
+    }
+}

@@ -1,0 +1,45 @@
+package dev.reliableredis.queue;
+
+import java.util.List;
+
+/**
+ * A reliable queue on Redis: every operation is one atomic script call, timed by the Redis server clock.
+ * Implementations are thread-safe.
+ */
+public interface ReliableQueue {
+
+    /** The queue's name. */
+    String name();
+
+    /** Stores the message; returns false when it was a no-op because the id is known (idempotency). */
+    boolean enqueue(NewMessage message);
+
+    /** Claims up to {@code max} messages under a lease of the visibility timeout. */
+    List<Delivery> claim(int max);
+
+    /** Settles deliveries as done, in one call; one result per lease, in order. */
+    List<Settled> ack(List<Lease> leases);
+
+    /** Settles deliveries as failed (retry after backoff, or dead-letter), in one call. */
+    List<Settled> nack(List<Failure> failures);
+
+    /** Moves lease deadlines forward; REFUSED for a lease that is no longer held. */
+    List<Settled> extend(List<Lease> leases);
+
+    /** Gives back deliveries that were claimed but never started; returns how many were given back. */
+    int release(List<Lease> leases);
+
+    /** Returns expired leases, releases due delayed messages, forgets old acked ids; bounded per call. */
+    ReapResult reap();
+
+    /** Moves up to {@code limit} dead letters back to ready; returns how many moved. */
+    long redrive(long limit);
+
+    /** Removes every ready, delayed and dead message; returns how many were removed. */
+    long purge();
+
+    QueueStats stats();
+
+    /** The Pub/Sub channel on which the queue announces that messages became ready. */
+    String arrivalChannel();
+}

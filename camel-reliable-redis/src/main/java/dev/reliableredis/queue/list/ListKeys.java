@@ -1,0 +1,45 @@
+package dev.reliableredis.queue.list;
+
+import java.nio.charset.StandardCharsets;
+
+import dev.reliableredis.queue.QueueNames;
+
+/**
+ * The Redis keys of one list-mode queue: {@code <keyPrefix>:{<queue>}:<part>}. The hash tag puts them all in
+ * one Redis Cluster slot, so every script can touch all of them.
+ */
+final class ListKeys {
+
+    final byte[] ready;
+    final byte[] inflight;
+    final byte[] delayed;
+    final byte[] dead;
+    final byte[] deadInflight;
+    final byte[] body;
+    final byte[] headers;
+    final byte[] meta;
+    final byte[] failure;
+    final byte[] acked;
+    final byte[] seq;
+    final String arrivalChannel;
+
+    ListKeys(String keyPrefix, String queue) {
+        String base = QueueNames.validatePrefix(keyPrefix) + ":{" + QueueNames.validate(queue) + "}:";
+        ready = key(base, "ready");
+        inflight = key(base, "inflight");
+        delayed = key(base, "delayed");
+        dead = key(base, "dead");
+        deadInflight = key(base, "dead-inflight");
+        body = key(base, "body");
+        headers = key(base, "headers");
+        meta = key(base, "meta");
+        failure = key(base, "failure");
+        acked = key(base, "acked");
+        seq = key(base, "seq");
+        arrivalChannel = base + "arrivals";
+    }
+
+    private static byte[] key(String base, String part) {
+        return (base + part).getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,292 @@
+package dev.reliableredis.queue.list;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import dev.reliableredis.queue.Delivery;
+import dev.reliableredis.queue.Failure;
+import dev.reliableredis.queue.HeaderCodec;
+import dev.reliableredis.queue.Lease;
+import dev.reliableredis.queue.LuaScript;
+import dev.reliableredis.queue.NewMessage;
+import dev.reliableredis.queue.QueueException;
+import dev.reliableredis.queue.QueueSettings;
+import dev.reliableredis.queue.QueueStats;
+import dev.reliableredis.queue.ReapResult;
+import dev.reliableredis.queue.RedisGateway;
+import dev.reliableredis.queue.ReliableQueue;
+import dev.reliableredis.queue.Settled;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.ScriptOutputType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * List mode: a ready List of ids, an in-flight ZSet scored by lease deadline, a delayed ZSet, a dead-letter
+ * ZSet, and hashes holding each message's body, headers and metadata by id. See {@code docs/redis-layout.md}.
+ *
+ * <p>A queue reads either its ready messages or, for a dead-letter consumer, its dead letters; both views
+ * share the keys and differ only in where claims come from and where failures go.
+ */
+public final class ListQueue implements ReliableQueue {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ListQueue.class);
+    private static final int FIELDS_PER_DELIVERY = 7;
+    private static final int BULK_BATCH = 1000;
+
+    private static final LuaScript ENQUEUE = LuaScript.load("enqueue");
+    private static final LuaScript CLAIM = LuaScript.load("claim");
+    private static final LuaScript CLAIM_DEAD = LuaScript.load("claim-dead");
+    private static final LuaScript ACK = LuaScript.load("ack");
+    private static final LuaScript NACK = LuaScript.load("nack");
+    private static final LuaScript EXTEND = LuaScript.load("extend");
+    private static final LuaScript RELEASE = LuaScript.load("release");
+    private static final LuaScript REAP = LuaScript.load("reap");
+    private static final LuaScript REDRIVE = LuaScript.load("redrive");
+    private static final LuaScript PURGE = LuaScript.load("purge");
+    private static final LuaScript STATS = LuaScript.load("stats");
+
+    private final RedisGateway redis;
+    private final String keyPrefix;
+    private final String name;
+    private final ListKeys keys;
+    private final QueueSettings settings;
+    private final boolean deadLetters;
+
+    private ListQueue(RedisGateway redis, String keyPrefix, String name, QueueSettings settings,
+            boolean deadLetters) {
+        this.redis = redis;
+        this.keyPrefix = keyPrefix;
+        this.name = name;
+        this.keys = new ListKeys(keyPrefix, name);
+        this.settings = settings;
+        this.deadLetters = deadLetters;
+    }
+
+    /** The queue, delivering its ready messages. */
+    public static ListQueue of(RedisGateway redis, String keyPrefix, String name, QueueSettings settings) {
+        return new ListQueue(redis, keyPrefix, name, settings, false);
+    }
+
+    /** The same queue, delivering its dead letters instead. */
+    public ListQueue deadLetters() {
+        return new ListQueue(redis, keyPrefix, name, settings, true);
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public String arrivalChannel() {
+        return keys.arrivalChannel;
+    }
+
+    @Override
+    public boolean enqueue(NewMessage message) {
+        String headers = HeaderCodec.encode(message.headers());
+        Long stored = call("enqueue", () -> ENQUEUE.run(redis.commands(), ScriptOutputType.INTEGER,
+                keys(keys.ready, keys.delayed, keys.body, keys.headers, keys.meta, keys.acked),
+                bytes(message.id()), message.body(), bytes(headers), bytes(message.delayMs()),
+                bytes(keys.arrivalChannel)));
+        return stored == 1L;
+    }
+
+    @Override
+    public List<Delivery> claim(int max) {
+        List<Object> rows = call("claim", () -> deadLetters
+                ? CLAIM_DEAD.run(redis.commands(), ScriptOutputType.MULTI,
+                        keys(keys.dead, keys.deadInflight, keys.body, keys.headers, keys.meta, keys.failure, keys.seq),
+                        bytes(settings.visibilityTimeout().toMillis()), bytes(max))
+                : CLAIM.run(redis.commands(), ScriptOutputType.MULTI,
+                        keys(keys.ready, keys.inflight, keys.body, keys.headers, keys.meta, keys.seq),
+                        bytes(settings.visibilityTimeout().toMillis()), bytes(max)));
+        List<Delivery> deliveries = new ArrayList<>(rows.size() / FIELDS_PER_DELIVERY);
+        for (int i = 0; i < rows.size(); i += FIELDS_PER_DELIVERY) {
+            deliveries.add(toDelivery(rows.subList(i, i + FIELDS_PER_DELIVERY)));
+        }
+        return deliveries;
+    }
+
+    private Delivery toDelivery(List<Object> row) {
+        String id = text(row.get(0));
+        String headerJson = text(row.get(5));
+        Map<String, Object> headers;
+        try {
+            headers = HeaderCodec.decode(headerJson);
+        } catch (IllegalArgumentException e) {
+            LOG.warn("Message '{}' of queue '{}' is delivered without its headers: {}", id, name, e.getMessage());
+            headers = Map.of();
+        }
+        return new Delivery(new Lease(id, text(row.get(1))), ((Long) row.get(2)).intValue(), (Long) row.get(3),
+                (byte[]) row.get(4), headers, text(row.get(6)));
+    }
+
+    @Override
+    public List<Settled> ack(List<Lease> leases) {
+        if (leases.isEmpty()) {
+            return List.of();
+        }
+        List<byte[]> args = new ArrayList<>(1 + 2 * leases.size());
+        args.add(bytes(settings.idempotencyWindow().toMillis()));
+        addLeases(args, leases);
+        return settle("ack", ACK, keys(inflight(), keys.body, keys.headers, keys.meta, keys.failure, keys.acked),
+                args, code -> code == 1 ? Settled.ACKED : Settled.REFUSED);
+    }
+
+    @Override
+    public List<Settled> nack(List<Failure> failures) {
+        if (failures.isEmpty()) {
+            return List.of();
+        }
+        List<byte[]> args = new ArrayList<>(4 + 3 * failures.size());
+        long retryDelay = settings.retryDelay().toMillis();
+        if (deadLetters) {
+            // a failed dead letter goes back to the dead letters, offered again after retryDelay
+            args.add(bytes(0));
+            args.add(bytes(retryDelay));
+            args.add(bytes("1"));
+            args.add(bytes(retryDelay));
+        } else {
+            args.add(bytes(settings.maxDeliveries()));
+            args.add(bytes(retryDelay));
+            args.add(bytes(Double.toString(settings.retryBackoffMultiplier())));
+            args.add(bytes(settings.maxRetryDelay().toMillis()));
+        }
+        for (Failure failure : failures) {
+            args.add(bytes(failure.lease().messageId()));
+            args.add(bytes(failure.lease().token()));
+            args.add(bytes(failure.reason()));
+        }
+        byte[] retryTarget = deadLetters ? keys.dead : keys.delayed;
+        return settle("nack", NACK, keys(inflight(), retryTarget, keys.dead, keys.meta, keys.failure), args,
+                code -> code == 1 ? Settled.RETRY_SCHEDULED : code == 2 ? Settled.DEAD_LETTERED : Settled.REFUSED);
+    }
+
+    @Override
+    public List<Settled> extend(List<Lease> leases) {
+        if (leases.isEmpty()) {
+            return List.of();
+        }
+        List<byte[]> args = new ArrayList<>(1 + 2 * leases.size());
+        args.add(bytes(settings.visibilityTimeout().toMillis()));
+        addLeases(args, leases);
+        return settle("extend", EXTEND, keys(inflight(), keys.meta), args,
+                code -> code == 1 ? Settled.EXTENDED : Settled.REFUSED);
+    }
+
+    @Override
+    public int release(List<Lease> leases) {
+        if (leases.isEmpty()) {
+            return 0;
+        }
+        List<byte[]> args = new ArrayList<>(2 + 2 * leases.size());
+        args.add(bytes(deadLetters ? "dead" : "ready"));
+        args.add(bytes(keys.arrivalChannel));
+        addLeases(args, leases);
+        Long released = call("release", () -> RELEASE.run(redis.commands(), ScriptOutputType.INTEGER,
+                keys(inflight(), deadLetters ? keys.dead : keys.ready, keys.meta), args.toArray(byte[][]::new)));
+        return released.intValue();
+    }
+
+    @Override
+    public ReapResult reap() {
+        List<Long> moved = call("reap", () -> REAP.run(redis.commands(), ScriptOutputType.MULTI,
+                keys(keys.ready, keys.inflight, keys.delayed, keys.dead, keys.deadInflight, keys.meta, keys.failure,
+                        keys.acked),
+                bytes(settings.maxDeliveries()), bytes(settings.reaperBatchSize()), bytes(keys.arrivalChannel)));
+        return new ReapResult(moved.get(0), moved.get(1), moved.get(2), moved.get(3), moved.get(4));
+    }
+
+    @Override
+    public long redrive(long limit) {
+        long moved = 0;
+        while (moved < limit) {
+            long batch = Math.min(BULK_BATCH, limit - moved);
+            Long n = call("redrive", () -> REDRIVE.run(redis.commands(), ScriptOutputType.INTEGER,
+                    keys(keys.dead, keys.ready, keys.meta, keys.failure), bytes(batch), bytes(keys.arrivalChannel)));
+            moved += n;
+            if (n < batch) {
+                break;
+            }
+        }
+        return moved;
+    }
+
+    @Override
+    public long purge() {
+        long removed = 0;
+        while (true) {
+            List<Long> result = call("purge", () -> PURGE.run(redis.commands(), ScriptOutputType.MULTI,
+                    keys(keys.ready, keys.delayed, keys.dead, keys.body, keys.headers, keys.meta, keys.failure),
+                    bytes(BULK_BATCH)));
+            removed += result.get(0);
+            if (result.get(1) == 0) {
+                return removed;
+            }
+        }
+    }
+
+    @Override
+    public QueueStats stats() {
+        List<Long> counts = call("stats", () -> STATS.run(redis.commands(), ScriptOutputType.MULTI,
+                keys(keys.ready, keys.inflight, keys.delayed, keys.dead, keys.deadInflight)));
+        return new QueueStats(counts.get(0), counts.get(1), counts.get(2), counts.get(3));
+    }
+
+    private byte[] inflight() {
+        return deadLetters ? keys.deadInflight : keys.inflight;
+    }
+
+    private List<Settled> settle(String operation, LuaScript script, byte[][] scriptKeys, List<byte[]> args,
+            Function<Long, Settled> meaning) {
+        List<Long> codes = call(operation,
+                () -> script.run(redis.commands(), ScriptOutputType.MULTI, scriptKeys, args.toArray(byte[][]::new)));
+        List<Settled> results = new ArrayList<>(codes.size());
+        for (Long code : codes) {
+            results.add(meaning.apply(code));
+        }
+        return results;
+    }
+
+    private <T> T call(String operation, Supplier<T> redisCall) {
+        try {
+            return redisCall.get();
+        } catch (RedisException e) {
+            throw new QueueException(name, operation, e);
+        }
+    }
+
+    private static void addLeases(List<byte[]> args, List<Lease> leases) {
+        for (Lease lease : leases) {
+            args.add(bytes(lease.messageId()));
+            args.add(bytes(lease.token()));
+        }
+    }
+
+    private static byte[][] keys(byte[]... keys) {
+        return keys;
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static byte[] bytes(long n) {
+        return bytes(Long.toString(n));
+    }
+
+    private static String text(Object reply) {
+        return reply == null ? null : new String((byte[]) reply, StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public String toString() {
+        return "ListQueue[" + name + (deadLetters ? ", dead letters" : "") + "]";
+    }
+}

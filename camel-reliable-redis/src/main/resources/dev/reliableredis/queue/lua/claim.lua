@@ -1,0 +1,50 @@
+--[[
+  claim: takes up to ARGV[2] ready messages under a lease.
+
+  Each claimed message moves to the in-flight set with deadline = server time +
+  visibility timeout, its delivery count goes up by one, and it gets a fresh lease
+  token: ack, nack and extend are refused for any other token. An id in the ready
+  list without a stored message (written there by something else) is dropped.
+
+  KEYS[1] ready     list of ids
+  KEYS[2] inflight  zset id -> lease deadline (ms)
+  KEYS[3] body      hash id -> body bytes
+  KEYS[4] headers   hash id -> headers JSON
+  KEYS[5] meta      hash id -> "enqueuedAt|deliveries|leaseToken"
+  KEYS[6] seq       counter the lease tokens are drawn from
+
+  ARGV[1] visibility timeout in ms
+  ARGV[2] most messages to claim
+
+  Returns a flat array, 7 entries per message:
+    id, lease token, delivery count, enqueuedAt (ms), body, headers JSON or nil, nil
+  (the 7th, the failure, is only set by claim-dead; the shape is shared).
+]]
+local ids = redis.call('LPOP', KEYS[1], tonumber(ARGV[2]))
+if not ids then
+  return {}
+end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local deadline = now + tonumber(ARGV[1])
+local firstToken = redis.call('INCRBY', KEYS[6], #ids) - #ids
+local out = {}
+for i, id in ipairs(ids) do
+  local meta = redis.call('HGET', KEYS[5], id)
+  if meta then
+    local enqueuedAt, deliveries = string.match(meta, '^(%d+)|(%d+)|')
+    deliveries = tonumber(deliveries) + 1
+    local token = tostring(firstToken + i)
+    redis.call('HSET', KEYS[5], id, enqueuedAt .. '|' .. deliveries .. '|' .. token)
+    redis.call('ZADD', KEYS[2], deadline, id)
+    local n = #out
+    out[n + 1] = id
+    out[n + 2] = token
+    out[n + 3] = deliveries
+    out[n + 4] = tonumber(enqueuedAt)
+    out[n + 5] = redis.call('HGET', KEYS[3], id) or ''
+    out[n + 6] = redis.call('HGET', KEYS[4], id)
+    out[n + 7] = false
+  end
+end
+return out

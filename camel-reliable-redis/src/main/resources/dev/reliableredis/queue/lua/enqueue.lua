@@ -1,0 +1,46 @@
+--[[
+  enqueue: stores one message and makes it ready (or delayed), idempotently on its id.
+
+  The body and headers are written once, keyed by id; only the id moves between the
+  ready list and the sorted sets afterwards, so equal payloads never collide and a large
+  body is never copied.
+
+  KEYS[1] ready    list of ids, consumed from the head
+  KEYS[2] delayed  zset id -> due time (ms)
+  KEYS[3] body     hash id -> body bytes
+  KEYS[4] headers  hash id -> headers JSON
+  KEYS[5] meta     hash id -> "enqueuedAt|deliveries|leaseToken"
+  KEYS[6] acked    zset id -> time until which the acked id is remembered (ms)
+
+  ARGV[1] message id
+  ARGV[2] body bytes
+  ARGV[3] headers JSON, '' for none
+  ARGV[4] delay in ms, 0 for ready now
+  ARGV[5] channel to PUBLISH on when the ready list stops being empty
+
+  Returns 1 when stored, 0 when the id is already queued, delayed, in flight, dead,
+  or was acked within the idempotency window (a no-op).
+]]
+local id = ARGV[1]
+if redis.call('HEXISTS', KEYS[5], id) == 1 then
+  return 0
+end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local remembered = redis.call('ZSCORE', KEYS[6], id)
+if remembered and tonumber(remembered) > now then
+  return 0
+end
+redis.call('ZREM', KEYS[6], id)
+redis.call('HSET', KEYS[3], id, ARGV[2])
+if ARGV[3] ~= '' then
+  redis.call('HSET', KEYS[4], id, ARGV[3])
+end
+redis.call('HSET', KEYS[5], id, now .. '|0|')
+local delay = tonumber(ARGV[4])
+if delay > 0 then
+  redis.call('ZADD', KEYS[2], now + delay, id)
+elseif redis.call('RPUSH', KEYS[1], id) == 1 then
+  redis.call('PUBLISH', ARGV[5], '1')
+end
+return 1

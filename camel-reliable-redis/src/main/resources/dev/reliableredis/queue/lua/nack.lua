@@ -1,0 +1,53 @@
+--[[
+  nack: settles a batch of deliveries as failed. Each is checked on its own lease token.
+  A delivery with deliveries left is scheduled for a retry after the backoff delay
+  retryDelay * multiplier^(deliveries - 1), capped at maxRetryDelay; one whose
+  deliveries are used up moves to the dead letters. The reason is kept either way.
+
+  KEYS[1] inflight  zset id -> lease deadline (the dead-inflight set for dead letters)
+  KEYS[2] retry     zset id -> due time: the delayed set (the dead set for dead letters,
+                    so a dead letter whose consumption failed waits there)
+  KEYS[3] dead      zset id -> time available to a dead-letter consumer (ms)
+  KEYS[4] meta      hash id -> "enqueuedAt|deliveries|leaseToken"
+  KEYS[5] failure   hash id -> last failure
+
+  ARGV[1] deliveries after which a failure dead-letters (maxRetries + 1); 0: never
+  ARGV[2] retry delay in ms
+  ARGV[3] backoff multiplier
+  ARGV[4] max retry delay in ms
+  ARGV[3k+2], ARGV[3k+3], ARGV[3k+4]  id, lease token and failure reason of the k-th delivery
+
+  Returns an array with one code per delivery:
+    1 scheduled for a retry
+    2 dead-lettered
+    0 refused: the token is not the current lease, or the message no longer exists
+]]
+local maxDeliveries = tonumber(ARGV[1])
+local retryDelay, multiplier, maxDelay = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local codes = {}
+for i = 5, #ARGV, 3 do
+  local id, token, reason = ARGV[i], ARGV[i + 1], ARGV[i + 2]
+  local meta = redis.call('HGET', KEYS[4], id)
+  local enqueuedAt, deliveries, current
+  if meta then
+    enqueuedAt, deliveries, current = string.match(meta, '^(%d+)|(%d+)|(.*)$')
+  end
+  if current == token and redis.call('ZREM', KEYS[1], id) == 1 then
+    deliveries = tonumber(deliveries)
+    redis.call('HSET', KEYS[4], id, enqueuedAt .. '|' .. deliveries .. '|')
+    redis.call('HSET', KEYS[5], id, reason)
+    if maxDeliveries > 0 and deliveries >= maxDeliveries then
+      redis.call('ZADD', KEYS[3], now, id)
+      codes[#codes + 1] = 2
+    else
+      local delay = math.min(retryDelay * multiplier ^ math.max(deliveries - 1, 0), maxDelay)
+      redis.call('ZADD', KEYS[2], now + math.floor(delay), id)
+      codes[#codes + 1] = 1
+    end
+  else
+    codes[#codes + 1] = 0
+  end
+end
+return codes

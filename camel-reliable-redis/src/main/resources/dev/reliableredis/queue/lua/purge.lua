@@ -1,0 +1,33 @@
+--[[
+  purge: removes up to ARGV[1] messages from each of the ready list, the delayed set
+  and the dead letters, with their bodies, headers and metadata. Messages in flight
+  are not touched: they finish normally. The caller repeats until it returns 0.
+
+  KEYS[1] ready    list of ids
+  KEYS[2] delayed  zset id -> due time (ms)
+  KEYS[3] dead     zset id -> time available (ms)
+  KEYS[4] body     hash id -> body bytes
+  KEYS[5] headers  hash id -> headers JSON
+  KEYS[6] meta     hash id -> "enqueuedAt|deliveries|leaseToken"
+  KEYS[7] failure  hash id -> last failure
+
+  ARGV[1] most messages to remove from each of the three
+
+  Returns {messages removed, entries popped}; the caller stops when nothing was popped.
+]]
+local batch = tonumber(ARGV[1])
+local ids = redis.call('LPOP', KEYS[1], batch) or {}
+for _, key in ipairs({KEYS[2], KEYS[3]}) do
+  local popped = redis.call('ZPOPMIN', key, batch)
+  for i = 1, #popped, 2 do
+    ids[#ids + 1] = popped[i]
+  end
+end
+local removed = 0
+for _, id in ipairs(ids) do
+  removed = removed + redis.call('HDEL', KEYS[6], id)
+  redis.call('HDEL', KEYS[4], id)
+  redis.call('HDEL', KEYS[5], id)
+  redis.call('HDEL', KEYS[7], id)
+end
+return {removed, #ids}

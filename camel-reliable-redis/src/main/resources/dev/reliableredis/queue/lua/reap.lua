@@ -1,0 +1,80 @@
+--[[
+  reap: the periodic housekeeping of a queue, each part bounded by ARGV[2].
+
+  - Expired leases: a message whose consumer did not settle it before its deadline
+    (it died, or hangs) goes back to the ready list; its delivery counted, so when its
+    deliveries are used up it goes to the dead letters with failure 'lease expired'
+    instead, and a message that kills every consumer cannot loop forever.
+  - Due delayed messages (delays and retry backoffs) go to the ready list.
+  - Expired leases of consumed dead letters go back to the dead letters.
+  - Acked ids older than the idempotency window are forgotten.
+
+  KEYS[1] ready          list of ids
+  KEYS[2] inflight       zset id -> lease deadline (ms)
+  KEYS[3] delayed        zset id -> due time (ms)
+  KEYS[4] dead           zset id -> time available to a dead-letter consumer (ms)
+  KEYS[5] dead-inflight  zset id -> lease deadline (ms)
+  KEYS[6] meta           hash id -> "enqueuedAt|deliveries|leaseToken"
+  KEYS[7] failure        hash id -> last failure
+  KEYS[8] acked          zset id -> time until which the acked id is remembered (ms)
+
+  ARGV[1] deliveries after which an expired lease dead-letters (maxRetries + 1)
+  ARGV[2] most entries to move in each of the four parts
+  ARGV[3] channel to PUBLISH on when messages became ready
+
+  Returns {expired leases returned to ready, expired leases dead-lettered,
+           delayed messages released, dead-letter leases returned, acked ids forgotten}
+]]
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local maxDeliveries, batch = tonumber(ARGV[1]), tonumber(ARGV[2])
+
+local function due(key)
+  return redis.call('ZRANGEBYSCORE', key, '-inf', now, 'LIMIT', 0, batch)
+end
+
+local function clearToken(id)
+  local meta = redis.call('HGET', KEYS[6], id)
+  if not meta then
+    return nil
+  end
+  local enqueuedAt, deliveries = string.match(meta, '^(%d+)|(%d+)|')
+  redis.call('HSET', KEYS[6], id, enqueuedAt .. '|' .. deliveries .. '|')
+  return tonumber(deliveries)
+end
+
+local returned, deadLettered, released, deadReturned = 0, 0, 0, 0
+for _, id in ipairs(due(KEYS[2])) do
+  redis.call('ZREM', KEYS[2], id)
+  local deliveries = clearToken(id)
+  if deliveries and deliveries >= maxDeliveries then
+    redis.call('HSET', KEYS[7], id, 'lease expired')
+    redis.call('ZADD', KEYS[4], now, id)
+    deadLettered = deadLettered + 1
+  elseif deliveries then
+    redis.call('RPUSH', KEYS[1], id)
+    returned = returned + 1
+  end
+end
+for _, id in ipairs(due(KEYS[3])) do
+  redis.call('ZREM', KEYS[3], id)
+  if redis.call('HEXISTS', KEYS[6], id) == 1 then
+    redis.call('RPUSH', KEYS[1], id)
+    released = released + 1
+  end
+end
+for _, id in ipairs(due(KEYS[5])) do
+  redis.call('ZREM', KEYS[5], id)
+  if clearToken(id) then
+    redis.call('ZADD', KEYS[4], now, id)
+    deadReturned = deadReturned + 1
+  end
+end
+local forgotten = due(KEYS[8])
+if #forgotten > 0 then
+  redis.call('ZREM', KEYS[8], unpack(forgotten))
+end
+if returned + released > 0 then
+  redis.call('PUBLISH', ARGV[3], '1')
+end
+return {returned, deadLettered, released, deadReturned, #forgotten}

@@ -1,0 +1,31 @@
+--[[
+  redrive: moves up to ARGV[1] dead letters, oldest first, back to the ready list with
+  a fresh delivery count; their first enqueue time is kept and the failure cleared.
+  Dead letters being consumed (dead-inflight) are not moved.
+
+  KEYS[1] dead     zset id -> time available to a dead-letter consumer (ms)
+  KEYS[2] ready    list of ids
+  KEYS[3] meta     hash id -> "enqueuedAt|deliveries|leaseToken"
+  KEYS[4] failure  hash id -> last failure
+
+  ARGV[1] most dead letters to move
+  ARGV[2] channel to PUBLISH on when messages became ready
+
+  Returns the number of messages moved.
+]]
+local ids = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1)
+local moved = 0
+for _, id in ipairs(ids) do
+  redis.call('ZREM', KEYS[1], id)
+  local meta = redis.call('HGET', KEYS[3], id)
+  if meta then
+    redis.call('HSET', KEYS[3], id, string.match(meta, '^(%d+)|') .. '|0|')
+    redis.call('HDEL', KEYS[4], id)
+    redis.call('RPUSH', KEYS[2], id)
+    moved = moved + 1
+  end
+end
+if moved > 0 then
+  redis.call('PUBLISH', ARGV[2], '1')
+end
+return moved

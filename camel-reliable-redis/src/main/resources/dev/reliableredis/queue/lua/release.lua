@@ -1,0 +1,48 @@
+--[[
+  release: gives back claimed deliveries that were never started (the consumer is
+  stopping), each checked on its own lease token.
+
+  A ready message goes to the head of the ready list with the claim's delivery undone,
+  so it is next in line and the aborted claim does not count. A dead letter goes back
+  to the dead letters, available at once (claim-dead does not count deliveries).
+
+  KEYS[1] inflight  zset id -> lease deadline (the dead-inflight set for dead letters)
+  KEYS[2] target    the ready list (the dead zset for dead letters)
+  KEYS[3] meta      hash id -> "enqueuedAt|deliveries|leaseToken"
+
+  ARGV[1] 'ready' or 'dead': what KEYS[2] is
+  ARGV[2] channel to PUBLISH on when ready messages were released
+  ARGV[2k+1], ARGV[2k+2]  id and lease token of the k-th delivery
+
+  Returns the number of deliveries released (refused ones are not counted).
+]]
+local toReady = ARGV[1] == 'ready'
+local now
+if not toReady then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+local released = 0
+for i = 3, #ARGV, 2 do
+  local id, token = ARGV[i], ARGV[i + 1]
+  local meta = redis.call('HGET', KEYS[3], id)
+  local enqueuedAt, deliveries, current
+  if meta then
+    enqueuedAt, deliveries, current = string.match(meta, '^(%d+)|(%d+)|(.*)$')
+  end
+  if current == token and redis.call('ZREM', KEYS[1], id) == 1 then
+    deliveries = tonumber(deliveries)
+    if toReady then
+      deliveries = math.max(deliveries - 1, 0)
+      redis.call('LPUSH', KEYS[2], id)
+    else
+      redis.call('ZADD', KEYS[2], now, id)
+    end
+    redis.call('HSET', KEYS[3], id, enqueuedAt .. '|' .. deliveries .. '|')
+    released = released + 1
+  end
+end
+if toReady and released > 0 then
+  redis.call('PUBLISH', ARGV[2], '1')
+end
+return released
