@@ -1,0 +1,65 @@
+package dev.reliableredis.queue;
+
+import java.time.Duration;
+
+import dev.reliableredis.queue.list.ListQueue;
+import dev.reliableredis.testsupport.RedisProcess;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.sync.RedisCommands;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+
+/** One redis-server per test class, emptied before each test. */
+abstract class ListQueueTestBase {
+
+    static RedisProcess redis;
+    RedisGateway gateway;
+    RedisCommands<String, String> raw;
+
+    @BeforeAll
+    static void startRedis() {
+        redis = RedisProcess.start();
+    }
+
+    @AfterAll
+    static void stopRedis() {
+        redis.close();
+    }
+
+    @BeforeEach
+    void connect() {
+        raw = redis.commands();
+        raw.flushall();
+        gateway = RedisGateway.create(RedisURI.create(redis.uri()), Duration.ofSeconds(5));
+    }
+
+    @AfterEach
+    void disconnect() {
+        gateway.close();
+    }
+
+    ListQueue queue(String name, QueueSettings settings) {
+        return ListQueue.of(gateway, "rr", name, settings);
+    }
+
+    static QueueSettings settings(long visibilityMs, int maxRetries, long retryDelayMs) {
+        return new QueueSettings(Duration.ofMillis(visibilityMs), maxRetries, Duration.ofMillis(retryDelayMs), 2.0,
+                Duration.ofMillis(retryDelayMs * 100), 100, Duration.ofMinutes(10));
+    }
+
+    /** Redis server time in ms. */
+    long now() {
+        var time = raw.time();
+        return Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
+    }
+
+    static NewMessage message(String id, String body) {
+        return new NewMessage(id, body.getBytes(), null, 0);
+    }
+
+    String key(String queue, String part) {
+        return "rr:{" + queue + "}:" + part;
+    }
+}

@@ -1,0 +1,94 @@
+package dev.reliableredis.queue;
+
+import java.time.Duration;
+
+import dev.reliableredis.queue.list.ListQueue;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ReapScriptTest extends ListQueueTestBase {
+
+    @Test
+    void returnsExpiredLeasesToReadyAndCountsTheDelivery() {
+        ListQueue q = queue("orders", settings(30_000, 3, 1000));
+        q.enqueue(message("m1", "a"));
+        q.claim(1);
+        raw.zadd(key("orders", "inflight"), now() - 1, "m1");
+
+        assertThat(q.reap()).isEqualTo(new ReapResult(1, 0, 0, 0, 0));
+
+        assertThat(raw.lrange(key("orders", "ready"), 0, -1)).containsExactly("m1");
+        assertThat(raw.hget(key("orders", "meta"), "m1")).endsWith("|1|");
+        assertThat(q.claim(1).get(0).deliveryCount()).isEqualTo(2);
+    }
+
+    @Test
+    void deadLettersAnExpiredLeaseWhoseDeliveriesAreUsedUp() {
+        ListQueue q = queue("orders", settings(30_000, 0, 1000));
+        q.enqueue(message("m1", "a"));
+        q.claim(1);
+        raw.zadd(key("orders", "inflight"), now() - 1, "m1");
+
+        assertThat(q.reap().expiredDeadLettered()).isEqualTo(1);
+
+        assertThat(raw.zrange(key("orders", "dead"), 0, -1)).containsExactly("m1");
+        assertThat(raw.hget(key("orders", "failure"), "m1")).isEqualTo("lease expired");
+    }
+
+    @Test
+    void releasesDueDelayedMessagesAndLeavesTheOthers() {
+        ListQueue q = queue("orders", settings(30_000, 3, 1000));
+        q.enqueue(new NewMessage("soon", "a".getBytes(), null, 1));
+        q.enqueue(new NewMessage("later", "b".getBytes(), null, 60_000));
+        long due = raw.zscore(key("orders", "delayed"), "soon").longValue();
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(2)).until(() -> now() > due);
+
+        assertThat(q.reap().delayedReleased()).isEqualTo(1);
+
+        assertThat(raw.lrange(key("orders", "ready"), 0, -1)).containsExactly("soon");
+        assertThat(raw.zrange(key("orders", "delayed"), 0, -1)).containsExactly("later");
+    }
+
+    @Test
+    void movesAtMostTheBatchSizePerCall() {
+        QueueSettings small = new QueueSettings(Duration.ofSeconds(30), 3, Duration.ofSeconds(1), 2.0,
+                Duration.ofSeconds(10), 3, Duration.ofMinutes(1));
+        ListQueue q = queue("orders", small);
+        for (int i = 0; i < 7; i++) {
+            q.enqueue(message("m" + i, "x"));
+        }
+        q.claim(7);
+        for (int i = 0; i < 7; i++) {
+            raw.zadd(key("orders", "inflight"), now() - 1, "m" + i);
+        }
+
+        assertThat(q.reap().expiredReturned()).isEqualTo(3);
+        assertThat(q.reap().expiredReturned()).isEqualTo(3);
+        assertThat(q.reap().expiredReturned()).isEqualTo(1);
+        assertThat(q.stats().ready()).isEqualTo(7);
+    }
+
+    @Test
+    void forgetsAckedIdsWhoseWindowHasPassed() {
+        ListQueue q = queue("orders", settings(30_000, 3, 1000));
+        raw.zadd(key("orders", "acked"), now() - 1, "old");
+        raw.zadd(key("orders", "acked"), now() + 60_000, "recent");
+
+        assertThat(q.reap().ackedIdsForgotten()).isEqualTo(1);
+        assertThat(raw.zrange(key("orders", "acked"), 0, -1)).containsExactly("recent");
+    }
+
+    @Test
+    void returnsExpiredDeadLetterLeasesToTheDeadLetters() {
+        ListQueue q = queue("orders", settings(30_000, 0, 1000));
+        q.enqueue(message("m1", "a"));
+        q.nack(java.util.List.of(new Failure(q.claim(1).get(0).lease(), "boom")));
+        q.deadLetters().claim(1);
+        assertThat(q.stats()).isEqualTo(new QueueStats(0, 1, 0, 0));
+        raw.zadd(key("orders", "dead-inflight"), now() - 1, "m1");
+
+        assertThat(q.reap().deadLettersReturned()).isEqualTo(1);
+        assertThat(q.stats()).isEqualTo(new QueueStats(0, 0, 0, 1));
+    }
+}

@@ -1,0 +1,129 @@
+package dev.reliableredis.queue;
+
+import java.time.Duration;
+import java.util.List;
+
+import dev.reliableredis.queue.list.ListQueue;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+/** ack, nack, extend and release: each checks every delivery's lease token on its own. */
+class SettleScriptsTest extends ListQueueTestBase {
+
+    @Test
+    void ackRemovesTheMessageAndRemembersItsId() {
+        ListQueue q = queue("orders", settings(30_000, 3, 1000));
+        q.enqueue(new NewMessage("m1", "a".getBytes(), java.util.Map.of("h", "v"), 0));
+        Delivery d = q.claim(1).get(0);
+
+        assertThat(q.ack(List.of(d.lease()))).containsExactly(Settled.ACKED);
+
+        assertThat(raw.hexists(key("orders", "body"), "m1")).isFalse();
+        assertThat(raw.hexists(key("orders", "headers"), "m1")).isFalse();
+        assertThat(raw.hexists(key("orders", "meta"), "m1")).isFalse();
+        assertThat(raw.zcard(key("orders", "inflight"))).isZero();
+        assertThat(raw.zscore(key("orders", "acked"), "m1")).isNotNull();
+    }
+
+    @Test
+    void ackRefusesAStaleTokenAndSettlesTheRestOfTheBatch() {
+        ListQueue q = queue("orders", settings(30_000, 3, 1000));
+        q.enqueue(message("m1", "a"));
+        q.enqueue(message("m2", "b"));
+        List<Delivery> claimed = q.claim(2);
+        Lease stale = new Lease("m1", "not-the-token");
+
+        assertThat(q.ack(List.of(stale, claimed.get(1).lease()))).containsExactly(Settled.REFUSED, Settled.ACKED);
+        assertThat(raw.zrange(key("orders", "inflight"), 0, -1)).containsExactly("m1");
+        assertThat(q.ack(List.of(claimed.get(1).lease()))).containsExactly(Settled.REFUSED);
+    }
+
+    @Test
+    void aLateAckAfterTheLeaseExpiredAndWasReclaimedIsRefusedAndTheNewHolderIsUnaffected() {
+        ListQueue q = queue("orders", settings(200, 3, 1000));
+        q.enqueue(message("m1", "a"));
+        Delivery first = q.claim(1).get(0);
+        long deadline = raw.zscore(key("orders", "inflight"), "m1").longValue();
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> now() > deadline);
+        assertThat(q.reap().expiredReturned()).isEqualTo(1);
+        Delivery second = q.claim(1).get(0);
+
+        assertThat(q.ack(List.of(first.lease()))).containsExactly(Settled.REFUSED);
+        assertThat(q.nack(List.of(new Failure(first.lease(), "late")))).containsExactly(Settled.REFUSED);
+        assertThat(q.extend(List.of(first.lease()))).containsExactly(Settled.REFUSED);
+
+        assertThat(second.deliveryCount()).isEqualTo(2);
+        assertThat(raw.zscore(key("orders", "inflight"), "m1")).isNotNull();
+        assertThat(q.ack(List.of(second.lease()))).containsExactly(Settled.ACKED);
+    }
+
+    @Test
+    void nackSchedulesRetriesWithCappedExponentialBackoff() {
+        QueueSettings s = new QueueSettings(Duration.ofSeconds(30), 10, Duration.ofMillis(1000), 2.0,
+                Duration.ofMillis(5000), 100, Duration.ofMinutes(1));
+        ListQueue q = queue("orders", s);
+        q.enqueue(message("m1", "a"));
+        long[] expected = {1000, 2000, 4000, 5000};
+        for (long delay : expected) {
+            raw.zrem(key("orders", "delayed"), "m1");
+            raw.rpush(key("orders", "ready"), "m1");
+            Delivery d = q.claim(1).get(0);
+            long before = now();
+
+            assertThat(q.nack(List.of(new Failure(d.lease(), "boom")))).containsExactly(Settled.RETRY_SCHEDULED);
+
+            assertThat(raw.zscore(key("orders", "delayed"), "m1")).isBetween(before + delay + 0.0, now() + delay + 0.0);
+            assertThat(raw.hget(key("orders", "failure"), "m1")).isEqualTo("boom");
+        }
+    }
+
+    @Test
+    void nackDeadLettersWhenTheDeliveriesAreUsedUp() {
+        ListQueue q = queue("orders", settings(30_000, 1, 0));
+        q.enqueue(message("m1", "a"));
+        assertThat(q.nack(List.of(new Failure(q.claim(1).get(0).lease(), "first")))).containsExactly(Settled.RETRY_SCHEDULED);
+        q.reap();
+
+        assertThat(q.nack(List.of(new Failure(q.claim(1).get(0).lease(), "second"))))
+                .containsExactly(Settled.DEAD_LETTERED);
+
+        assertThat(raw.zrange(key("orders", "dead"), 0, -1)).containsExactly("m1");
+        assertThat(raw.hget(key("orders", "failure"), "m1")).isEqualTo("second");
+        assertThat(q.stats()).isEqualTo(new QueueStats(0, 0, 0, 1));
+    }
+
+    @Test
+    void extendMovesTheDeadlineForwardOnly() {
+        ListQueue q = queue("orders", settings(10_000, 3, 1000));
+        q.enqueue(message("m1", "a"));
+        Delivery d = q.claim(1).get(0);
+        raw.zadd(key("orders", "inflight"), now() + 1_000, "m1");
+        long before = now();
+
+        assertThat(q.extend(List.of(d.lease()))).containsExactly(Settled.EXTENDED);
+        assertThat(raw.zscore(key("orders", "inflight"), "m1")).isCloseTo(before + 10_000.0, within(200.0));
+
+        raw.zadd(key("orders", "inflight"), now() + 60_000, "m1");
+        double further = raw.zscore(key("orders", "inflight"), "m1");
+        q.extend(List.of(d.lease()));
+        assertThat(raw.zscore(key("orders", "inflight"), "m1")).isEqualTo(further);
+        assertThat(q.extend(List.of(new Lease("m1", "stale")))).containsExactly(Settled.REFUSED);
+    }
+
+    @Test
+    void releaseReturnsUnstartedDeliveriesToTheHeadWithTheDeliveryUndone() {
+        ListQueue q = queue("orders", settings(30_000, 3, 1000));
+        q.enqueue(message("m1", "a"));
+        q.enqueue(message("m2", "b"));
+        Delivery first = q.claim(1).get(0);
+
+        assertThat(q.release(List.of(first.lease(), new Lease("m2", "stale")))).isEqualTo(1);
+
+        assertThat(raw.lrange(key("orders", "ready"), 0, -1)).containsExactly("m1", "m2");
+        Delivery again = q.claim(1).get(0);
+        assertThat(again.messageId()).isEqualTo("m1");
+        assertThat(again.deliveryCount()).isEqualTo(1);
+    }
+}

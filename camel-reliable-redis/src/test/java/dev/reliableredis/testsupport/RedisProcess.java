@@ -1,0 +1,194 @@
+package dev.reliableredis.testsupport;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A real redis-server process on a free loopback port, started by a test and stopped or killed by it. Uses
+ * redis-server from the PATH, else the binary that org.signal:embedded-redis ships.
+ */
+public final class RedisProcess implements AutoCloseable {
+
+    private static Path binary;
+
+    private final int port;
+    private final Path dir;
+    private final List<String> extraArgs;
+    private Process process;
+    private RedisClient client;
+    private StatefulRedisConnection<String, String> connection;
+
+    private RedisProcess(int port, Path dir, List<String> extraArgs) {
+        this.port = port;
+        this.dir = dir;
+        this.extraArgs = extraArgs;
+    }
+
+    /** Starts a server without persistence; extra args are redis-server options such as "--requirepass", "s3cret". */
+    public static RedisProcess start(String... extraArgs) {
+        try {
+            RedisProcess redis = new RedisProcess(freePort(), Files.createTempDirectory("redis-test"), List.of(extraArgs));
+            redis.launch();
+            return redis;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A port nothing listens on now, for a server to be started later. */
+    public static RedisProcess onFreePort(String... extraArgs) {
+        try {
+            return new RedisProcess(freePort(), Files.createTempDirectory("redis-test"), List.of(extraArgs));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public synchronized void launch() {
+        List<String> command = new ArrayList<>(List.of(binary().toString(), "--port", String.valueOf(port),
+                "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString()));
+        command.addAll(extraArgs);
+        try {
+            process = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(dir.resolve("redis.log").toFile()).start();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        await("redis-server on port " + port).atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+                .until(this::answers);
+    }
+
+    private boolean answers() {
+        if (!process.isAlive()) {
+            throw new IllegalStateException("redis-server exited: " + log());
+        }
+        try (ServerSocket ignored = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+            return false;
+        } catch (IOException inUse) {
+            return true;
+        }
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public String uri() {
+        return "redis://127.0.0.1:" + port;
+    }
+
+    /** A String connection for assertions and setup; password-protected servers need {@link #commands(String)}. */
+    public synchronized RedisCommands<String, String> commands() {
+        return commands(null);
+    }
+
+    public synchronized RedisCommands<String, String> commands(String password) {
+        if (connection == null) {
+            RedisURI uri = RedisURI.create(uri());
+            if (password != null) {
+                uri.setAuthentication(password.toCharArray());
+            }
+            client = RedisClient.create(uri);
+            connection = client.connect();
+        }
+        return connection.sync();
+    }
+
+    /** SIGKILL: the server dies without saving anything. */
+    public synchronized void kill() {
+        closeClient();
+        process.destroyForcibly();
+        waitFor();
+    }
+
+    public String log() {
+        try {
+            return Files.readString(dir.resolve("redis.log"));
+        } catch (IOException e) {
+            return "(no log: " + e.getMessage() + ")";
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        closeClient();
+        if (process != null) {
+            process.destroy();
+            waitFor();
+        }
+    }
+
+    private void waitFor() {
+        try {
+            process.waitFor();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void closeClient() {
+        if (client != null) {
+            client.shutdown(Duration.ZERO, Duration.ofSeconds(1));
+            client = null;
+            connection = null;
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static synchronized Path binary() {
+        if (binary == null) {
+            binary = onPath().orElseGet(RedisProcess::embedded);
+        }
+        return binary;
+    }
+
+    private static Optional<Path> onPath() {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+            Path candidate = Path.of(dir, "redis-server");
+            if (Files.isExecutable(candidate)) {
+                return Optional.of(candidate);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Path embedded() {
+        String arch = System.getProperty("os.arch").contains("aarch64") ? "arm64" : "amd64";
+        String os = System.getProperty("os.name").toLowerCase().contains("mac") ? "darwin" : "linux";
+        String resource = "/redis-server-7.0.15-" + os + "-" + arch;
+        try (InputStream in = RedisProcess.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("No redis-server on the PATH and no embedded binary " + resource);
+            }
+            Path file = Files.createTempFile("redis-server", "");
+            Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
+            file.toFile().setExecutable(true);
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
