@@ -7,6 +7,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import dev.reliableredis.queue.ArrivalSignal;
 import dev.reliableredis.queue.Delivery;
@@ -37,6 +38,7 @@ public class ReliableRedisConsumer extends DefaultConsumer {
     private static final Duration SUBSCRIBE_RETRY = Duration.ofSeconds(5);
 
     private final ReliableRedisConfiguration configuration;
+    private final AtomicLong refusedSettlements = new AtomicLong();
     private ReliableQueue queue;
     private ArrivalSignal arrivals;
     private LeaseKeeper leases;
@@ -224,6 +226,7 @@ public class ReliableRedisConsumer extends DefaultConsumer {
             getExceptionHandler().handleException("Could not " + operation + " message '" + lease.messageId()
                                                   + "'; it is delivered again when its lease expires", error);
         } else if (result == Settled.REFUSED) {
+            refusedSettlements.incrementAndGet();
             LOG.warn("The {} of message '{}' of queue '{}' was refused: its lease had expired and the message was "
                      + "returned or claimed again", operation, lease.messageId(), queue.name());
         } else if (result == Settled.DEAD_LETTERED) {
@@ -262,6 +265,11 @@ public class ReliableRedisConsumer extends DefaultConsumer {
         } catch (RuntimeException e) {
             housekeepingOutage.failed(e);
         }
+    }
+
+    /** Acks and nacks that Redis refused because the lease had already expired and moved on. */
+    public long getRefusedSettlementCount() {
+        return refusedSettlements.get();
     }
 
     /** Deliveries being processed now. */

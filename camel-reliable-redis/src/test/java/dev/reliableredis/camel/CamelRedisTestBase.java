@@ -1,0 +1,96 @@
+package dev.reliableredis.camel;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import dev.reliableredis.testsupport.RedisProcess;
+import io.lettuce.core.api.sync.RedisCommands;
+import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
+import org.apache.camel.ProducerTemplate;
+import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+
+import static org.awaitility.Awaitility.await;
+
+/** One redis-server per test class, emptied before each test, and a fresh CamelContext per test. */
+abstract class CamelRedisTestBase {
+
+    static RedisProcess redis;
+    CamelContext context;
+    ProducerTemplate template;
+    RedisCommands<String, String> raw;
+    /** What the test routes saw, in order. */
+    final List<Exchange> received = new CopyOnWriteArrayList<>();
+
+    @BeforeAll
+    static void startRedis() {
+        redis = RedisProcess.start();
+    }
+
+    @AfterAll
+    static void stopRedis() {
+        redis.close();
+    }
+
+    @BeforeEach
+    void startCamel() throws Exception {
+        raw = redis.commands();
+        raw.flushall();
+        context = new DefaultCamelContext();
+        context.getComponent("reliable-redis", ReliableRedisComponent.class).setRedisUri(redis.uri());
+        context.start();
+        template = context.createProducerTemplate();
+    }
+
+    @AfterEach
+    void stopCamel() {
+        context.stop();
+    }
+
+    void routes(RouteBuilder builder) throws Exception {
+        context.addRoutes(builder);
+    }
+
+    /** Enqueues through the component's producer; returns the message id. */
+    String send(String queue, Object body, Map<String, Object> headers) {
+        Exchange sent = template.request("reliable-redis:" + queue, e -> {
+            e.getMessage().setBody(body);
+            e.getMessage().setHeaders(new java.util.HashMap<>(headers));
+        });
+        if (sent.getException() != null) {
+            throw new AssertionError("send failed", sent.getException());
+        }
+        return sent.getMessage().getHeader(ReliableRedisConstants.MESSAGE_ID, String.class);
+    }
+
+    String send(String queue, Object body) {
+        return send(queue, body, Map.of());
+    }
+
+    @SuppressWarnings("unchecked")
+    Map<String, Long> stats(String queue) {
+        return template.requestBodyAndHeader("reliable-redis:" + queue, null, ReliableRedisConstants.OPERATION, "stats",
+                Map.class);
+    }
+
+    /** Waits until the queue holds exactly these counts. */
+    void awaitStats(String queue, long ready, long inflight, long delayed, long dead) {
+        Map<String, Long> expected = Map.of("ready", ready, "inflight", inflight, "delayed", delayed, "dead", dead);
+        await("stats of " + queue).atMost(Duration.ofSeconds(15)).until(() -> stats(queue).equals(expected));
+    }
+
+    void awaitReceived(int count) {
+        await(count + " exchanges received").atMost(Duration.ofSeconds(15)).until(() -> received.size() >= count);
+    }
+
+    String key(String queue, String part) {
+        return "rr:{" + queue + "}:" + part;
+    }
+}

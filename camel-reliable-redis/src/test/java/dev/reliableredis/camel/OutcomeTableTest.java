@@ -1,0 +1,232 @@
+package dev.reliableredis.camel;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.camel.Exchange;
+import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** One test per row of the contract's outcome table. */
+class OutcomeTableTest extends CamelRedisTestBase {
+
+    private static final String FAST_RETRY = "?retryDelay=50&maxRetryDelay=50&reaperInterval=50";
+
+    @Test
+    void aCompletedExchangeIsAckedAndItsIdRemembered() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:q" + FAST_RETRY).process(received::add);
+            }
+        });
+        String id = send("q", "hello");
+
+        awaitReceived(1);
+        awaitStats("q", 0, 0, 0, 0);
+        assertThat(raw.zscore(key("q", "acked"), id)).isNotNull();
+        assertThat(received.get(0).getMessage().getBody(String.class)).isEqualTo("hello");
+    }
+
+    @Test
+    void aFailureHandledByTheDeadLetterChannelIsAcked() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                errorHandler(deadLetterChannel("direct:dlc"));
+                from("direct:dlc").process(received::add);
+                from("reliable-redis:q" + FAST_RETRY).throwException(new IllegalStateException("boom"));
+            }
+        });
+        String id = send("q", "x");
+
+        awaitReceived(1);
+        awaitStats("q", 0, 0, 0, 0);
+        assertThat(raw.zscore(key("q", "acked"), id)).isNotNull();
+        assertThat(received).hasSize(1);
+    }
+
+    @Test
+    void aFailureHandledByOnExceptionIsAcked() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                onException(IllegalStateException.class).handled(true).process(received::add);
+                from("reliable-redis:q" + FAST_RETRY).throwException(new IllegalStateException("boom"));
+            }
+        });
+        String id = send("q", "x");
+
+        awaitReceived(1);
+        awaitStats("q", 0, 0, 0, 0);
+        assertThat(raw.zscore(key("q", "acked"), id)).isNotNull();
+    }
+
+    @Test
+    void aFilteredExchangeIsAcked() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:q" + FAST_RETRY).process(received::add)
+                        .filter(body().isEqualTo("keep")).to("mock:never");
+            }
+        });
+        String id = send("q", "drop");
+
+        awaitReceived(1);
+        awaitStats("q", 0, 0, 0, 0);
+        assertThat(raw.zscore(key("q", "acked"), id)).isNotNull();
+    }
+
+    @Test
+    void aStoppedExchangeIsAcked() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:q" + FAST_RETRY).process(received::add).stop();
+            }
+        });
+        String id = send("q", "x");
+
+        awaitReceived(1);
+        awaitStats("q", 0, 0, 0, 0);
+        assertThat(raw.zscore(key("q", "acked"), id)).isNotNull();
+    }
+
+    @Test
+    void anUnhandledFailureIsRetriedAfterTheBackoffWithTheDeliveryCountUp() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:q?retryDelay=300&reaperInterval=50").process(e -> {
+                    received.add(e);
+                    if (e.getMessage().getHeader(ReliableRedisConstants.DELIVERY_COUNT, Integer.class) == 1) {
+                        throw new IllegalStateException("first time fails");
+                    }
+                });
+            }
+        });
+        send("q", "x");
+
+        awaitReceived(2);
+        awaitStats("q", 0, 0, 0, 0);
+        assertThat(received).extracting(e -> e.getMessage().getHeader(ReliableRedisConstants.DELIVERY_COUNT))
+                .containsExactly(1, 2);
+        long gap = received.get(1).getClock().getCreated() - received.get(0).getClock().getCreated();
+        assertThat(gap).isGreaterThanOrEqualTo(300);
+    }
+
+    @Test
+    void aRolledBackExchangeIsRetried() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:q" + FAST_RETRY).process(received::add)
+                        .choice().when(header(ReliableRedisConstants.DELIVERY_COUNT).isEqualTo(1)).rollback("no")
+                        .end();
+            }
+        });
+        send("q", "x");
+
+        awaitReceived(2);
+        awaitStats("q", 0, 0, 0, 0);
+        assertThat(received.get(1).getMessage().getHeader(ReliableRedisConstants.DELIVERY_COUNT)).isEqualTo(2);
+    }
+
+    @Test
+    void anUnhandledFailureWithNoDeliveriesLeftIsDeadLetteredWithItsFailure() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:q" + FAST_RETRY + "&maxRetries=2").process(received::add)
+                        .throwException(new IllegalStateException("always fails"));
+            }
+        });
+        String id = send("q", "poison");
+
+        awaitStats("q", 0, 0, 0, 1);
+        assertThat(received).hasSize(3);
+        assertThat(raw.hget(key("q", "failure"), id))
+                .isEqualTo("java.lang.IllegalStateException: always fails");
+
+        context.addRoutes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:q?consumeDeadLetters=true").to("mock:dead");
+            }
+        });
+        var dead = context.getEndpoint("mock:dead", org.apache.camel.component.mock.MockEndpoint.class);
+        await().atMost(Duration.ofSeconds(10)).until(() -> dead.getReceivedCounter() == 1);
+        Exchange letter = dead.getReceivedExchanges().get(0);
+        assertThat(letter.getMessage().getHeader(ReliableRedisConstants.FAILURE))
+                .isEqualTo("java.lang.IllegalStateException: always fails");
+        assertThat(letter.getMessage().getHeader(ReliableRedisConstants.MESSAGE_ID)).isEqualTo(id);
+        assertThat(letter.getMessage().getBody(String.class)).isEqualTo("poison");
+        awaitStats("q", 0, 0, 0, 0);
+    }
+
+    @Test
+    void anExchangeRunningPastTheLeaseKeepsItWhileExtendVisibilityIsOn() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:q?visibilityTimeout=600&reaperInterval=50&concurrentConsumers=2").process(e -> {
+                    received.add(e);
+                    await().pollDelay(Duration.ofMillis(2000)).until(() -> true);
+                });
+            }
+        });
+        send("q", "slow");
+
+        awaitReceived(1);
+        awaitStats("q", 0, 0, 0, 0);
+        assertThat(received).hasSize(1);
+    }
+
+    @Test
+    void aLateAckAfterTheLeaseExpiredIsRefusedAndTheNewDeliveryIsUnaffected() throws Exception {
+        CountDownLatch finishSecond = new CountDownLatch(1);
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:q?visibilityTimeout=500&extendVisibility=false&reaperInterval=50"
+                     + "&concurrentConsumers=2").routeId("late").process(e -> {
+                         received.add(e);
+                         if (e.getMessage().getHeader(ReliableRedisConstants.DELIVERY_COUNT, Integer.class) == 1) {
+                             await().atMost(Duration.ofSeconds(10)).until(() -> received.size() == 2);
+                         } else {
+                             finishSecond.await(10, TimeUnit.SECONDS);
+                         }
+                     });
+            }
+        });
+        String id = send("q", "slow");
+        ReliableRedisConsumer consumer = (ReliableRedisConsumer) context.getRoute("late").getConsumer();
+
+        await("the late ack is refused").atMost(Duration.ofSeconds(10))
+                .until(() -> consumer.getRefusedSettlementCount() == 1);
+        assertThat(stats("q")).containsEntry("inflight", 1L);
+        assertThat(raw.zscore(key("q", "acked"), id)).isNull();
+
+        finishSecond.countDown();
+        awaitStats("q", 0, 0, 0, 0);
+        assertThat(received).extracting(e -> e.getMessage().getHeader(ReliableRedisConstants.DELIVERY_COUNT))
+                .containsExactly(1, 2);
+        assertThat(raw.zscore(key("q", "acked"), id)).isNotNull();
+        assertThat(consumer.getRefusedSettlementCount()).isEqualTo(1);
+    }
+
+    @Test
+    void headersOfTheDeliveryAreSet() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:q" + FAST_RETRY).process(received::add);
+            }
+        });
+        long before = Long.parseLong(raw.time().get(0)) * 1000;
+        String id = send("q", "x", Map.of(ReliableRedisConstants.MESSAGE_ID, "my-id"));
+
+        awaitReceived(1);
+        var message = received.get(0).getMessage();
+        assertThat(id).isEqualTo("my-id");
+        assertThat(message.getHeader(ReliableRedisConstants.MESSAGE_ID)).isEqualTo("my-id");
+        assertThat(message.getHeader(ReliableRedisConstants.QUEUE)).isEqualTo("q");
+        assertThat(message.getHeader(ReliableRedisConstants.DELIVERY_COUNT)).isEqualTo(1);
+        assertThat(message.getHeader(ReliableRedisConstants.ENQUEUED_AT, Long.class)).isBetween(before,
+                before + 60_000);
+    }
+}

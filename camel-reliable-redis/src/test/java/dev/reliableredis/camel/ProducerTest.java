@@ -1,0 +1,178 @@
+package dev.reliableredis.camel;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+import dev.reliableredis.testsupport.RedisProcess;
+import org.apache.camel.Exchange;
+import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ProducerTest extends CamelRedisTestBase {
+
+    @Test
+    void generatesAnIdWhenNoneIsGivenAndSetsItOnTheExchange() {
+        String first = send("q", "a");
+        String second = send("q", "a");
+
+        assertThat(first).isNotBlank().isNotEqualTo(second);
+        assertThat(stats("q")).containsEntry("ready", 2L);
+    }
+
+    @Test
+    void enqueueingAKnownIdIsANoOp() {
+        Map<String, Object> id = Map.of(ReliableRedisConstants.MESSAGE_ID, "order-7");
+        send("q", "first", id);
+        send("q", "second", id);
+
+        assertThat(stats("q")).containsEntry("ready", 1L);
+        assertThat(raw.hget(key("q", "body"), "order-7")).isEqualTo("first");
+    }
+
+    @Test
+    void anIdAckedWithinTheWindowIsNotEnqueuedAgain() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:q").process(received::add);
+            }
+        });
+        Map<String, Object> id = Map.of(ReliableRedisConstants.MESSAGE_ID, "order-7");
+        send("q", "first", id);
+        awaitReceived(1);
+        awaitStats("q", 0, 0, 0, 0);
+
+        send("q", "again", id);
+
+        assertThat(stats("q")).containsEntry("ready", 0L);
+        assertThat(received).hasSize(1);
+    }
+
+    @Test
+    void aDelayedMessageIsDeliveredNoSoonerThanItsDelay() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:q?reaperInterval=50").process(received::add);
+            }
+        });
+        long sent = System.currentTimeMillis();
+        send("q", "later", Map.of(ReliableRedisConstants.DELAY, 700L));
+        assertThat(stats("q")).containsEntry("delayed", 1L);
+
+        awaitReceived(1);
+        assertThat(received.get(0).getClock().getCreated() - sent).isGreaterThanOrEqualTo(700);
+    }
+
+    @Test
+    void travellingHeadersKeepTheirTypesAndCamelHeadersStayBehind() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:q").process(received::add);
+            }
+        });
+        Map<String, Object> headers = new HashMap<>();
+        headers.put("orderId", 7L);
+        headers.put("count", 3);
+        headers.put("price", 9.5);
+        headers.put("vip", true);
+        headers.put("customer", "ACME");
+        headers.put("signature", new byte[] {1, 2, 3});
+        headers.put("when", new java.util.Date());
+        headers.put("CamelFileName", "x.txt");
+        headers.put(Exchange.HTTP_METHOD, "POST");
+        send("q", "x", headers);
+
+        awaitReceived(1);
+        Map<String, Object> got = received.get(0).getMessage().getHeaders();
+        assertThat(got).containsEntry("orderId", 7L).containsEntry("count", 3).containsEntry("price", 9.5)
+                .containsEntry("vip", true).containsEntry("customer", "ACME");
+        assertThat((byte[]) got.get("signature")).containsExactly(1, 2, 3);
+        assertThat(got).doesNotContainKeys("when", "CamelFileName", Exchange.HTTP_METHOD);
+    }
+
+    @Test
+    void aBodyOfEveryByteValueAndAFiveMegabyteBodyRoundTrip() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:q").process(received::add);
+            }
+        });
+        byte[] all = new byte[256];
+        for (int i = 0; i < 256; i++) {
+            all[i] = (byte) i;
+        }
+        byte[] big = new byte[5 * 1024 * 1024];
+        new java.util.Random(7).nextBytes(big);
+        send("q", all);
+        send("q", big);
+
+        awaitReceived(2);
+        assertThat(received.get(0).getMessage().getBody(byte[].class)).isEqualTo(all);
+        assertThat(received.get(1).getMessage().getBody(byte[].class)).isEqualTo(big);
+    }
+
+    @Test
+    void aHundredEqualPayloadsAreAHundredDeliveries() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:q?concurrentConsumers=4").process(received::add);
+            }
+        });
+        for (int i = 0; i < 100; i++) {
+            send("q", "same");
+        }
+
+        awaitReceived(100);
+        awaitStats("q", 0, 0, 0, 0);
+        assertThat(received).extracting(e -> e.getMessage().getHeader(ReliableRedisConstants.MESSAGE_ID))
+                .doesNotHaveDuplicates().hasSize(100);
+    }
+
+    @Test
+    void statsRedriveAndPurgeAreOperations() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:q?maxRetries=0&reaperInterval=50").routeId("fail")
+                        .throwException(new IllegalStateException("no"));
+            }
+        });
+        for (int i = 0; i < 5; i++) {
+            send("q", "m" + i);
+        }
+        awaitStats("q", 0, 0, 0, 5);
+        context.getRouteController().stopRoute("fail");
+
+        Object moved = template.requestBodyAndHeaders("reliable-redis:q", null,
+                Map.of(ReliableRedisConstants.OPERATION, "redrive", ReliableRedisConstants.LIMIT, 2L));
+        assertThat(moved).isEqualTo(2L);
+        assertThat(stats("q")).isEqualTo(Map.of("ready", 2L, "inflight", 0L, "delayed", 0L, "dead", 3L));
+
+        send("q", "later", Map.of(ReliableRedisConstants.DELAY, 60_000L));
+        Object purged = template.requestBodyAndHeader("reliable-redis:q", null, ReliableRedisConstants.OPERATION, "purge");
+        assertThat(purged).isEqualTo(6L);
+        assertThat(stats("q")).isEqualTo(Map.of("ready", 0L, "inflight", 0L, "delayed", 0L, "dead", 0L));
+    }
+
+    @Test
+    void anUnknownOperationFailsTheExchangeNamingIt() {
+        Exchange result = template.request("reliable-redis:q",
+                e -> e.getMessage().setHeader(ReliableRedisConstants.OPERATION, "explode"));
+
+        assertThat(result.getException()).hasMessageContaining("'explode'").hasMessageContaining("queue 'q'");
+    }
+
+    @Test
+    void aSendThatDoesNotReachRedisFailsTheExchangeWithinTheCommandTimeoutNamingTheQueue() {
+        RedisProcess nothing = RedisProcess.onFreePort();
+        long start = System.nanoTime();
+
+        Exchange result = template.request(
+                "reliable-redis:orders?commandTimeout=1000&redisUri=redis://127.0.0.1:" + nothing.port(),
+                e -> e.getMessage().setBody("lost?"));
+
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+        assertThat(result.getException()).hasMessageContaining("enqueue on queue 'orders' failed");
+    }
+}
