@@ -27,7 +27,7 @@ final class OutageLog {
         failures++;
         String reason = RedisUris.mask(cause.getMessage());
         if (failures == 1) {
-            log.warn("Redis is not answering for queue '{}': {}. Retrying with backoff; logged once per outage.",
+            log.warn("Redis is not answering for queue '{}': {} (retrying with backoff; logged once per outage)",
                     queue, reason);
         } else {
             log.debug("Redis still not answering for queue '{}' (attempt {}): {}", queue, failures, reason);

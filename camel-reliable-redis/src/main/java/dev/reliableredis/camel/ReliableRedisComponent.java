@@ -1,9 +1,12 @@
 package dev.reliableredis.camel;
 
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import dev.reliableredis.queue.QueueNames;
+import dev.reliableredis.queue.RedisGateway;
 import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.resource.ClientResources;
 import org.apache.camel.Endpoint;
 import org.apache.camel.spi.Metadata;
 import org.apache.camel.spi.annotations.Component;
@@ -26,6 +29,8 @@ public class ReliableRedisComponent extends DefaultComponent {
               description = "An existing Lettuce RedisClient or RedisClusterClient to use instead of redisUri.")
     private AbstractRedisClient redisClient;
 
+    private ClientResources clientResources;
+
     @Override
     protected Endpoint createEndpoint(String uri, String remaining, Map<String, Object> parameters) throws Exception {
         QueueNames.validate(remaining);
@@ -38,6 +43,25 @@ public class ReliableRedisComponent extends DefaultComponent {
         setProperties(endpoint, parameters);
         configuration.validate();
         return endpoint;
+    }
+
+    /** The event loops and reconnect policy shared by the clients of this component's endpoints. */
+    synchronized ClientResources clientResources() {
+        if (clientResources == null) {
+            clientResources = RedisGateway.newClientResources();
+        }
+        return clientResources;
+    }
+
+    @Override
+    protected void doStop() throws Exception {
+        super.doStop();
+        synchronized (this) {
+            if (clientResources != null) {
+                clientResources.shutdown(0, 2, TimeUnit.SECONDS);
+                clientResources = null;
+            }
+        }
     }
 
     public String getRedisUri() {

@@ -44,7 +44,6 @@ public class ReliableRedisConsumer extends DefaultConsumer {
     private LeaseKeeper leases;
     private SettlementBatcher settlements;
     private OutageLog outage;
-    private OutageLog housekeepingOutage;
     private Semaphore freeSlots;
     private volatile boolean polling;
     private long nextSubscribeAttempt;
@@ -71,7 +70,6 @@ public class ReliableRedisConsumer extends DefaultConsumer {
         arrivals = new ArrivalSignal(endpoint.gateway(), queue.arrivalChannel());
         leases = new LeaseKeeper(queue);
         outage = new OutageLog(LOG, queue.name());
-        housekeepingOutage = new OutageLog(LOG, queue.name());
         nextSubscribeAttempt = 0;
 
         ExecutorServiceManager executors = endpoint.getCamelContext().getExecutorServiceManager();
@@ -252,18 +250,18 @@ public class ReliableRedisConsumer extends DefaultConsumer {
                 LOG.warn("The lease of message '{}' of queue '{}' was lost before its exchange finished; the message "
                          + "may be processed twice", lost.messageId(), queue.name());
             }
-            housekeepingOutage.recovered();
+            outage.recovered();
         } catch (RuntimeException e) {
-            housekeepingOutage.failed(e);
+            outage.failed(e);
         }
     }
 
     private void reap() {
         try {
             queue.reap();
-            housekeepingOutage.recovered();
+            outage.recovered();
         } catch (RuntimeException e) {
-            housekeepingOutage.failed(e);
+            outage.failed(e);
         }
     }
 

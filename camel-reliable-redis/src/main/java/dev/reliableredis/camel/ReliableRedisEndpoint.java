@@ -64,7 +64,7 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
         Duration timeout = Duration.ofMillis(configuration.getCommandTimeout());
         gateway = configuration.getRedisClient() != null
                 ? RedisGateway.using(configuration.getRedisClient(), timeout)
-                : RedisGateway.create(RedisUris.parse(configuration.getRedisUri(), configuration.getUsername(),
+                : RedisGateway.create(getComponent().clientResources(), RedisUris.parse(configuration.getRedisUri(), configuration.getUsername(),
                         configuration.getPassword()), timeout);
         queue = ListQueue.of(gateway, configuration.getKeyPrefix(), queueName, configuration.queueSettings());
     }
@@ -76,6 +76,11 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
             gateway = null;
         }
         super.doStop();
+    }
+
+    @Override
+    public ReliableRedisComponent getComponent() {
+        return (ReliableRedisComponent) super.getComponent();
     }
 
     /** The queue the producer writes to (and the consumer reads, unless it consumes dead letters). */

@@ -2,6 +2,7 @@ package dev.reliableredis.queue;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
@@ -16,6 +17,9 @@ import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.Delay;
 
 /**
  * The Redis connections of one endpoint: a shared, thread-safe command connection opened on first use (so
@@ -36,13 +40,28 @@ public final class RedisGateway implements AutoCloseable {
         this.commandTimeout = commandTimeout;
     }
 
-    /** A gateway with a client of its own, closed with the gateway. */
-    public static RedisGateway create(RedisURI uri, Duration commandTimeout) {
+    /**
+     * Client resources (event loops, reconnect policy) to share among the gateways of a component: after a lost
+     * connection, reconnect attempts back off from 10 ms to at most 1 s, so a restarted Redis is used again soon.
+     * The caller shuts them down after the gateways.
+     */
+    public static ClientResources newClientResources() {
+        return DefaultClientResources.builder()
+                .reconnectDelay(Delay.exponential(Duration.ofMillis(10), Duration.ofSeconds(1), 2, TimeUnit.MILLISECONDS))
+                .build();
+    }
+
+    /**
+     * A gateway with a client of its own, closed with the gateway. While the connection is down, commands fail at
+     * once instead of waiting for it: a consumer backs off and retries, a producer's send fails its exchange.
+     */
+    public static RedisGateway create(ClientResources resources, RedisURI uri, Duration commandTimeout) {
         uri.setTimeout(commandTimeout);
-        RedisClient client = RedisClient.create(uri);
+        RedisClient client = RedisClient.create(resources, uri);
         client.setOptions(ClientOptions.builder()
                 .socketOptions(SocketOptions.builder().connectTimeout(commandTimeout).build())
                 .timeoutOptions(TimeoutOptions.enabled(commandTimeout))
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
                 .build());
         return new RedisGateway(client, true, commandTimeout);
     }

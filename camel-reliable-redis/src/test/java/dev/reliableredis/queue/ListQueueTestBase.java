@@ -6,6 +6,7 @@ import dev.reliableredis.queue.list.ListQueue;
 import dev.reliableredis.testsupport.RedisProcess;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.resource.ClientResources;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -15,24 +16,27 @@ import org.junit.jupiter.api.BeforeEach;
 abstract class ListQueueTestBase {
 
     static RedisProcess redis;
+    static ClientResources resources;
     RedisGateway gateway;
     RedisCommands<String, String> raw;
 
     @BeforeAll
     static void startRedis() {
         redis = RedisProcess.start();
+        resources = RedisGateway.newClientResources();
     }
 
     @AfterAll
     static void stopRedis() {
         redis.close();
+        resources.shutdown();
     }
 
     @BeforeEach
     void connect() {
         raw = redis.commands();
         raw.flushall();
-        gateway = RedisGateway.create(RedisURI.create(redis.uri()), Duration.ofSeconds(5));
+        gateway = RedisGateway.create(resources, RedisURI.create(redis.uri()), Duration.ofSeconds(5));
     }
 
     @AfterEach

@@ -1,0 +1,148 @@
+package dev.reliableredis.camel;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import dev.reliableredis.testsupport.RedisProcess;
+import org.apache.camel.ServiceStatus;
+import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** How the consumer claims, waits, shuts down and lives through Redis outages. */
+class ConsumerLifecycleTest extends CamelRedisTestBase {
+
+    @Test
+    void claimsNoMoreMessagesThanItHasFreeThreads() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:q?concurrentConsumers=2&maxMessagesPerPoll=10").process(e -> {
+                    received.add(e);
+                    release.await(10, TimeUnit.SECONDS);
+                });
+            }
+        });
+        for (int i = 0; i < 5; i++) {
+            send("q", "m" + i);
+        }
+
+        awaitReceived(2);
+        assertThat(stats("q")).containsEntry("inflight", 2L).containsEntry("ready", 3L);
+        release.countDown();
+        awaitStats("q", 0, 0, 0, 0);
+        assertThat(received).hasSize(5);
+    }
+
+    @Test
+    void aWaitingConsumerIsWokenByANewMessageRatherThanByItsFallbackPoll() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:q?reaperInterval=30000").routeId("idle").process(received::add);
+            }
+        });
+        ReliableRedisConsumer consumer = (ReliableRedisConsumer) context.getRoute("idle").getConsumer();
+        await().atMost(Duration.ofSeconds(5)).until(() -> raw.pubsubNumsub("rr:{q}:arrivals").get("rr:{q}:arrivals") == 1);
+        long sent = System.nanoTime();
+
+        send("q", "wake up");
+
+        awaitReceived(1);
+        assertThat(Duration.ofNanos(System.nanoTime() - sent)).isLessThan(Duration.ofSeconds(3));
+        assertThat(consumer.getInflightCount()).isZero();
+    }
+
+    @Test
+    void onShutdownExchangesInFlightFinishAndAreAcked() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:q?concurrentConsumers=2").process(e -> {
+                    received.add(e);
+                    release.await(10, TimeUnit.SECONDS);
+                });
+            }
+        });
+        String first = send("q", "a");
+        String second = send("q", "b");
+        awaitReceived(2);
+
+        Thread stopper = new Thread(context::stop);
+        stopper.start();
+        await().atMost(Duration.ofSeconds(5)).until(() -> context.getStatus() == ServiceStatus.Stopping);
+        release.countDown();
+        stopper.join(20_000);
+
+        assertThat(context.getStatus()).isEqualTo(ServiceStatus.Stopped);
+        assertThat(raw.zcard(key("q", "inflight"))).isZero();
+        assertThat(raw.zscore(key("q", "acked"), first)).isNotNull();
+        assertThat(raw.zscore(key("q", "acked"), second)).isNotNull();
+    }
+
+    @Test
+    void aRouteWhoseRedisIsDownStartsLogsTheOutageOnceAndConsumesWhenRedisAnswers() throws Exception {
+        RedisProcess late = RedisProcess.onFreePort("--requirepass", "hunter2");
+        String uri = "reliable-redis:outage-q?redisUri=RAW(redis://:hunter2@127.0.0.1:" + late.port() + ")";
+        routes(new RouteBuilder() {
+            public void configure() {
+                from(uri).routeId("outage").process(received::add);
+            }
+        });
+        assertThat(context.getRouteController().getRouteStatus("outage")).isEqualTo(ServiceStatus.Started);
+        await().atMost(Duration.ofSeconds(10)).until(() -> log().contains("attempt 3"));
+
+        try (late) {
+            late.launch();
+            template.sendBody(uri, "after the outage");
+            awaitReceived(1);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> log().contains("Redis is answering again for queue 'outage-q'"));
+
+            String log = log();
+            assertThat(occurrences(log, "Redis is not answering for queue 'outage-q'")).isEqualTo(1);
+            assertThat(log).doesNotContain("hunter2");
+        }
+    }
+
+    @Test
+    void aConsumerLivesThroughARedisCrashAndConsumesAfterTheRestart() throws Exception {
+        try (RedisProcess own = RedisProcess.start()) {
+            String uri = "reliable-redis:crash-q?reaperInterval=100&redisUri=" + own.uri();
+            routes(new RouteBuilder() {
+                public void configure() {
+                    from(uri).process(received::add);
+                }
+            });
+            template.sendBody(uri, "before");
+            awaitReceived(1);
+
+            own.kill();
+            await().atMost(Duration.ofSeconds(10)).until(() -> log().contains("queue 'crash-q'"));
+            own.launch();
+            await("a send succeeds again").atMost(Duration.ofSeconds(10))
+                    .until(() -> template.send(uri, e -> e.getMessage().setBody("after")).getException() == null);
+
+            awaitReceived(2);
+            assertThat(received.get(1).getMessage().getBody(String.class)).isEqualTo("after");
+        }
+    }
+
+    private static String log() throws IOException {
+        Path file = Path.of("target/test-logs.txt");
+        return Files.exists(file) ? Files.readString(file) : "";
+    }
+
+    private static int occurrences(String text, String part) {
+        int count = 0;
+        for (int i = text.indexOf(part); i >= 0; i = text.indexOf(part, i + 1)) {
+            count++;
+        }
+        return count;
+    }
+}

@@ -1,0 +1,106 @@
+package dev.reliableredis.camel;
+
+import org.apache.camel.CamelContext;
+import org.apache.camel.Endpoint;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Bad options and queue names fail when the endpoint is created, naming what is wrong; secrets stay hidden. */
+class EndpointOptionsTest {
+
+    private CamelContext context;
+
+    @BeforeEach
+    void start() {
+        context = new DefaultCamelContext();
+        context.start();
+    }
+
+    @AfterEach
+    void stop() {
+        context.stop();
+    }
+
+    @ParameterizedTest(name = "{0}={1}")
+    @CsvSource({
+            "visibilityTimeout, 0, visibilityTimeout must be more than 0 ms",
+            "visibilityTimeout, -5, visibilityTimeout must be more than 0 ms, was -5 ms",
+            "maxRetries, -1, maxRetries must be 0 or more, was -1",
+            "retryDelay, -1, retryDelay must be 0 ms or more",
+            "retryBackoffMultiplier, 0.5, retryBackoffMultiplier must be a number of at least 1.0, was 0.5",
+            "maxRetryDelay, 10, maxRetryDelay (10 ms) must not be less than retryDelay (1000 ms)",
+            "concurrentConsumers, 0, concurrentConsumers must be at least 1, was 0",
+            "maxMessagesPerPoll, 0, maxMessagesPerPoll must be at least 1, was 0",
+            "reaperInterval, 0, reaperInterval must be more than 0 ms",
+            "reaperBatchSize, 0, reaperBatchSize must be at least 1, was 0",
+            "idempotencyWindow, -1, idempotencyWindow must be 0 ms or more",
+            "commandTimeout, 0, commandTimeout must be more than 0 ms",
+            "mode, queue, mode must be 'list' or 'stream', was 'queue'",
+            "keyPrefix, 'a{b', keyPrefix 'a{b' is not allowed",
+            "maxRetries, lots, maxRetries",
+    })
+    void aBadOptionValueFailsAtEndpointCreationNamingIt(String option, String value, String message) {
+        assertThatThrownBy(() -> context.getEndpoint("reliable-redis:orders?" + option + "=" + value))
+                .hasStackTraceContaining(message);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "'orders{1}'| character '{' at position 6",
+            "'a b'| character ' ' at position 1",
+            "'a}b'| character '}' at position 1",
+            "'ä'| character 'ä' at position 0",
+    })
+    void aBadQueueNameFailsAtEndpointCreationNamingTheCharacter(String name, String message) {
+        assertThatThrownBy(() -> context.getEndpoint("reliable-redis:" + name)).hasStackTraceContaining(message);
+    }
+
+    @Test
+    void aQueueNameOfMoreThan200CharactersIsRefused() {
+        assertThatThrownBy(() -> context.getEndpoint("reliable-redis:" + "x".repeat(10_000)))
+                .hasStackTraceContaining("Queue name is 10000 characters long; at most 200 are allowed");
+    }
+
+    @Test
+    void everyAllowedCharacterIsAccepted() {
+        Endpoint endpoint = context.getEndpoint("reliable-redis:Orders.v2_eu:west-1");
+        assertThat(((ReliableRedisEndpoint) endpoint).getQueueName()).isEqualTo("Orders.v2_eu:west-1");
+    }
+
+    @Test
+    void streamModeIsRefusedClearlyUntilItExists() {
+        assertThatThrownBy(() -> context.getEndpoint("reliable-redis:orders?mode=stream"))
+                .hasStackTraceContaining("mode=stream is not available");
+    }
+
+    @Test
+    void anInvalidRedisUriIsRefusedWithoutShowingItsPassword() {
+        assertThatThrownBy(() -> context.getEndpoint("reliable-redis:orders?redisUri=RAW(http://user:hunter2@x)"))
+                .hasStackTraceContaining("is not a valid Redis URI")
+                .satisfies(e -> assertThat(stackTrace(e)).doesNotContain("hunter2"));
+    }
+
+    @Test
+    void passwordsAppearNeitherInToStringNorInTheEndpointUri() {
+        Endpoint inUri = context.getEndpoint("reliable-redis:orders?redisUri=RAW(redis://app:hunter2@localhost:6379)");
+        Endpoint asOption = context.getEndpoint("reliable-redis:invoices?password=hunter3");
+
+        assertThat(inUri.toString()).doesNotContain("hunter2").contains("orders");
+        assertThat(asOption.toString()).doesNotContain("hunter3").contains("invoices");
+        assertThat(org.apache.camel.util.URISupport.sanitizeUri(inUri.getEndpointUri())).doesNotContain("hunter2");
+        assertThat(org.apache.camel.util.URISupport.sanitizeUri(asOption.getEndpointUri())).doesNotContain("hunter3");
+    }
+
+    private static String stackTrace(Throwable e) {
+        var out = new java.io.StringWriter();
+        e.printStackTrace(new java.io.PrintWriter(out));
+        return out.toString();
+    }
+}
