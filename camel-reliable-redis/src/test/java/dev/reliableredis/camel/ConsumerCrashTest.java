@@ -1,0 +1,69 @@
+package dev.reliableredis.camel;
+
+import java.time.Duration;
+import java.util.List;
+
+import dev.reliableredis.queue.QueueSettings;
+import dev.reliableredis.queue.RedisGateway;
+import dev.reliableredis.queue.list.ListQueue;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.resource.ClientResources;
+import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** Consumers in JVMs of their own, killed for real. */
+class ConsumerCrashTest extends CamelRedisTestBase {
+
+    @Test
+    void messagesOfAConsumerKilledMidProcessingAreRedeliveredToAnotherWithDeliveryCountTwo() throws Exception {
+        String endpoint = "reliable-redis:crash?visibilityTimeout=1500&concurrentConsumers=3&reaperInterval=100";
+        List<String> ids = List.of(send("crash", "a"), send("crash", "b"), send("crash", "c"));
+        ConsumerJvm victim = ConsumerJvm.start(redis.uri(), endpoint, "hang");
+        try {
+            await("the victim holds all three").atMost(Duration.ofSeconds(30))
+                    .until(() -> victim.processed().size() == 3);
+        } finally {
+            victim.kill();
+        }
+        assertThat(stats("crash")).containsEntry("inflight", 3L);
+
+        routes(new RouteBuilder() {
+            public void configure() {
+                from(endpoint).process(received::add);
+            }
+        });
+
+        awaitReceived(3);
+        awaitStats("crash", 0, 0, 0, 0);
+        assertThat(received).extracting(e -> e.getMessage().getHeader(ReliableRedisConstants.MESSAGE_ID))
+                .containsExactlyInAnyOrderElementsOf(ids);
+        assertThat(received).extracting(e -> e.getMessage().getHeader(ReliableRedisConstants.DELIVERY_COUNT))
+                .containsOnly(2);
+    }
+
+    @Test
+    void aMessageThatKillsItsConsumerEveryTimeEndsInTheDeadLetters() throws Exception {
+        String endpoint = "reliable-redis:poison?visibilityTimeout=1000&maxRetries=1&reaperInterval=100";
+        String id = send("poison", "kills every consumer");
+        ClientResources resources = RedisGateway.newClientResources();
+        try (RedisGateway gateway = RedisGateway.create(resources, RedisURI.create(redis.uri()), Duration.ofSeconds(5))) {
+            ListQueue queue = ListQueue.of(gateway, "rr", "poison", new QueueSettings(Duration.ofMillis(1000), 1,
+                    Duration.ofSeconds(1), 2.0, Duration.ofMinutes(1), 100, Duration.ofDays(1)));
+            for (int delivery = 1; delivery <= 2; delivery++) {
+                ConsumerJvm consumer = ConsumerJvm.start(redis.uri(), endpoint, "halt");
+                assertThat(consumer.process().waitFor()).as(consumer.output()).isEqualTo(137);
+                assertThat(consumer.processed()).containsExactly("PROCESSING " + id + " " + delivery);
+                await("the lease expires").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
+                        .until(() -> queue.reap().total() > 0 && queue.stats().inflight() == 0);
+            }
+        } finally {
+            resources.shutdown();
+        }
+
+        assertThat(stats("poison")).isEqualTo(java.util.Map.of("ready", 0L, "inflight", 0L, "delayed", 0L, "dead", 1L));
+        assertThat(raw.hget(key("poison", "failure"), id)).isEqualTo("lease expired");
+    }
+}
