@@ -25,7 +25,7 @@ final class OutageLog {
     /** Records a failed attempt; returns how long to wait before the next one. */
     synchronized Duration failed(Exception cause) {
         failures++;
-        String reason = RedisUris.mask(cause.getMessage());
+        String reason = RedisUris.mask(describe(cause));
         if (failures == 1) {
             log.warn("Redis is not answering for queue '{}': {} (retrying with backoff; logged once per outage)",
                     queue, reason);
@@ -33,6 +33,18 @@ final class OutageLog {
             log.debug("Redis still not answering for queue '{}' (attempt {}): {}", queue, failures, reason);
         }
         return Duration.ofMillis(Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS << Math.min(failures - 1, 16)));
+    }
+
+    /** Redis's own words, with an authentication failure called so. */
+    private static String describe(Exception cause) {
+        String message = String.valueOf(cause.getMessage());
+        for (Throwable t = cause; t != null; t = t.getCause()) {
+            String text = String.valueOf(t.getMessage());
+            if (text.contains("WRONGPASS") || text.contains("NOAUTH") || text.contains("NOPERM")) {
+                return "authentication failed (check username and password): " + message;
+            }
+        }
+        return message;
     }
 
     synchronized void recovered() {

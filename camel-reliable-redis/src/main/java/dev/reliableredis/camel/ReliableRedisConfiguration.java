@@ -196,8 +196,8 @@ public class ReliableRedisConfiguration implements Cloneable {
     }
 
     /**
-     * Failed deliveries retried before the message is dead-lettered: a message is delivered at most maxRetries + 1
-     * times.
+     * Failed deliveries retried before the message is dead-lettered: a message is delivered at most one time more
+     * than maxRetries.
      */
     public void setMaxRetries(int maxRetries) {
         this.maxRetries = maxRetries;

@@ -12,7 +12,7 @@ public interface ReliableRedisConstants {
     String MESSAGE_ID = "CamelReliableRedisMessageId";
 
     @Metadata(label = "consumer",
-              description = "1 on the first delivery, +1 on every redelivery (after a failure or an expired lease).",
+              description = "1 on the first delivery, one more on every redelivery (after a failure or an expired lease).",
               javaType = "Integer")
     String DELIVERY_COUNT = "CamelReliableRedisDeliveryCount";
 

@@ -8,8 +8,10 @@ import org.apache.camel.support.DefaultHeaderFilterStrategy;
  */
 public class ReliableRedisHeaderFilterStrategy extends DefaultHeaderFilterStrategy {
 
+    private static final String[] CAMEL_HEADERS = { "Camel", "camel", "org.apache.camel." };
+
     public ReliableRedisHeaderFilterStrategy() {
-        setOutFilterStartsWith(CAMEL_FILTER_STARTS_WITH);
-        setInFilterStartsWith(CAMEL_FILTER_STARTS_WITH);
+        setOutFilterStartsWith(CAMEL_HEADERS);
+        setInFilterStartsWith(CAMEL_HEADERS);
     }
 }

@@ -61,6 +61,11 @@ public class ReliableRedisProducer extends DefaultProducer {
         message.setHeader(ReliableRedisConstants.MESSAGE_ID, id);
     }
 
+    @Override
+    public String toString() {
+        return "ReliableRedisProducer[" + getEndpoint().getQueueName() + "]";
+    }
+
     private Map<String, Object> travellingHeaders(Exchange exchange) {
         HeaderFilterStrategy filter = getEndpoint().getHeaderFilterStrategy();
         Map<String, Object> headers = new LinkedHashMap<>();

@@ -111,6 +111,21 @@ class ConsumerLifecycleTest extends CamelRedisTestBase {
     }
 
     @Test
+    void aWrongPasswordIsLoggedAsAnAuthenticationFailure() throws Exception {
+        try (RedisProcess locked = RedisProcess.start("--requirepass", "right")) {
+            routes(new RouteBuilder() {
+                public void configure() {
+                    from("reliable-redis:auth-q?password=wrong&redisUri=" + locked.uri()).process(received::add);
+                }
+            });
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> log().contains(
+                    "Redis is not answering for queue 'auth-q': authentication failed (check username and password)"));
+            assertThat(log()).doesNotContain("password=wrong");
+        }
+    }
+
+    @Test
     void aConsumerLivesThroughARedisCrashAndConsumesAfterTheRestart() throws Exception {
         try (RedisProcess own = RedisProcess.start()) {
             String uri = "reliable-redis:crash-q?reaperInterval=100&redisUri=" + own.uri();

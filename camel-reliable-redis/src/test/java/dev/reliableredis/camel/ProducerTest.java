@@ -82,6 +82,7 @@ class ProducerTest extends CamelRedisTestBase {
         headers.put("when", new java.util.Date());
         headers.put("CamelFileName", "x.txt");
         headers.put(Exchange.HTTP_METHOD, "POST");
+        headers.put("org.apache.camel.internal", "x");
         send("q", "x", headers);
 
         awaitReceived(1);
@@ -89,7 +90,7 @@ class ProducerTest extends CamelRedisTestBase {
         assertThat(got).containsEntry("orderId", 7L).containsEntry("count", 3).containsEntry("price", 9.5)
                 .containsEntry("vip", true).containsEntry("customer", "ACME");
         assertThat((byte[]) got.get("signature")).containsExactly(1, 2, 3);
-        assertThat(got).doesNotContainKeys("when", "CamelFileName", Exchange.HTTP_METHOD);
+        assertThat(got).doesNotContainKeys("when", "CamelFileName", Exchange.HTTP_METHOD, "org.apache.camel.internal");
     }
 
     @Test
@@ -153,6 +154,12 @@ class ProducerTest extends CamelRedisTestBase {
         Object purged = template.requestBodyAndHeader("reliable-redis:q", null, ReliableRedisConstants.OPERATION, "purge");
         assertThat(purged).isEqualTo(6L);
         assertThat(stats("q")).isEqualTo(Map.of("ready", 0L, "inflight", 0L, "delayed", 0L, "dead", 0L));
+    }
+
+    @Test
+    void theProducerDoesNotShowThePasswordInItsName() throws Exception {
+        var endpoint = context.getEndpoint("reliable-redis:q?redisUri=RAW(redis://app:hunter2@127.0.0.1:1)");
+        assertThat(endpoint.createProducer().toString()).doesNotContain("hunter2").contains("q");
     }
 
     @Test
