@@ -106,10 +106,6 @@ public final class RedisGateway implements AutoCloseable {
         return ((RedisClient) client).connectPubSub(ByteArrayCodec.INSTANCE);
     }
 
-    public Duration commandTimeout() {
-        return commandTimeout;
-    }
-
     @Override
     public synchronized void close() {
         if (connection != null) {

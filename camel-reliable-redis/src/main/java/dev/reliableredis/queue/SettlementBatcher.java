@@ -67,8 +67,9 @@ public final class SettlementBatcher {
 
     private List<Pending> take() {
         List<Pending> batch = new ArrayList<>();
-        for (Pending p = null; batch.size() < maxBatch && (p = pending.poll()) != null;) {
-            batch.add(p);
+        Pending next;
+        while (batch.size() < maxBatch && (next = pending.poll()) != null) {
+            batch.add(next);
         }
         return batch;
     }
