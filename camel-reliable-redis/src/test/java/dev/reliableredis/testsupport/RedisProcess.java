@@ -186,6 +186,7 @@ public final class RedisProcess implements AutoCloseable {
             Path file = Files.createTempFile("redis-server", "");
             Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
             file.toFile().setExecutable(true);
+            file.toFile().deleteOnExit();
             return file;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
