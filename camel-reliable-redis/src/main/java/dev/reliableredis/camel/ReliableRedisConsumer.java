@@ -96,11 +96,14 @@ public class ReliableRedisConsumer extends DefaultConsumer {
         ExecutorServiceManager executors = getEndpoint().getCamelContext().getExecutorServiceManager();
         if (poller != null) {
             arrivals.wakeAll();
+            // as long as Camel itself waits for exchanges in flight on shutdown
+            long timeout = getEndpoint().getCamelContext().getShutdownStrategy().getTimeUnit()
+                    .toMillis(getEndpoint().getCamelContext().getShutdownStrategy().getTimeout());
             // lets a claim under way finish, so that nothing is left claimed but unstarted
-            executors.shutdownGraceful(poller);
+            executors.shutdownGraceful(poller, timeout);
             // exchanges in flight finish and settle; then their acks and nacks are sent
-            executors.shutdownGraceful(workers);
-            executors.shutdownGraceful(settler);
+            executors.shutdownGraceful(workers, timeout);
+            executors.shutdownGraceful(settler, timeout);
             executors.shutdownNow(housekeeping);
             arrivals.close();
             poller = null;
@@ -127,6 +130,10 @@ public class ReliableRedisConsumer extends DefaultConsumer {
     }
 
     private void claimAndDispatch(int slots, Duration idleWait) throws InterruptedException {
+        if (!polling) {
+            freeSlots.release(slots);
+            return;
+        }
         long seen = arrivals.generation();
         List<Delivery> deliveries;
         try {
@@ -166,17 +173,20 @@ public class ReliableRedisConsumer extends DefaultConsumer {
     }
 
     private void dispatch(Delivery delivery) {
+        // the slot goes back to this start's semaphore even if the worker outlives a restart
+        Semaphore slots = freeSlots;
         try {
-            workers.execute(() -> process(delivery));
+            workers.execute(() -> process(delivery, slots));
         } catch (RejectedExecutionException e) {
             giveBack(List.of(delivery));
-            freeSlots.release();
+            slots.release();
         }
     }
 
-    private void process(Delivery delivery) {
-        Exchange exchange = createExchange(false);
+    private void process(Delivery delivery, Semaphore slots) {
+        Exchange exchange = null;
         try {
+            exchange = createExchange(false);
             fillIn(exchange, delivery);
             leases.hold(delivery.lease());
             exchange.getExchangeExtension().addOnCompletion(new SettleOnCompletion(this, delivery.lease()));
@@ -185,8 +195,10 @@ public class ReliableRedisConsumer extends DefaultConsumer {
             getExceptionHandler().handleException("Error processing message '" + delivery.messageId()
                                                   + "' of queue '" + queue.name() + "'", exchange, e);
         } finally {
-            releaseExchange(exchange, false);
-            freeSlots.release();
+            if (exchange != null) {
+                releaseExchange(exchange, false);
+            }
+            slots.release();
         }
     }
 

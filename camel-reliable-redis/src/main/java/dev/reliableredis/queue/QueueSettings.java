@@ -43,8 +43,8 @@ public record QueueSettings(
     }
 
     /** A message is delivered at most this many times before it is dead-lettered. */
-    public int maxDeliveries() {
-        return maxRetries + 1;
+    public long maxDeliveries() {
+        return maxRetries + 1L;
     }
 
     private static void positive(String option, Duration value) {

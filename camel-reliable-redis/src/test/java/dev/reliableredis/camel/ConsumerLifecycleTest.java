@@ -60,6 +60,8 @@ class ConsumerLifecycleTest extends CamelRedisTestBase {
 
     @Test
     void onShutdownExchangesInFlightFinishAndAreAcked() throws Exception {
+        // shorter than the exchanges run after shutdown begins: the consumer must wait as long as Camel does
+        context.getExecutorServiceManager().setShutdownAwaitTermination(100);
         CountDownLatch release = new CountDownLatch(1);
         routes(new RouteBuilder() {
             public void configure() {
@@ -76,6 +78,7 @@ class ConsumerLifecycleTest extends CamelRedisTestBase {
         Thread stopper = new Thread(context::stop);
         stopper.start();
         await().atMost(Duration.ofSeconds(5)).until(() -> context.getStatus() == ServiceStatus.Stopping);
+        await().pollDelay(Duration.ofMillis(500)).until(() -> true);
         release.countDown();
         stopper.join(20_000);
 

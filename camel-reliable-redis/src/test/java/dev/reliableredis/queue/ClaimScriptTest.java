@@ -61,4 +61,15 @@ class ClaimScriptTest extends ListQueueTestBase {
         assertThat(raw.llen(key("orders", "ready"))).isZero();
         assertThat(raw.zcard(key("orders", "inflight"))).isEqualTo(1);
     }
+
+    @Test
+    void anIdWithUnreadableMetadataIsDroppedAndTheRestOfTheBatchClaimed() {
+        ListQueue q = queue("orders", settings(30_000, 3, 1000));
+        raw.rpush(key("orders", "ready"), "garbage");
+        raw.hset(key("orders", "meta"), "garbage", "not meta");
+        q.enqueue(message("real", "a"));
+
+        assertThat(q.claim(10)).extracting(Delivery::messageId).containsExactly("real");
+        assertThat(raw.zrange(key("orders", "inflight"), 0, -1)).containsExactly("real");
+    }
 }

@@ -70,6 +70,43 @@ class ReapScriptTest extends ListQueueTestBase {
     }
 
     @Test
+    void withTheLargestMaxRetriesAnExpiredLeaseIsStillReturnedToReady() {
+        ListQueue q = queue("orders", new QueueSettings(Duration.ofSeconds(30), Integer.MAX_VALUE,
+                Duration.ofSeconds(1), 2.0, Duration.ofSeconds(10), 100, Duration.ofMinutes(1)));
+        q.enqueue(message("m1", "a"));
+        q.claim(1);
+        raw.zadd(key("orders", "inflight"), now() - 1, "m1");
+
+        assertThat(q.reap()).isEqualTo(new ReapResult(1, 0, 0, 0, 0));
+    }
+
+    @Test
+    void forgetsMoreAckedIdsInOneCallThanLuaCanUnpackAtOnce() {
+        ListQueue q = queue("orders", new QueueSettings(Duration.ofSeconds(30), 3, Duration.ofSeconds(1), 2.0,
+                Duration.ofSeconds(10), 20_000, Duration.ofMinutes(1)));
+        io.lettuce.core.ScoredValue<String>[] old = new io.lettuce.core.ScoredValue[9000];
+        for (int i = 0; i < old.length; i++) {
+            old[i] = io.lettuce.core.ScoredValue.just(1, "old" + i);
+        }
+        raw.zadd(key("orders", "acked"), (Object[]) old);
+
+        assertThat(q.reap().ackedIdsForgotten()).isEqualTo(9000);
+        assertThat(raw.exists(key("orders", "acked"))).isZero();
+    }
+
+    @Test
+    void dropsExpiredIdsWhoseMetadataIsUnreadable() {
+        ListQueue q = queue("orders", settings(30_000, 3, 1000));
+        raw.zadd(key("orders", "inflight"), 1, "garbage");
+        raw.hset(key("orders", "meta"), "garbage", "not meta");
+        q.enqueue(message("m1", "a"));
+
+        assertThat(q.reap().expiredReturned()).isZero();
+        assertThat(raw.zcard(key("orders", "inflight"))).isZero();
+        assertThat(q.claim(10)).extracting(Delivery::messageId).containsExactly("m1");
+    }
+
+    @Test
     void forgetsAckedIdsWhoseWindowHasPassed() {
         ListQueue q = queue("orders", settings(30_000, 3, 1000));
         raw.zadd(key("orders", "acked"), now() - 1, "old");

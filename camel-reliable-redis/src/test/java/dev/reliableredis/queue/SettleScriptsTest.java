@@ -80,6 +80,21 @@ class SettleScriptsTest extends ListQueueTestBase {
     }
 
     @Test
+    void aHugeDeliveryCountWithNoRetryDelayRetriesAtOnce() {
+        QueueSettings immediate = new QueueSettings(Duration.ofSeconds(30), Integer.MAX_VALUE, Duration.ZERO, 2.0,
+                Duration.ZERO, 100, Duration.ofMinutes(1));
+        ListQueue q = queue("orders", immediate);
+        q.enqueue(message("m1", "a"));
+        Delivery d = q.claim(1).get(0);
+        String meta = raw.hget(key("orders", "meta"), "m1");
+        raw.hset(key("orders", "meta"), "m1", meta.replace("|1|", "|5000|"));
+        long before = now();
+
+        assertThat(q.nack(List.of(new Failure(d.lease(), "boom")))).containsExactly(Settled.RETRY_SCHEDULED);
+        assertThat(raw.zscore(key("orders", "delayed"), "m1")).isBetween(before + 0.0, now() + 0.0);
+    }
+
+    @Test
     void nackDeadLettersWhenTheDeliveriesAreUsedUp() {
         ListQueue q = queue("orders", settings(30_000, 1, 0));
         q.enqueue(message("m1", "a"));

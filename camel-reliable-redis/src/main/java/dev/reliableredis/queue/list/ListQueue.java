@@ -227,6 +227,7 @@ public final class ListQueue implements ReliableQueue {
                     bytes(BULK_BATCH)));
             removed += result.get(0);
             if (result.get(1) == 0) {
+                // nothing gave a full batch: what is left was enqueued after the purge began
                 return removed;
             }
         }

@@ -17,6 +17,8 @@
   ARGV[1] visibility timeout in ms
   ARGV[2] most messages to claim
 
+  A dead letter without readable metadata is dropped.
+
   Returns a flat array, 7 entries per message:
     id, lease token, delivery count, enqueuedAt (ms), body, headers JSON or nil, failure or nil
 ]]
@@ -32,9 +34,12 @@ local out = {}
 for i, id in ipairs(ids) do
   redis.call('ZREM', KEYS[1], id)
   local meta = redis.call('HGET', KEYS[5], id)
+  local enqueuedAt, deliveries
   if meta then
-    local enqueuedAt, deliveries = string.match(meta, '^(%d+)|(%d+)|')
-    local token = tostring(firstToken + i)
+    enqueuedAt, deliveries = string.match(meta, '^(%d+)|(%d+)|')
+  end
+  if enqueuedAt then
+    local token = string.format('%d', firstToken + i)
     redis.call('HSET', KEYS[5], id, enqueuedAt .. '|' .. deliveries .. '|' .. token)
     redis.call('ZADD', KEYS[2], deadline, id)
     local n = #out

@@ -4,7 +4,8 @@
   Each claimed message moves to the in-flight set with deadline = server time +
   visibility timeout, its delivery count goes up by one, and it gets a fresh lease
   token: ack, nack and extend are refused for any other token. An id in the ready
-  list without a stored message (written there by something else) is dropped.
+  list without a stored message, or with unreadable metadata (written there by
+  something else), is dropped.
 
   KEYS[1] ready     list of ids
   KEYS[2] inflight  zset id -> lease deadline (ms)
@@ -31,10 +32,13 @@ local firstToken = redis.call('INCRBY', KEYS[6], #ids) - #ids
 local out = {}
 for i, id in ipairs(ids) do
   local meta = redis.call('HGET', KEYS[5], id)
+  local enqueuedAt, deliveries
   if meta then
-    local enqueuedAt, deliveries = string.match(meta, '^(%d+)|(%d+)|')
+    enqueuedAt, deliveries = string.match(meta, '^(%d+)|(%d+)|')
+  end
+  if enqueuedAt then
     deliveries = tonumber(deliveries) + 1
-    local token = tostring(firstToken + i)
+    local token = string.format('%d', firstToken + i)
     redis.call('HSET', KEYS[5], id, enqueuedAt .. '|' .. deliveries .. '|' .. token)
     redis.call('ZADD', KEYS[2], deadline, id)
     local n = #out

@@ -42,7 +42,11 @@ for i = 5, #ARGV, 3 do
       redis.call('ZADD', KEYS[3], now, id)
       codes[#codes + 1] = 2
     else
-      local delay = math.min(retryDelay * multiplier ^ math.max(deliveries - 1, 0), maxDelay)
+      -- the exponent is capped so that a huge delivery count cannot make 0 * inf = nan
+      local delay = 0
+      if retryDelay > 0 then
+        delay = math.min(retryDelay * multiplier ^ math.min(math.max(deliveries - 1, 0), 64), maxDelay)
+      end
       redis.call('ZADD', KEYS[2], now + math.floor(delay), id)
       codes[#codes + 1] = 1
     end

@@ -13,12 +13,16 @@
 
   ARGV[1] most messages to remove from each of the three
 
-  Returns {messages removed, entries popped}; the caller stops when nothing was popped.
+  Returns {messages removed, 1 if any of the three gave a full batch (call again) else 0}.
 ]]
 local batch = tonumber(ARGV[1])
 local ids = redis.call('LPOP', KEYS[1], batch) or {}
+local more = #ids == batch and 1 or 0
 for _, key in ipairs({KEYS[2], KEYS[3]}) do
   local popped = redis.call('ZPOPMIN', key, batch)
+  if #popped == 2 * batch then
+    more = 1
+  end
   for i = 1, #popped, 2 do
     ids[#ids + 1] = popped[i]
   end
@@ -30,4 +34,4 @@ for _, id in ipairs(ids) do
   redis.call('HDEL', KEYS[5], id)
   redis.call('HDEL', KEYS[7], id)
 end
-return {removed, #ids}
+return {removed, more}

@@ -9,6 +9,8 @@
   - Expired leases of consumed dead letters go back to the dead letters.
   - Acked ids older than the idempotency window are forgotten.
 
+  An id whose metadata is missing or unreadable (written by something else) is dropped.
+
   KEYS[1] ready          list of ids
   KEYS[2] inflight       zset id -> lease deadline (ms)
   KEYS[3] delayed        zset id -> due time (ms)
@@ -39,6 +41,9 @@ local function clearToken(id)
     return nil
   end
   local enqueuedAt, deliveries = string.match(meta, '^(%d+)|(%d+)|')
+  if not enqueuedAt then
+    return nil
+  end
   redis.call('HSET', KEYS[6], id, enqueuedAt .. '|' .. deliveries .. '|')
   return tonumber(deliveries)
 end
@@ -71,8 +76,9 @@ for _, id in ipairs(due(KEYS[5])) do
   end
 end
 local forgotten = due(KEYS[8])
-if #forgotten > 0 then
-  redis.call('ZREM', KEYS[8], unpack(forgotten))
+-- in slices: unpack of more than a few thousand values fails
+for i = 1, #forgotten, 1000 do
+  redis.call('ZREM', KEYS[8], unpack(forgotten, i, math.min(i + 999, #forgotten)))
 end
 if returned + released > 0 then
   redis.call('PUBLISH', ARGV[3], '1')

@@ -11,15 +11,17 @@
   ARGV[1] most dead letters to move
   ARGV[2] channel to PUBLISH on when messages became ready
 
+  A dead letter without readable metadata is dropped.
+
   Returns the number of messages moved.
 ]]
 local ids = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1)
 local moved = 0
 for _, id in ipairs(ids) do
   redis.call('ZREM', KEYS[1], id)
-  local meta = redis.call('HGET', KEYS[3], id)
-  if meta then
-    redis.call('HSET', KEYS[3], id, string.match(meta, '^(%d+)|') .. '|0|')
+  local enqueuedAt = string.match(redis.call('HGET', KEYS[3], id) or '', '^(%d+)|')
+  if enqueuedAt then
+    redis.call('HSET', KEYS[3], id, enqueuedAt .. '|0|')
     redis.call('HDEL', KEYS[4], id)
     redis.call('RPUSH', KEYS[2], id)
     moved = moved + 1
