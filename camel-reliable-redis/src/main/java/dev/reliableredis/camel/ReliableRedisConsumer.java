@@ -2,6 +2,7 @@ package dev.reliableredis.camel;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -9,7 +10,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
-import dev.reliableredis.queue.ArrivalSignal;
+import dev.reliableredis.queue.ArrivalWaiter;
 import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.Failure;
 import dev.reliableredis.queue.Lease;
@@ -35,18 +36,17 @@ public class ReliableRedisConsumer extends DefaultConsumer {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReliableRedisConsumer.class);
     private static final int SETTLEMENT_BATCH = 500;
-    private static final Duration SUBSCRIBE_RETRY = Duration.ofSeconds(5);
 
     private final ReliableRedisConfiguration configuration;
     private final AtomicLong refusedSettlements = new AtomicLong();
     private ReliableQueue queue;
-    private ArrivalSignal arrivals;
+    private ArrivalWaiter arrivals;
+    private CountDownLatch stopping;
     private LeaseKeeper leases;
     private SettlementBatcher settlements;
     private OutageLog outage;
     private Semaphore freeSlots;
     private volatile boolean polling;
-    private long nextSubscribeAttempt;
     private ExecutorService poller;
     private ExecutorService workers;
     private ExecutorService settler;
@@ -67,10 +67,10 @@ public class ReliableRedisConsumer extends DefaultConsumer {
         super.doStart();
         ReliableRedisEndpoint endpoint = getEndpoint();
         queue = configuration.isConsumeDeadLetters() ? endpoint.deadLetters() : endpoint.queue();
-        arrivals = new ArrivalSignal(endpoint.gateway(), queue.arrivalChannel());
+        arrivals = queue.newArrivalWaiter();
+        stopping = new CountDownLatch(1);
         leases = new LeaseKeeper(queue);
         outage = new OutageLog(LOG, queue.name());
-        nextSubscribeAttempt = 0;
 
         ExecutorServiceManager executors = endpoint.getCamelContext().getExecutorServiceManager();
         String name = "ReliableRedis[" + queue.name() + "]";
@@ -95,7 +95,8 @@ public class ReliableRedisConsumer extends DefaultConsumer {
         polling = false;
         ExecutorServiceManager executors = getEndpoint().getCamelContext().getExecutorServiceManager();
         if (poller != null) {
-            arrivals.wakeAll();
+            stopping.countDown();
+            arrivals.wakeUp();
             // as long as Camel itself waits for exchanges in flight on shutdown
             long timeout = getEndpoint().getCamelContext().getShutdownStrategy().getTimeUnit()
                     .toMillis(getEndpoint().getCamelContext().getShutdownStrategy().getTimeout());
@@ -134,15 +135,17 @@ public class ReliableRedisConsumer extends DefaultConsumer {
             freeSlots.release(slots);
             return;
         }
-        long seen = arrivals.generation();
         List<Delivery> deliveries;
         try {
-            subscribeToArrivals();
+            long mark = arrivals.mark();
             deliveries = queue.claim(slots);
+            if (deliveries.isEmpty() && polling) {
+                deliveries = arrivals.await(mark, slots, idleWait);
+            }
             outage.recovered();
         } catch (RuntimeException e) {
             freeSlots.release(slots);
-            arrivals.awaitAfter(arrivals.generation(), outage.failed(e));
+            stopping.await(outage.failed(e).toMillis(), TimeUnit.MILLISECONDS);
             return;
         }
         freeSlots.release(slots - deliveries.size());
@@ -153,22 +156,6 @@ public class ReliableRedisConsumer extends DefaultConsumer {
         }
         for (Delivery delivery : deliveries) {
             dispatch(delivery);
-        }
-        if (deliveries.isEmpty()) {
-            arrivals.awaitAfter(seen, idleWait);
-        }
-    }
-
-    /** Subscribing is best effort: without it the consumer still finds new messages within reaperInterval. */
-    private void subscribeToArrivals() {
-        if (arrivals.isSubscribed() || System.currentTimeMillis() < nextSubscribeAttempt) {
-            return;
-        }
-        try {
-            arrivals.subscribe();
-        } catch (RuntimeException e) {
-            nextSubscribeAttempt = System.currentTimeMillis() + SUBSCRIBE_RETRY.toMillis();
-            LOG.debug("Cannot subscribe to arrivals of queue '{}': {}", queue.name(), e.getMessage());
         }
     }
 
@@ -210,7 +197,7 @@ public class ReliableRedisConsumer extends DefaultConsumer {
                 message.setHeader(name, value);
             }
         });
-        message.setBody(delivery.body());
+        message.setBody(delivery.fields() != null ? delivery.fields() : delivery.body());
         message.setMessageId(delivery.messageId());
         message.setHeader(ReliableRedisConstants.MESSAGE_ID, delivery.messageId());
         message.setHeader(ReliableRedisConstants.DELIVERY_COUNT, delivery.deliveryCount());
@@ -233,14 +220,14 @@ public class ReliableRedisConsumer extends DefaultConsumer {
 
     private void settled(String operation, Lease lease, Settled result, Throwable error) {
         if (error != null) {
-            getExceptionHandler().handleException("Could not " + operation + " message '" + lease.messageId()
+            getExceptionHandler().handleException("Could not " + operation + " message '" + lease.id()
                                                   + "'; it is delivered again when its lease expires", error);
         } else if (result == Settled.REFUSED) {
             refusedSettlements.incrementAndGet();
             LOG.warn("The {} of message '{}' of queue '{}' was refused: its lease had expired and the message was "
-                     + "returned or claimed again", operation, lease.messageId(), queue.name());
+                     + "returned or claimed again", operation, lease.id(), queue.name());
         } else if (result == Settled.DEAD_LETTERED) {
-            LOG.debug("Message '{}' of queue '{}' moved to the dead letters", lease.messageId(), queue.name());
+            LOG.debug("Message '{}' of queue '{}' moved to the dead letters", lease.id(), queue.name());
         }
     }
 
@@ -260,7 +247,7 @@ public class ReliableRedisConsumer extends DefaultConsumer {
         try {
             for (Lease lost : leases.extendAll()) {
                 LOG.warn("The lease of message '{}' of queue '{}' was lost before its exchange finished; the message "
-                         + "may be processed twice", lost.messageId(), queue.name());
+                         + "may be processed twice", lost.id(), queue.name());
             }
             outage.recovered();
         } catch (RuntimeException e) {

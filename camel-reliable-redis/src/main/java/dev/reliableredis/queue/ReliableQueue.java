@@ -40,6 +40,6 @@ public interface ReliableQueue {
 
     QueueStats stats();
 
-    /** The Pub/Sub channel on which the queue announces that messages became ready. */
-    String arrivalChannel();
+    /** A new waiter for one consumer, which closes it. */
+    ArrivalWaiter newArrivalWaiter();
 }

@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import dev.reliableredis.queue.ArrivalSignal;
+import dev.reliableredis.queue.ArrivalWaiter;
 import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.Failure;
 import dev.reliableredis.queue.HeaderCodec;
@@ -83,8 +85,8 @@ public final class ListQueue implements ReliableQueue {
     }
 
     @Override
-    public String arrivalChannel() {
-        return keys.arrivalChannel;
+    public ArrivalWaiter newArrivalWaiter() {
+        return new ArrivalSignal(redis, keys.arrivalChannel);
     }
 
     @Override
@@ -123,8 +125,8 @@ public final class ListQueue implements ReliableQueue {
             LOG.warn("Message '{}' of queue '{}' is delivered without its headers: {}", id, name, e.getMessage());
             headers = Map.of();
         }
-        return new Delivery(new Lease(id, text(row.get(1))), ((Long) row.get(2)).intValue(), (Long) row.get(3),
-                (byte[]) row.get(4), headers, text(row.get(6)));
+        return new Delivery(id, new Lease(id, text(row.get(1))), ((Long) row.get(2)).intValue(), (Long) row.get(3),
+                (byte[]) row.get(4), null, headers, text(row.get(6)));
     }
 
     @Override
@@ -159,7 +161,7 @@ public final class ListQueue implements ReliableQueue {
             args.add(bytes(settings.maxRetryDelay().toMillis()));
         }
         for (Failure failure : failures) {
-            args.add(bytes(failure.lease().messageId()));
+            args.add(bytes(failure.lease().id()));
             args.add(bytes(failure.lease().token()));
             args.add(bytes(failure.reason()));
         }
@@ -265,7 +267,7 @@ public final class ListQueue implements ReliableQueue {
 
     private static void addLeases(List<byte[]> args, List<Lease> leases) {
         for (Lease lease : leases) {
-            args.add(bytes(lease.messageId()));
+            args.add(bytes(lease.id()));
             args.add(bytes(lease.token()));
         }
     }
