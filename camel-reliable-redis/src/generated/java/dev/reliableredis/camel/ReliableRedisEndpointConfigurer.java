@@ -31,12 +31,21 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "concurrentConsumers": target.getConfiguration().setConcurrentConsumers(property(camelContext, int.class, value)); return true;
         case "consumedeadletters":
         case "consumeDeadLetters": target.getConfiguration().setConsumeDeadLetters(property(camelContext, boolean.class, value)); return true;
+        case "consumername":
+        case "consumerName": target.getConfiguration().setConsumerName(property(camelContext, java.lang.String.class, value)); return true;
+        case "deadletterkey":
+        case "deadLetterKey": target.getConfiguration().setDeadLetterKey(property(camelContext, java.lang.String.class, value)); return true;
+        case "deleteafterack":
+        case "deleteAfterAck": target.getConfiguration().setDeleteAfterAck(property(camelContext, boolean.class, value)); return true;
         case "exceptionhandler":
         case "exceptionHandler": target.setExceptionHandler(property(camelContext, org.apache.camel.spi.ExceptionHandler.class, value)); return true;
         case "exchangepattern":
         case "exchangePattern": target.setExchangePattern(property(camelContext, org.apache.camel.ExchangePattern.class, value)); return true;
         case "extendvisibility":
         case "extendVisibility": target.getConfiguration().setExtendVisibility(property(camelContext, boolean.class, value)); return true;
+        case "group": target.getConfiguration().setGroup(property(camelContext, java.lang.String.class, value)); return true;
+        case "groupstartid":
+        case "groupStartId": target.getConfiguration().setGroupStartId(property(camelContext, java.lang.String.class, value)); return true;
         case "headerfilterstrategy":
         case "headerFilterStrategy": target.setHeaderFilterStrategy(property(camelContext, org.apache.camel.spi.HeaderFilterStrategy.class, value)); return true;
         case "idempotencywindow":
@@ -45,6 +54,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "keyPrefix": target.getConfiguration().setKeyPrefix(property(camelContext, java.lang.String.class, value)); return true;
         case "lazystartproducer":
         case "lazyStartProducer": target.setLazyStartProducer(property(camelContext, boolean.class, value)); return true;
+        case "maxlen":
+        case "maxLen": target.getConfiguration().setMaxLen(property(camelContext, long.class, value)); return true;
         case "maxmessagesperpoll":
         case "maxMessagesPerPoll": target.getConfiguration().setMaxMessagesPerPoll(property(camelContext, int.class, value)); return true;
         case "maxretries":
@@ -65,6 +76,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "retryBackoffMultiplier": target.getConfiguration().setRetryBackoffMultiplier(property(camelContext, double.class, value)); return true;
         case "retrydelay":
         case "retryDelay": target.getConfiguration().setRetryDelay(property(camelContext, long.class, value)); return true;
+        case "streamkey":
+        case "streamKey": target.getConfiguration().setStreamKey(property(camelContext, java.lang.String.class, value)); return true;
         case "username": target.getConfiguration().setUsername(property(camelContext, java.lang.String.class, value)); return true;
         case "visibilitytimeout":
         case "visibilityTimeout": target.getConfiguration().setVisibilityTimeout(property(camelContext, long.class, value)); return true;
@@ -88,12 +101,21 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "concurrentConsumers": return int.class;
         case "consumedeadletters":
         case "consumeDeadLetters": return boolean.class;
+        case "consumername":
+        case "consumerName": return java.lang.String.class;
+        case "deadletterkey":
+        case "deadLetterKey": return java.lang.String.class;
+        case "deleteafterack":
+        case "deleteAfterAck": return boolean.class;
         case "exceptionhandler":
         case "exceptionHandler": return org.apache.camel.spi.ExceptionHandler.class;
         case "exchangepattern":
         case "exchangePattern": return org.apache.camel.ExchangePattern.class;
         case "extendvisibility":
         case "extendVisibility": return boolean.class;
+        case "group": return java.lang.String.class;
+        case "groupstartid":
+        case "groupStartId": return java.lang.String.class;
         case "headerfilterstrategy":
         case "headerFilterStrategy": return org.apache.camel.spi.HeaderFilterStrategy.class;
         case "idempotencywindow":
@@ -102,6 +124,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "keyPrefix": return java.lang.String.class;
         case "lazystartproducer":
         case "lazyStartProducer": return boolean.class;
+        case "maxlen":
+        case "maxLen": return long.class;
         case "maxmessagesperpoll":
         case "maxMessagesPerPoll": return int.class;
         case "maxretries":
@@ -122,6 +146,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "retryBackoffMultiplier": return double.class;
         case "retrydelay":
         case "retryDelay": return long.class;
+        case "streamkey":
+        case "streamKey": return java.lang.String.class;
         case "username": return java.lang.String.class;
         case "visibilitytimeout":
         case "visibilityTimeout": return long.class;
@@ -141,12 +167,21 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "concurrentConsumers": return target.getConfiguration().getConcurrentConsumers();
         case "consumedeadletters":
         case "consumeDeadLetters": return target.getConfiguration().isConsumeDeadLetters();
+        case "consumername":
+        case "consumerName": return target.getConfiguration().getConsumerName();
+        case "deadletterkey":
+        case "deadLetterKey": return target.getConfiguration().getDeadLetterKey();
+        case "deleteafterack":
+        case "deleteAfterAck": return target.getConfiguration().isDeleteAfterAck();
         case "exceptionhandler":
         case "exceptionHandler": return target.getExceptionHandler();
         case "exchangepattern":
         case "exchangePattern": return target.getExchangePattern();
         case "extendvisibility":
         case "extendVisibility": return target.getConfiguration().isExtendVisibility();
+        case "group": return target.getConfiguration().getGroup();
+        case "groupstartid":
+        case "groupStartId": return target.getConfiguration().getGroupStartId();
         case "headerfilterstrategy":
         case "headerFilterStrategy": return target.getHeaderFilterStrategy();
         case "idempotencywindow":
@@ -155,6 +190,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "keyPrefix": return target.getConfiguration().getKeyPrefix();
         case "lazystartproducer":
         case "lazyStartProducer": return target.isLazyStartProducer();
+        case "maxlen":
+        case "maxLen": return target.getConfiguration().getMaxLen();
         case "maxmessagesperpoll":
         case "maxMessagesPerPoll": return target.getConfiguration().getMaxMessagesPerPoll();
         case "maxretries":
@@ -175,6 +212,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "retryBackoffMultiplier": return target.getConfiguration().getRetryBackoffMultiplier();
         case "retrydelay":
         case "retryDelay": return target.getConfiguration().getRetryDelay();
+        case "streamkey":
+        case "streamKey": return target.getConfiguration().getStreamKey();
         case "username": return target.getConfiguration().getUsername();
         case "visibilitytimeout":
         case "visibilityTimeout": return target.getConfiguration().getVisibilityTimeout();

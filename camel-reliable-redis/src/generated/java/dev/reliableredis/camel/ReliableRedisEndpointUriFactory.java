@@ -23,18 +23,24 @@ public class ReliableRedisEndpointUriFactory extends org.apache.camel.support.co
     private static final Set<String> SECRET_PROPERTY_NAMES;
     private static final Map<String, String> MULTI_VALUE_PREFIXES;
     static {
-        Set<String> props = new HashSet<>(25);
+        Set<String> props = new HashSet<>(32);
         props.add("bridgeErrorHandler");
         props.add("commandTimeout");
         props.add("concurrentConsumers");
         props.add("consumeDeadLetters");
+        props.add("consumerName");
+        props.add("deadLetterKey");
+        props.add("deleteAfterAck");
         props.add("exceptionHandler");
         props.add("exchangePattern");
         props.add("extendVisibility");
+        props.add("group");
+        props.add("groupStartId");
         props.add("headerFilterStrategy");
         props.add("idempotencyWindow");
         props.add("keyPrefix");
         props.add("lazyStartProducer");
+        props.add("maxLen");
         props.add("maxMessagesPerPoll");
         props.add("maxRetries");
         props.add("maxRetryDelay");
@@ -47,6 +53,7 @@ public class ReliableRedisEndpointUriFactory extends org.apache.camel.support.co
         props.add("redisUri");
         props.add("retryBackoffMultiplier");
         props.add("retryDelay");
+        props.add("streamKey");
         props.add("username");
         props.add("visibilityTimeout");
         PROPERTY_NAMES = Collections.unmodifiableSet(props);

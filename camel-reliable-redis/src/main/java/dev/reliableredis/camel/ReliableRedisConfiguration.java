@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import dev.reliableredis.queue.QueueNames;
 import dev.reliableredis.queue.QueueSettings;
+import dev.reliableredis.queue.stream.StreamOptions;
 import io.lettuce.core.AbstractRedisClient;
 import org.apache.camel.RuntimeCamelException;
 import org.apache.camel.spi.Metadata;
@@ -55,14 +56,28 @@ public class ReliableRedisConfiguration implements Cloneable {
     @UriParam(label = "consumer", defaultValue = "false")
     private boolean consumeDeadLetters;
 
+    @UriParam(label = "stream", defaultValue = "camel")
+    private String group = "camel";
+    @UriParam(label = "stream", enums = "0,$", defaultValue = "0")
+    private String groupStartId = "0";
+    @UriParam(label = "stream")
+    private String consumerName;
+    @UriParam(label = "stream")
+    private String streamKey;
+    @UriParam(label = "stream")
+    private String deadLetterKey;
+    @UriParam(label = "stream,producer", defaultValue = "0")
+    private long maxLen;
+    @UriParam(label = "stream", defaultValue = "true")
+    private boolean deleteAfterAck = true;
+
     /** Checks every option; throws IllegalArgumentException naming the option and the value. */
     public void validate() {
-        if (!"list".equals(mode)) {
-            if ("stream".equals(mode)) {
-                throw new IllegalArgumentException(
-                        "mode=stream is not available in this version of reliable-redis; use mode=list");
-            }
+        if (!"list".equals(mode) && !"stream".equals(mode)) {
             throw new IllegalArgumentException("mode must be 'list' or 'stream', was '" + mode + "'");
+        }
+        if ("stream".equals(mode)) {
+            streamOptions();
         }
         QueueNames.validatePrefix(keyPrefix);
         if (commandTimeout <= 0) {
@@ -88,6 +103,18 @@ public class ReliableRedisConfiguration implements Cloneable {
         return new QueueSettings(Duration.ofMillis(visibilityTimeout), maxRetries, Duration.ofMillis(retryDelay),
                 retryBackoffMultiplier, Duration.ofMillis(maxRetryDelay), reaperBatchSize,
                 Duration.ofMillis(idempotencyWindow));
+    }
+
+    /** The stream-mode options, checked; a consumer name is made up when none is set. */
+    public StreamOptions streamOptions() {
+        if (consumerName == null) {
+            consumerName = ConsumerNames.generate();
+        }
+        return new StreamOptions(streamKey, deadLetterKey, group, groupStartId, consumerName, maxLen, deleteAfterAck);
+    }
+
+    public boolean isStreamMode() {
+        return "stream".equals(mode);
     }
 
     public ReliableRedisConfiguration copy() {
@@ -145,8 +172,8 @@ public class ReliableRedisConfiguration implements Cloneable {
     }
 
     /**
-     * list: a ready List, an in-flight sorted set and Lua scripts. stream: a Redis Stream with a consumer group
-     * (not available in this version).
+     * list: a ready List, an in-flight sorted set and Lua scripts. stream: a Redis Stream read by a consumer
+     * group.
      */
     public void setMode(String mode) {
         this.mode = mode;
@@ -291,5 +318,82 @@ public class ReliableRedisConfiguration implements Cloneable {
      */
     public void setConsumeDeadLetters(boolean consumeDeadLetters) {
         this.consumeDeadLetters = consumeDeadLetters;
+    }
+
+    public String getGroup() {
+        return group;
+    }
+
+    /** Stream mode: the consumer group, created if missing. */
+    public void setGroup(String group) {
+        this.group = group;
+    }
+
+    public String getGroupStartId() {
+        return groupStartId;
+    }
+
+    /**
+     * Stream mode: where a group the component creates starts: 0 (every entry in the stream) or $ (only entries
+     * added from then on).
+     */
+    public void setGroupStartId(String groupStartId) {
+        this.groupStartId = groupStartId;
+    }
+
+    public String getConsumerName() {
+        return consumerName;
+    }
+
+    /** Stream mode: this consumer's name inside the group; by default host-pid-random. */
+    public void setConsumerName(String consumerName) {
+        this.consumerName = consumerName;
+    }
+
+    public String getStreamKey() {
+        return streamKey;
+    }
+
+    /**
+     * Stream mode: an existing stream to use, such as order_stream, instead of keyPrefix:{queueName}:stream. In
+     * Redis Cluster it must share the hash slot of {queueName}.
+     */
+    public void setStreamKey(String streamKey) {
+        this.streamKey = streamKey;
+    }
+
+    public String getDeadLetterKey() {
+        return deadLetterKey;
+    }
+
+    /**
+     * Stream mode: an existing stream for the dead letters, such as order_dlq, instead of keyPrefix:{queueName}:dead.
+     */
+    public void setDeadLetterKey(String deadLetterKey) {
+        this.deadLetterKey = deadLetterKey;
+    }
+
+    public long getMaxLen() {
+        return maxLen;
+    }
+
+    /**
+     * Stream mode: approximate MAXLEN trim on every XADD; 0 is off. It can trim entries never delivered (they are
+     * gone): a memory cap to set well above any backlog.
+     */
+    public void setMaxLen(long maxLen) {
+        this.maxLen = maxLen;
+    }
+
+    public boolean isDeleteAfterAck() {
+        return deleteAfterAck;
+    }
+
+    /**
+     * Stream mode: delete an entry once every consumer group of the stream has read and acked it, so the stream
+     * does not grow without bound; false keeps acked entries (bound the stream with maxLen then).
+     */
+    public void setDeleteAfterAck(boolean deleteAfterAck) {
+        this.deleteAfterAck = deleteAfterAck;
     }
 }

@@ -66,7 +66,7 @@ public class ReliableRedisConsumer extends DefaultConsumer {
     protected void doStart() throws Exception {
         super.doStart();
         ReliableRedisEndpoint endpoint = getEndpoint();
-        queue = configuration.isConsumeDeadLetters() ? endpoint.deadLetters() : endpoint.queue();
+        queue = configuration.isConsumeDeadLetters() ? endpoint.queue().deadLetters() : endpoint.queue();
         arrivals = queue.newArrivalWaiter();
         stopping = new CountDownLatch(1);
         leases = new LeaseKeeper(queue);

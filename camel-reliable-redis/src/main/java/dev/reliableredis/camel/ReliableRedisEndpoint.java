@@ -5,6 +5,7 @@ import java.time.Duration;
 import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.list.ListQueue;
+import dev.reliableredis.queue.stream.StreamQueue;
 import org.apache.camel.Category;
 import org.apache.camel.Consumer;
 import org.apache.camel.Processor;
@@ -66,7 +67,10 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
                 ? RedisGateway.using(configuration.getRedisClient(), timeout)
                 : RedisGateway.create(getComponent().clientResources(), RedisUris.parse(configuration.getRedisUri(), configuration.getUsername(),
                         configuration.getPassword()), timeout);
-        queue = ListQueue.of(gateway, configuration.getKeyPrefix(), queueName, configuration.queueSettings());
+        queue = configuration.isStreamMode()
+                ? StreamQueue.of(gateway, configuration.getKeyPrefix(), queueName, configuration.streamOptions(),
+                        configuration.queueSettings())
+                : ListQueue.of(gateway, configuration.getKeyPrefix(), queueName, configuration.queueSettings());
     }
 
     @Override
@@ -86,11 +90,6 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
     /** The queue the producer writes to (and the consumer reads, unless it consumes dead letters). */
     ReliableQueue queue() {
         return queue;
-    }
-
-    /** The queue's dead letters, as a queue to consume. */
-    ReliableQueue deadLetters() {
-        return ((ListQueue) queue).deadLetters();
     }
 
     RedisGateway gateway() {

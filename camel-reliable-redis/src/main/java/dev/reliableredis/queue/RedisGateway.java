@@ -84,18 +84,26 @@ public final class RedisGateway implements AutoCloseable {
 
     private synchronized RedisClusterCommands<byte[], byte[]> connect() {
         if (commands == null) {
-            if (client instanceof RedisClusterClient cluster) {
-                StatefulRedisClusterConnection<byte[], byte[]> c = cluster.connect(ByteArrayCodec.INSTANCE);
-                connection = c;
-                commands = c.sync();
-            } else {
-                StatefulRedisConnection<byte[], byte[]> c = ((RedisClient) client).connect(ByteArrayCodec.INSTANCE);
-                connection = c;
-                commands = c.sync();
-            }
-            connection.setTimeout(commandTimeout);
+            connection = connectDedicated(commandTimeout);
+            commands = sync(connection);
         }
         return commands;
+    }
+
+    /** A new command connection of its own (for blocking reads), with this timeout; the caller closes it. */
+    public StatefulConnection<byte[], byte[]> connectDedicated(Duration timeout) {
+        StatefulConnection<byte[], byte[]> c = client instanceof RedisClusterClient cluster
+                ? cluster.connect(ByteArrayCodec.INSTANCE)
+                : ((RedisClient) client).connect(ByteArrayCodec.INSTANCE);
+        c.setTimeout(timeout);
+        return c;
+    }
+
+    /** The synchronous commands of a connection this gateway opened. */
+    public static RedisClusterCommands<byte[], byte[]> sync(StatefulConnection<byte[], byte[]> connection) {
+        return connection instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster
+                ? cluster.sync()
+                : ((StatefulRedisConnection<byte[], byte[]>) connection).sync();
     }
 
     /** A new Pub/Sub connection; the caller closes it. */

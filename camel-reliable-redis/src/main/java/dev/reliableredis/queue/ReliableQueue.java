@@ -40,6 +40,9 @@ public interface ReliableQueue {
 
     QueueStats stats();
 
+    /** The same queue, delivering its dead letters instead of its ready messages. */
+    ReliableQueue deadLetters();
+
     /** A new waiter for one consumer, which closes it. */
     ArrivalWaiter newArrivalWaiter();
 }

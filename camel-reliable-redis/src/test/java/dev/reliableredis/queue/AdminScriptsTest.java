@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** redrive, purge, stats and the dead-letter view (claim-dead and its settlements). */
-class AdminScriptsTest extends ListQueueTestBase {
+class AdminScriptsTest extends QueueTestBase {
 
     private ListQueue queueWithDeadLetters(int count) {
         ListQueue q = queue("orders", settings(30_000, 0, 1000));

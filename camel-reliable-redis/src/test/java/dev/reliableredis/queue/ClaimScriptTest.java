@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class ClaimScriptTest extends ListQueueTestBase {
+class ClaimScriptTest extends QueueTestBase {
 
     @Test
     void claimsABatchInOrderUnderALeaseOfTheVisibilityTimeout() {

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-class EnqueueScriptTest extends ListQueueTestBase {
+class EnqueueScriptTest extends QueueTestBase {
 
     @Test
     void storesBodyHeadersAndMetaByIdAndMakesTheIdReady() {

@@ -5,7 +5,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class LuaScriptTest extends ListQueueTestBase {
+class LuaScriptTest extends QueueTestBase {
 
     @Test
     void aServerThatForgotTheScriptsGetsThemAgain() {

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class PayloadTest extends ListQueueTestBase {
+class PayloadTest extends QueueTestBase {
 
     @Test
     void everyByteValueComesBackByteForByte() {

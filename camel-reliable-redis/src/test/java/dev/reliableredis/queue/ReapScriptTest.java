@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class ReapScriptTest extends ListQueueTestBase {
+class ReapScriptTest extends QueueTestBase {
 
     @Test
     void returnsExpiredLeasesToReadyAndCountsTheDelivery() {

@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 /** ack, nack, extend and release: each checks every delivery's lease token on its own. */
-class SettleScriptsTest extends ListQueueTestBase {
+class SettleScriptsTest extends QueueTestBase {
 
     @Test
     void ackRemovesTheMessageAndRemembersItsId() {

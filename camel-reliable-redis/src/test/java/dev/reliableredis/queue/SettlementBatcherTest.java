@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class SettlementBatcherTest extends ListQueueTestBase {
+class SettlementBatcherTest extends QueueTestBase {
 
     @Test
     void settlementsThatArriveWhileOneCallIsUnderWayGoTogetherInTheNextCall() throws Exception {

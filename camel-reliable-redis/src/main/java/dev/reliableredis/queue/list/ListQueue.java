@@ -1,6 +1,5 @@
 package dev.reliableredis.queue.list;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,9 +19,10 @@ import dev.reliableredis.queue.QueueSettings;
 import dev.reliableredis.queue.QueueStats;
 import dev.reliableredis.queue.ReapResult;
 import dev.reliableredis.queue.RedisGateway;
+import static dev.reliableredis.queue.RedisBytes.bytes;
+import static dev.reliableredis.queue.RedisBytes.text;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.Settled;
-import io.lettuce.core.RedisException;
 import io.lettuce.core.ScriptOutputType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -74,7 +74,7 @@ public final class ListQueue implements ReliableQueue {
         return new ListQueue(redis, keyPrefix, name, settings, false);
     }
 
-    /** The same queue, delivering its dead letters instead. */
+    @Override
     public ListQueue deadLetters() {
         return new ListQueue(redis, keyPrefix, name, settings, true);
     }
@@ -258,11 +258,7 @@ public final class ListQueue implements ReliableQueue {
     }
 
     private <T> T call(String operation, Supplier<T> redisCall) {
-        try {
-            return redisCall.get();
-        } catch (RedisException e) {
-            throw new QueueException(name, operation, e);
-        }
+        return QueueException.wrap(name, operation, redisCall);
     }
 
     private static void addLeases(List<byte[]> args, List<Lease> leases) {
@@ -274,18 +270,6 @@ public final class ListQueue implements ReliableQueue {
 
     private static byte[][] keys(byte[]... keys) {
         return keys;
-    }
-
-    private static byte[] bytes(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static byte[] bytes(long n) {
-        return bytes(Long.toString(n));
-    }
-
-    private static String text(Object reply) {
-        return reply == null ? null : new String((byte[]) reply, StandardCharsets.UTF_8);
     }
 
     @Override

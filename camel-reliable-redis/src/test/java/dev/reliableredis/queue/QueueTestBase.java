@@ -3,6 +3,8 @@ package dev.reliableredis.queue;
 import java.time.Duration;
 
 import dev.reliableredis.queue.list.ListQueue;
+import dev.reliableredis.queue.stream.StreamOptions;
+import dev.reliableredis.queue.stream.StreamQueue;
 import dev.reliableredis.testsupport.RedisProcess;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -13,7 +15,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 
 /** One redis-server per test class, emptied before each test. */
-abstract class ListQueueTestBase {
+abstract class QueueTestBase {
 
     static RedisProcess redis;
     static ClientResources resources;
@@ -46,6 +48,14 @@ abstract class ListQueueTestBase {
 
     ListQueue queue(String name, QueueSettings settings) {
         return ListQueue.of(gateway, "rr", name, settings);
+    }
+
+    StreamQueue streamQueue(String name, QueueSettings settings, StreamOptions options) {
+        return StreamQueue.of(gateway, "rr", name, options, settings);
+    }
+
+    static StreamOptions group(String group, String consumer) {
+        return new StreamOptions(null, null, group, "0", consumer, 0, true);
     }
 
     static QueueSettings settings(long visibilityMs, int maxRetries, long retryDelayMs) {

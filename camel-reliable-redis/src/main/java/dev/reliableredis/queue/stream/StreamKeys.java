@@ -1,0 +1,44 @@
+package dev.reliableredis.queue.stream;
+
+import java.nio.charset.StandardCharsets;
+
+import dev.reliableredis.queue.QueueNames;
+
+/**
+ * The Redis keys of one stream-mode queue and group. The stream and the dead-letter stream may be existing
+ * keys; every other key is the component's own, {@code <keyPrefix>:{<queue>}:<part>}.
+ */
+final class StreamKeys {
+
+    final byte[] stream;
+    final byte[] dead;
+    final byte[] ids;
+    final byte[] acked;
+    final byte[] delayed;
+    final byte[] delayedMessages;
+    final byte[] idsCursor;
+    final byte[] retry;
+    final byte[] deadRetry;
+    final byte[] cursor;
+    final byte[] deadCursor;
+
+    StreamKeys(String keyPrefix, String queue, StreamOptions options) {
+        String base = QueueNames.validatePrefix(keyPrefix) + ":{" + QueueNames.validate(queue) + "}:";
+        stream = bytes(options.streamKey() != null ? options.streamKey() : base + "stream");
+        dead = bytes(options.deadLetterKey() != null ? options.deadLetterKey() : base + "dead");
+        ids = bytes(base + "ids");
+        acked = bytes(base + "acked");
+        delayed = bytes(base + "delayed");
+        delayedMessages = bytes(base + "delayed-msg");
+        idsCursor = bytes(base + "ids-cursor");
+        String group = base + "group:" + options.group() + ":";
+        retry = bytes(group + "retry");
+        deadRetry = bytes(group + "dead-retry");
+        cursor = bytes(group + "cursor");
+        deadCursor = bytes(group + "dead-cursor");
+    }
+
+    private static byte[] bytes(String key) {
+        return key.getBytes(StandardCharsets.UTF_8);
+    }
+}

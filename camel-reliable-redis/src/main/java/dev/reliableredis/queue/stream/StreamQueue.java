@@ -1,0 +1,366 @@
+package dev.reliableredis.queue.stream;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import dev.reliableredis.queue.ArrivalWaiter;
+import dev.reliableredis.queue.Delivery;
+import dev.reliableredis.queue.Failure;
+import dev.reliableredis.queue.HeaderCodec;
+import dev.reliableredis.queue.Lease;
+import dev.reliableredis.queue.LuaScript;
+import dev.reliableredis.queue.NewMessage;
+import dev.reliableredis.queue.QueueException;
+import dev.reliableredis.queue.QueueSettings;
+import dev.reliableredis.queue.QueueStats;
+import dev.reliableredis.queue.ReapResult;
+import dev.reliableredis.queue.RedisGateway;
+import dev.reliableredis.queue.ReliableQueue;
+import dev.reliableredis.queue.Settled;
+import io.lettuce.core.RedisBusyException;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.XGroupCreateArgs;
+import io.lettuce.core.XReadArgs;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import static dev.reliableredis.queue.RedisBytes.bytes;
+import static dev.reliableredis.queue.RedisBytes.text;
+
+/**
+ * Stream mode: a Redis Stream read by a consumer group. A delivery's lease token is its owner (this consumer)
+ * plus its delivery count in the group's pending entries list, which also counts the deliveries of consumers
+ * that crashed. Failed entries stay pending and wait in a retry set; dead letters go to a dead-letter stream.
+ * See {@code docs/redis-layout.md}.
+ *
+ * <p>A queue reads either its stream or, for a dead-letter consumer, its dead-letter stream with the same
+ * group name.
+ */
+public final class StreamQueue implements ReliableQueue {
+
+    private static final Logger LOG = LoggerFactory.getLogger(StreamQueue.class);
+    private static final int BULK_BATCH = 1000;
+    private static final int LAG_COUNT_LIMIT = 100_000;
+
+    private static final LuaScript ENQUEUE = LuaScript.load("stream/enqueue");
+    private static final LuaScript CLAIM = LuaScript.load("stream/claim");
+    private static final LuaScript ACK = LuaScript.load("stream/ack");
+    private static final LuaScript NACK = LuaScript.load("stream/nack");
+    private static final LuaScript EXTEND = LuaScript.load("stream/extend");
+    private static final LuaScript RELEASE = LuaScript.load("stream/release");
+    private static final LuaScript REAP = LuaScript.load("stream/reap");
+    private static final LuaScript REDRIVE = LuaScript.load("stream/redrive");
+    private static final LuaScript PURGE = LuaScript.load("stream/purge");
+    private static final LuaScript STATS = LuaScript.load("stream/stats");
+
+    private final RedisGateway redis;
+    private final String keyPrefix;
+    private final String name;
+    private final StreamOptions options;
+    private final StreamKeys keys;
+    private final QueueSettings settings;
+    private final boolean deadLetters;
+
+    private StreamQueue(RedisGateway redis, String keyPrefix, String name, StreamOptions options,
+            QueueSettings settings, boolean deadLetters) {
+        this.redis = redis;
+        this.keyPrefix = keyPrefix;
+        this.name = name;
+        this.options = options;
+        this.keys = new StreamKeys(keyPrefix, name, options);
+        this.settings = settings;
+        this.deadLetters = deadLetters;
+    }
+
+    /** The queue, delivering the entries of its stream. */
+    public static StreamQueue of(RedisGateway redis, String keyPrefix, String name, StreamOptions options,
+            QueueSettings settings) {
+        return new StreamQueue(redis, keyPrefix, name, options, settings, false);
+    }
+
+    @Override
+    public StreamQueue deadLetters() {
+        return new StreamQueue(redis, keyPrefix, name, options, settings, true);
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public ArrivalWaiter newArrivalWaiter() {
+        return new BlockingReadWaiter(redis, source(), options, entry -> toDelivery(entry.id(), 1, entry.fields()));
+    }
+
+    @Override
+    public boolean enqueue(NewMessage message) {
+        Long stored = call("enqueue", () -> ENQUEUE.run(redis.commands(), ScriptOutputType.INTEGER,
+                keys(keys.stream, keys.dead, keys.ids, keys.acked, keys.delayed, keys.delayedMessages),
+                bytes(message.id()), message.body(), bytes(HeaderCodec.encode(message.headers())),
+                bytes(message.delayMs()), bytes(options.maxLen())));
+        return stored == 1L;
+    }
+
+    @Override
+    public List<Delivery> claim(int max) {
+        List<Object> rows = inGroup("claim", () -> CLAIM.run(redis.commands(), ScriptOutputType.MULTI,
+                keys(source(), retry()), bytes(options.group()), bytes(options.consumerName()), bytes(max)));
+        List<Delivery> deliveries = new ArrayList<>(rows.size() / 3);
+        for (int i = 0; i < rows.size(); i += 3) {
+            @SuppressWarnings("unchecked")
+            List<byte[]> fields = (List<byte[]>) rows.get(i + 2);
+            deliveries.add(toDelivery(text(rows.get(i)), (Long) rows.get(i + 1), fieldMap(fields)));
+        }
+        return deliveries;
+    }
+
+    @Override
+    public List<Settled> ack(List<Lease> leases) {
+        if (leases.isEmpty()) {
+            return List.of();
+        }
+        List<byte[]> args = ownerArgs();
+        args.add(bytes(settings.idempotencyWindow().toMillis()));
+        args.add(bytes(deadLetters ? "always" : deletion()));
+        addLeases(args, leases);
+        return settle("ack", ACK, keys(source(), retry(), keys.ids, keys.acked), args,
+                code -> code == 1 ? Settled.ACKED : Settled.REFUSED);
+    }
+
+    @Override
+    public List<Settled> nack(List<Failure> failures) {
+        if (failures.isEmpty()) {
+            return List.of();
+        }
+        List<byte[]> args = ownerArgs();
+        long retryDelay = settings.retryDelay().toMillis();
+        if (deadLetters) {
+            // a failed dead letter stays in the dead-letter stream, offered again after retryDelay
+            args.add(bytes(0));
+            args.add(bytes(retryDelay));
+            args.add(bytes("1"));
+            args.add(bytes(retryDelay));
+        } else {
+            args.add(bytes(settings.maxDeliveries()));
+            args.add(bytes(retryDelay));
+            args.add(bytes(Double.toString(settings.retryBackoffMultiplier())));
+            args.add(bytes(settings.maxRetryDelay().toMillis()));
+        }
+        args.add(bytes(deletion()));
+        for (Failure failure : failures) {
+            args.add(bytes(failure.lease().id()));
+            args.add(bytes(failure.lease().token()));
+            args.add(bytes(failure.reason()));
+        }
+        return settle("nack", NACK, keys(source(), retry(), keys.dead, keys.ids), args,
+                code -> code == 1 ? Settled.RETRY_SCHEDULED : code == 2 ? Settled.DEAD_LETTERED : Settled.REFUSED);
+    }
+
+    @Override
+    public List<Settled> extend(List<Lease> leases) {
+        if (leases.isEmpty()) {
+            return List.of();
+        }
+        List<byte[]> args = ownerArgs();
+        addLeases(args, leases);
+        return settle("extend", EXTEND, keys(source()), args, code -> code == 1 ? Settled.EXTENDED : Settled.REFUSED);
+    }
+
+    @Override
+    public int release(List<Lease> leases) {
+        if (leases.isEmpty()) {
+            return 0;
+        }
+        List<byte[]> args = ownerArgs();
+        addLeases(args, leases);
+        Long released = call("release", () -> RELEASE.run(redis.commands(), ScriptOutputType.INTEGER,
+                keys(source(), retry()), args.toArray(byte[][]::new)));
+        return released.intValue();
+    }
+
+    @Override
+    public ReapResult reap() {
+        List<Long> moved = inGroup("reap", () -> REAP.run(redis.commands(), ScriptOutputType.MULTI,
+                keys(source(), retry(), deadLetters ? keys.deadCursor : keys.cursor, keys.stream, keys.dead, keys.ids,
+                        keys.acked, keys.delayed, keys.delayedMessages, keys.idsCursor),
+                bytes(options.group()), bytes(options.consumerName()),
+                bytes(settings.visibilityTimeout().toMillis()), bytes(deadLetters ? 0 : settings.maxDeliveries()),
+                bytes(settings.reaperBatchSize()), bytes(options.maxLen()), bytes(deletion())));
+        long takenOver = moved.get(0);
+        return new ReapResult(deadLetters ? 0 : takenOver, moved.get(1), moved.get(2), deadLetters ? takenOver : 0,
+                moved.get(3));
+    }
+
+    @Override
+    public long redrive(long limit) {
+        long moved = 0;
+        while (moved < limit) {
+            long batch = Math.min(BULK_BATCH, limit - moved);
+            List<Long> result = call("redrive", () -> REDRIVE.run(redis.commands(), ScriptOutputType.MULTI,
+                    keys(keys.dead, keys.stream, keys.ids), bytes(options.group()), bytes(batch),
+                    bytes(options.maxLen())));
+            moved += result.get(0);
+            if (result.get(1) == 0) {
+                break;
+            }
+        }
+        return moved;
+    }
+
+    @Override
+    public long purge() {
+        long removed = 0;
+        while (true) {
+            List<Long> result = call("purge", () -> PURGE.run(redis.commands(), ScriptOutputType.MULTI,
+                    keys(keys.stream, keys.retry, keys.dead, keys.delayed, keys.delayedMessages, keys.ids),
+                    bytes(options.group()), bytes(BULK_BATCH)));
+            removed += result.get(0);
+            if (result.get(1) == 0) {
+                return removed;
+            }
+        }
+    }
+
+    @Override
+    public QueueStats stats() {
+        List<Long> counts = call("stats", () -> STATS.run(redis.commands(), ScriptOutputType.MULTI,
+                keys(keys.stream, keys.retry, keys.dead, keys.deadRetry, keys.delayed), bytes(options.group()),
+                bytes(LAG_COUNT_LIMIT)));
+        return new QueueStats(counts.get(0), counts.get(1), counts.get(2), counts.get(3), counts.get(4));
+    }
+
+    private byte[] source() {
+        return deadLetters ? keys.dead : keys.stream;
+    }
+
+    private byte[] retry() {
+        return deadLetters ? keys.deadRetry : keys.retry;
+    }
+
+    private String deletion() {
+        return options.deleteAfterAck() ? "all-groups" : "never";
+    }
+
+    private List<byte[]> ownerArgs() {
+        List<byte[]> args = new ArrayList<>();
+        args.add(bytes(options.group()));
+        args.add(bytes(options.consumerName()));
+        return args;
+    }
+
+    /** Runs a call that needs the group, creating the group once when Redis says it is missing. */
+    private <T> T inGroup(String operation, Supplier<T> redisCall) {
+        return call(operation, () -> {
+            try {
+                return redisCall.get();
+            } catch (RedisCommandExecutionException e) {
+                if (e.getMessage() == null || !e.getMessage().startsWith("NOGROUP")) {
+                    throw e;
+                }
+                createGroup();
+                return redisCall.get();
+            }
+        });
+    }
+
+    private void createGroup() {
+        String start = deadLetters ? "0" : options.groupStartId();
+        try {
+            redis.commands().xgroupCreate(XReadArgs.StreamOffset.from(source(), start), bytes(options.group()),
+                    XGroupCreateArgs.Builder.mkstream());
+            LOG.info("Created consumer group '{}' on stream '{}' of queue '{}', starting at '{}'", options.group(),
+                    text(source()), name, start);
+        } catch (RedisBusyException e) {
+            LOG.debug("Consumer group '{}' on '{}' exists already", options.group(), text(source()));
+        }
+    }
+
+    private Delivery toDelivery(String entryId, long pendingCount, Map<String, byte[]> fields) {
+        Lease lease = new Lease(entryId, Long.toString(pendingCount));
+        if (deadLetters) {
+            String messageId = fields.containsKey("id") ? text(fields.get("id")) : text(fields.get("origin_id"));
+            String origin = text(fields.get("origin_id"));
+            return new Delivery(messageId != null ? messageId : entryId, lease,
+                    intOr(text(fields.get("deliveries")), (int) pendingCount),
+                    enqueuedAt(fields, origin != null ? origin : entryId), orEmpty(fields.get("content")), null,
+                    headers(entryId, fields), text(fields.get("failure")));
+        }
+        if (fields.containsKey("body") && fields.containsKey("id")) {
+            return new Delivery(text(fields.get("id")), lease, (int) pendingCount, enqueuedAt(fields, entryId),
+                    fields.get("body"), null, headers(entryId, fields), null);
+        }
+        Map<String, String> foreign = new LinkedHashMap<>();
+        fields.forEach((k, v) -> foreign.put(k, text(v)));
+        return new Delivery(entryId, lease, (int) pendingCount, entryTime(entryId), new byte[0], foreign, Map.of(),
+                null);
+    }
+
+    private Map<String, Object> headers(String entryId, Map<String, byte[]> fields) {
+        try {
+            return HeaderCodec.decode(text(fields.get("headers")));
+        } catch (IllegalArgumentException e) {
+            LOG.warn("Entry '{}' of queue '{}' is delivered without its headers: {}", entryId, name, e.getMessage());
+            return Map.of();
+        }
+    }
+
+    private static long enqueuedAt(Map<String, byte[]> fields, String entryId) {
+        String enqueued = text(fields.get("enqueued"));
+        return enqueued != null && enqueued.matches("\\d{1,18}") ? Long.parseLong(enqueued) : entryTime(entryId);
+    }
+
+    /** The milliseconds part of a stream entry id: when Redis added the entry. */
+    static long entryTime(String entryId) {
+        int dash = entryId.indexOf('-');
+        return Long.parseLong(dash < 0 ? entryId : entryId.substring(0, dash));
+    }
+
+    private static int intOr(String text, int fallback) {
+        return text != null && text.matches("\\d{1,9}") ? Integer.parseInt(text) : fallback;
+    }
+
+    private static byte[] orEmpty(byte[] value) {
+        return value != null ? value : new byte[0];
+    }
+
+    private static Map<String, byte[]> fieldMap(List<byte[]> flat) {
+        Map<String, byte[]> fields = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < flat.size(); i += 2) {
+            fields.put(text(flat.get(i)), flat.get(i + 1));
+        }
+        return fields;
+    }
+
+    private List<Settled> settle(String operation, LuaScript script, byte[][] scriptKeys, List<byte[]> args,
+            Function<Long, Settled> meaning) {
+        List<Long> codes = call(operation,
+                () -> script.run(redis.commands(), ScriptOutputType.MULTI, scriptKeys, args.toArray(byte[][]::new)));
+        return codes.stream().map(meaning).toList();
+    }
+
+    private <T> T call(String operation, Supplier<T> redisCall) {
+        return QueueException.wrap(name, operation, redisCall);
+    }
+
+    private static void addLeases(List<byte[]> args, List<Lease> leases) {
+        for (Lease lease : leases) {
+            args.add(bytes(lease.id()));
+            args.add(bytes(lease.token()));
+        }
+    }
+
+    private static byte[][] keys(byte[]... keys) {
+        return keys;
+    }
+
+    @Override
+    public String toString() {
+        return "StreamQueue[" + name + (deadLetters ? ", dead letters" : "") + "]";
+    }
+}

@@ -1,0 +1,80 @@
+--[[
+  stream/ack: settles a batch of deliveries as done. A delivery is settled only while it is still this
+  consumer's with the same delivery count (its lease token): an entry taken over by another consumer,
+  or delivered again, refuses the late ack.
+
+  After the XACK the entry is deleted when ARGV[4] is 'all-groups' and every other group of the stream
+  has read and acked it too, or at once when ARGV[4] is 'always' (dead letters); 'never' keeps it.
+
+  KEYS[1] stream  the stream read (the dead-letter stream for a dead-letter consumer)
+  KEYS[2] retry   zset entry id -> retry due time, of this group
+  KEYS[3] ids     hash message id -> entry reference
+  KEYS[4] acked   zset message id -> time until which the acked id is remembered (ms)
+
+  ARGV[1] group
+  ARGV[2] consumer
+  ARGV[3] idempotency window in ms (0: the id is forgotten at once)
+  ARGV[4] 'all-groups', 'always' or 'never': when to delete the acked entry
+  ARGV[2k+3], ARGV[2k+4]  entry id and lease token (the delivery count) of the k-th delivery
+
+  Returns an array with one code per delivery: 1 acked, 0 refused.
+]]
+local stream, group, consumer = KEYS[1], ARGV[1], ARGV[2]
+local window, deletion = tonumber(ARGV[3]), ARGV[4]
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+
+local function ms_seq(entry)
+  local ms, seq = string.match(entry, '^(%d+)-(%d+)$')
+  return tonumber(ms), tonumber(seq)
+end
+
+-- true when some other group has not read the entry yet or still has it pending
+local function wanted_elsewhere(entry)
+  local ms, seq = ms_seq(entry)
+  for _, info in ipairs(redis.call('XINFO', 'GROUPS', stream)) do
+    local name, last
+    for i = 1, #info, 2 do
+      if info[i] == 'name' then name = info[i + 1] elseif info[i] == 'last-delivered-id' then last = info[i + 1] end
+    end
+    if name ~= group then
+      local lms, lseq = ms_seq(last)
+      if lms < ms or (lms == ms and lseq < seq) then
+        return true
+      end
+      if #redis.call('XPENDING', stream, name, entry, entry, 1) > 0 then
+        return true
+      end
+    end
+  end
+  return false
+end
+
+local codes = {}
+for i = 5, #ARGV, 2 do
+  local entry, token = ARGV[i], ARGV[i + 1]
+  local pending = redis.call('XPENDING', stream, group, entry, entry, 1)
+  if #pending == 1 and pending[1][2] == consumer and tostring(pending[1][4]) == token then
+    local found = redis.call('XRANGE', stream, entry, entry)
+    redis.call('XACK', stream, group, entry)
+    redis.call('ZREM', KEYS[2], entry)
+    if #found == 1 then
+      local fields = found[1][2]
+      for f = 1, #fields, 2 do
+        if fields[f] == 'id' then
+          redis.call('HDEL', KEYS[3], fields[f + 1])
+          if window > 0 then
+            redis.call('ZADD', KEYS[4], now + window, fields[f + 1])
+          end
+        end
+      end
+      if deletion == 'always' or (deletion == 'all-groups' and not wanted_elsewhere(entry)) then
+        redis.call('XDEL', stream, entry)
+      end
+    end
+    codes[#codes + 1] = 1
+  else
+    codes[#codes + 1] = 0
+  end
+end
+return codes

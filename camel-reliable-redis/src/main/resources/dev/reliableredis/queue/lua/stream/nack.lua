@@ -1,0 +1,109 @@
+--[[
+  stream/nack: settles a batch of deliveries as failed, each only while it is still this consumer's with
+  the same delivery count (its lease token). An entry with deliveries left stays pending and is put in the
+  retry set, due after retryDelay * multiplier^(deliveries - 1), capped at maxRetryDelay; claim re-delivers
+  it then. An entry whose deliveries (the pending entries list's counter) are used up is added to the
+  dead-letter stream with origin_id, content, failure, deliveries (plus id, headers and enqueued when it
+  had them) and XACKed, in this one script; it is deleted from the stream like an acked entry.
+
+  KEYS[1] stream  the stream read (the dead-letter stream for a dead-letter consumer)
+  KEYS[2] retry   zset entry id -> retry due time, of this group
+  KEYS[3] dead    the dead-letter stream
+  KEYS[4] ids     hash message id -> entry reference ('d:' .. entry id once dead)
+
+  ARGV[1] group
+  ARGV[2] consumer
+  ARGV[3] deliveries after which a failure dead-letters (maxRetries + 1); 0: never (dead letters)
+  ARGV[4] retry delay in ms
+  ARGV[5] backoff multiplier
+  ARGV[6] max retry delay in ms
+  ARGV[7] 'all-groups' or 'never': when to delete a dead-lettered entry from the stream (see ack)
+  ARGV[3k+5], ARGV[3k+6], ARGV[3k+7]  entry id, lease token and failure reason of the k-th delivery
+
+  Returns an array with one code per delivery: 1 retry scheduled, 2 dead-lettered, 0 refused.
+]]
+local stream, group, consumer = KEYS[1], ARGV[1], ARGV[2]
+local maxDeliveries, retryDelay = tonumber(ARGV[3]), tonumber(ARGV[4])
+local multiplier, maxDelay, deletion = tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7]
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+
+local function ms_seq(entry)
+  local ms, seq = string.match(entry, '^(%d+)-(%d+)$')
+  return tonumber(ms), tonumber(seq)
+end
+
+-- true when some other group has not read the entry yet or still has it pending
+local function wanted_elsewhere(entry)
+  local ms, seq = ms_seq(entry)
+  for _, info in ipairs(redis.call('XINFO', 'GROUPS', stream)) do
+    local name, last
+    for i = 1, #info, 2 do
+      if info[i] == 'name' then name = info[i + 1] elseif info[i] == 'last-delivered-id' then last = info[i + 1] end
+    end
+    if name ~= group then
+      local lms, lseq = ms_seq(last)
+      if lms < ms or (lms == ms and lseq < seq) then
+        return true
+      end
+      if #redis.call('XPENDING', stream, name, entry, entry, 1) > 0 then
+        return true
+      end
+    end
+  end
+  return false
+end
+
+local function dead_letter(entry, deliveries, reason)
+  local found = redis.call('XRANGE', stream, entry, entry)
+  if #found == 1 then
+    local fields, map, own = found[1][2], {}, {}
+    for f = 1, #fields, 2 do
+      map[fields[f]] = fields[f + 1]
+    end
+    local content = map['body']
+    if not (map['body'] and map['id']) then
+      content = cjson.encode(map)
+    end
+    local xadd = {'XADD', KEYS[3], '*', 'origin_id', entry, 'content', content, 'failure', reason,
+                  'deliveries', tostring(deliveries)}
+    for _, name in ipairs({'id', 'headers', 'enqueued'}) do
+      if map['id'] and map[name] then
+        xadd[#xadd + 1] = name
+        xadd[#xadd + 1] = map[name]
+      end
+    end
+    local deadEntry = redis.call(unpack(xadd))
+    if map['id'] then
+      redis.call('HSET', KEYS[4], map['id'], 'd:' .. deadEntry)
+    end
+  end
+  redis.call('XACK', stream, group, entry)
+  redis.call('ZREM', KEYS[2], entry)
+  if #found == 1 and deletion == 'all-groups' and not wanted_elsewhere(entry) then
+    redis.call('XDEL', stream, entry)
+  end
+end
+
+local codes = {}
+for i = 8, #ARGV, 3 do
+  local entry, token, reason = ARGV[i], ARGV[i + 1], ARGV[i + 2]
+  local pending = redis.call('XPENDING', stream, group, entry, entry, 1)
+  if #pending == 1 and pending[1][2] == consumer and tostring(pending[1][4]) == token then
+    local deliveries = tonumber(pending[1][4])
+    if maxDeliveries > 0 and deliveries >= maxDeliveries then
+      dead_letter(entry, deliveries, reason)
+      codes[#codes + 1] = 2
+    else
+      local delay = 0
+      if retryDelay > 0 then
+        delay = math.min(retryDelay * multiplier ^ math.min(math.max(deliveries - 1, 0), 64), maxDelay)
+      end
+      redis.call('ZADD', KEYS[2], now + math.floor(delay), entry)
+      codes[#codes + 1] = 1
+    end
+  else
+    codes[#codes + 1] = 0
+  end
+end
+return codes

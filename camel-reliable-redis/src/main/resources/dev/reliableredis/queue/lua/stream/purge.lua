@@ -1,0 +1,85 @@
+--[[
+  stream/purge: removes up to ARGV[2] messages from each of: the entries the group has not read yet, the
+  entries waiting for a retry, the delayed messages and the dead letters (but not those a dead-letter
+  consumer of the group has pending). Entries being processed are not touched. Removed entries are deleted
+  from the stream, so other groups of the same stream lose them too. The caller repeats while it says so.
+
+  KEYS[1] stream       the queue's stream
+  KEYS[2] retry        zset entry id -> retry due time, of this group
+  KEYS[3] dead         the dead-letter stream
+  KEYS[4] delayed      zset message id -> due time
+  KEYS[5] delayed-msg  hash message id -> packed delayed message
+  KEYS[6] ids          hash message id -> entry reference
+
+  ARGV[1] group
+  ARGV[2] most messages to remove from each part
+
+  Returns {messages removed, 1 if any part gave a full batch (call again) else 0}.
+]]
+local group, batch = ARGV[1], tonumber(ARGV[2])
+local removed, more = 0, 0
+
+local function group_info(stream)
+  if redis.call('EXISTS', stream) == 0 then
+    return nil
+  end
+  for _, info in ipairs(redis.call('XINFO', 'GROUPS', stream)) do
+    local map = {}
+    for i = 1, #info, 2 do
+      map[info[i]] = info[i + 1]
+    end
+    if map['name'] == group then
+      return map
+    end
+  end
+  return nil
+end
+
+local function delete(stream, entries)
+  for _, e in ipairs(entries) do
+    for f = 1, #e[2], 2 do
+      if e[2][f] == 'id' then
+        redis.call('HDEL', KEYS[6], e[2][f + 1])
+      end
+    end
+    removed = removed + redis.call('XDEL', stream, e[1])
+  end
+end
+
+local info = group_info(KEYS[1])
+local unread
+if info then
+  unread = redis.call('XRANGE', KEYS[1], '(' .. info['last-delivered-id'], '+', 'COUNT', batch)
+else
+  unread = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', batch)
+end
+delete(KEYS[1], unread)
+if #unread == batch then more = 1 end
+
+local waiting = redis.call('ZPOPMIN', KEYS[2], batch)
+for i = 1, #waiting, 2 do
+  local entry = waiting[i]
+  delete(KEYS[1], redis.call('XRANGE', KEYS[1], entry, entry))
+  redis.call('XACK', KEYS[1], group, entry)
+end
+if #waiting == 2 * batch then more = 1 end
+
+local delayed = redis.call('ZPOPMIN', KEYS[4], batch)
+for i = 1, #delayed, 2 do
+  redis.call('HDEL', KEYS[5], delayed[i])
+  removed = removed + 1
+end
+if #delayed == 2 * batch then more = 1 end
+
+local deadGroup = group_info(KEYS[3])
+local letters = redis.call('XRANGE', KEYS[3], '-', '+', 'COUNT', batch)
+local free = {}
+for _, letter in ipairs(letters) do
+  if not (deadGroup and #redis.call('XPENDING', KEYS[3], group, letter[1], letter[1], 1) > 0) then
+    free[#free + 1] = letter
+  end
+end
+delete(KEYS[3], free)
+if #letters == batch and #free > 0 then more = 1 end
+
+return {removed, more}

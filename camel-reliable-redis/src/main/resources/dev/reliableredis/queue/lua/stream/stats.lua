@@ -1,0 +1,73 @@
+--[[
+  stream/stats: one consistent snapshot of a stream queue's counts, for one group.
+
+  ready     entries the group has not been delivered yet (its lag where Redis knows it, else counted, at
+            most ARGV[2]; the whole stream while the group does not exist) plus retries that are due
+  inflight  pending entries being processed (of the stream, and of the dead-letter stream by this group's
+            dead-letter consumers), not counting those waiting for a retry
+  delayed   delayed messages plus pending entries waiting for a retry that is not due yet
+  dead      dead letters not being consumed
+  oldest    age in ms of the oldest pending entry of the stream (by its entry id), 0 when none
+
+  KEYS[1] stream
+  KEYS[2] retry        zset entry id -> retry due time, of this group on the stream
+  KEYS[3] dead         the dead-letter stream
+  KEYS[4] dead-retry   zset entry id -> retry due time, of this group on the dead-letter stream
+  KEYS[5] delayed      zset message id -> due time
+
+  ARGV[1] group
+  ARGV[2] most entries to count when Redis does not know the lag
+
+  Returns {ready, inflight, delayed, dead, oldest}
+]]
+local group = ARGV[1]
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+
+local function group_info(stream)
+  if redis.call('EXISTS', stream) == 0 then
+    return nil
+  end
+  for _, info in ipairs(redis.call('XINFO', 'GROUPS', stream)) do
+    local map = {}
+    for i = 1, #info, 2 do
+      map[info[i]] = info[i + 1]
+    end
+    if map['name'] == group then
+      return map
+    end
+  end
+  return nil
+end
+
+local ready, inflight, oldest = 0, 0, 0
+local info = group_info(KEYS[1])
+if info then
+  local lag = info['lag']
+  if not lag then
+    lag = #redis.call('XRANGE', KEYS[1], '(' .. info['last-delivered-id'], '+', 'COUNT', tonumber(ARGV[2]))
+  end
+  ready = lag
+  inflight = info['pending']
+  if info['pending'] > 0 then
+    local first = redis.call('XPENDING', KEYS[1], group)[2]
+    oldest = math.max(0, now - tonumber(string.match(first, '^(%d+)-')))
+  end
+else
+  ready = redis.call('XLEN', KEYS[1])
+end
+local waiting = redis.call('ZCARD', KEYS[2])
+local due = redis.call('ZCOUNT', KEYS[2], '-inf', now)
+ready = ready + due
+inflight = inflight - waiting
+
+local dead = redis.call('XLEN', KEYS[3])
+local deadInfo = group_info(KEYS[3])
+if deadInfo then
+  local deadWaiting = redis.call('ZCARD', KEYS[4])
+  dead = dead - deadInfo['pending'] + deadWaiting
+  inflight = inflight + deadInfo['pending'] - deadWaiting
+end
+
+local delayed = redis.call('ZCARD', KEYS[5]) + waiting - due
+return {ready, inflight, delayed, dead, oldest}

@@ -1,0 +1,263 @@
+package dev.reliableredis.queue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import dev.reliableredis.queue.stream.StreamOptions;
+import dev.reliableredis.queue.stream.StreamQueue;
+import io.lettuce.core.StreamMessage;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The stream-mode scripts, each through the engine API, against a real redis-server. */
+class StreamQueueTest extends QueueTestBase {
+
+    private static final String STREAM = "rr:{orders}:stream";
+    private static final String DEAD = "rr:{orders}:dead";
+
+    private StreamQueue orders(long visibilityMs, int maxRetries, long retryDelayMs, String consumer) {
+        return streamQueue("orders", settings(visibilityMs, maxRetries, retryDelayMs), group("g", consumer));
+    }
+
+    @Test
+    void enqueueAddsAnEntryWithBodyIdHeadersAndEnqueueTime() {
+        StreamQueue q = orders(30_000, 3, 1000, "c1");
+        assertThat(q.enqueue(new NewMessage("m1", "hello".getBytes(), Map.of("n", 7L), 0))).isTrue();
+
+        List<StreamMessage<String, String>> entries = raw.xrange(STREAM, io.lettuce.core.Range.create("-", "+"));
+        assertThat(entries).hasSize(1);
+        assertThat(entries.get(0).getBody()).containsEntry("body", "hello").containsEntry("id", "m1")
+                .containsEntry("headers", "{\"n\":[\"Long\",\"7\"]}").containsKey("enqueued");
+        assertThat(raw.hget("rr:{orders}:ids", "m1")).isEqualTo(entries.get(0).getId());
+    }
+
+    @Test
+    void claimCreatesTheGroupAndDeliversUnderALeaseOfOwnerAndCount() {
+        StreamQueue q = orders(30_000, 3, 1000, "c1");
+        q.enqueue(message("m1", "a"));
+        q.enqueue(message("m2", "b"));
+
+        List<Delivery> claimed = q.claim(10);
+
+        assertThat(claimed).extracting(Delivery::messageId).containsExactly("m1", "m2");
+        assertThat(claimed).extracting(Delivery::deliveryCount).containsOnly(1);
+        assertThat(claimed).extracting(d -> d.lease().token()).containsOnly("1");
+        assertThat(raw.xpending(STREAM, "g").getCount()).isEqualTo(2);
+        QueueStats stats = q.stats();
+        assertThat(stats).extracting(QueueStats::ready, QueueStats::inflight, QueueStats::delayed, QueueStats::dead)
+                .containsExactly(0L, 2L, 0L, 0L);
+        assertThat(stats.oldestPendingAge()).isBetween(0L, 10_000L);
+    }
+
+    @Test
+    void ackRemovesTheEntryRemembersTheIdAndRefusesALateAck() {
+        StreamQueue q = orders(30_000, 3, 1000, "c1");
+        q.enqueue(message("m1", "a"));
+        Delivery d = q.claim(1).get(0);
+
+        assertThat(q.ack(List.of(d.lease()))).containsExactly(Settled.ACKED);
+        assertThat(q.ack(List.of(d.lease()))).containsExactly(Settled.REFUSED);
+
+        assertThat(raw.xlen(STREAM)).isZero();
+        assertThat(raw.hexists("rr:{orders}:ids", "m1")).isFalse();
+        assertThat(raw.zscore("rr:{orders}:acked", "m1")).isNotNull();
+        assertThat(q.enqueue(message("m1", "again"))).isFalse();
+    }
+
+    @Test
+    void enqueueIsANoOpWhileTheIdIsInTheStreamDelayedOrDead() {
+        StreamQueue q = orders(30_000, 0, 1000, "c1");
+        q.enqueue(message("m1", "a"));
+        assertThat(q.enqueue(message("m1", "b"))).isFalse();
+        q.enqueue(new NewMessage("later", "x".getBytes(), null, 60_000));
+        assertThat(q.enqueue(message("later", "y"))).isFalse();
+
+        Delivery d = q.claim(1).get(0);
+        assertThat(q.nack(List.of(new Failure(d.lease(), "boom")))).containsExactly(Settled.DEAD_LETTERED);
+        assertThat(q.enqueue(message("m1", "c"))).isFalse();
+        assertThat(q.stats().dead()).isEqualTo(1);
+    }
+
+    @Test
+    void aFailedEntryStaysPendingAndIsDeliveredAgainWhenItsRetryIsDue() {
+        StreamQueue q = orders(30_000, 3, 200, "c1");
+        q.enqueue(message("m1", "a"));
+        Delivery first = q.claim(1).get(0);
+
+        assertThat(q.nack(List.of(new Failure(first.lease(), "boom")))).containsExactly(Settled.RETRY_SCHEDULED);
+        assertThat(q.claim(1)).isEmpty();
+        assertThat(q.stats()).extracting(QueueStats::inflight, QueueStats::delayed).containsExactly(0L, 1L);
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> q.stats().ready() == 1);
+        Delivery second = q.claim(1).get(0);
+        assertThat(second.messageId()).isEqualTo("m1");
+        assertThat(second.deliveryCount()).isEqualTo(2);
+        assertThat(q.ack(List.of(first.lease()))).containsExactly(Settled.REFUSED);
+        assertThat(q.ack(List.of(second.lease()))).containsExactly(Settled.ACKED);
+    }
+
+    @Test
+    void usedUpDeliveriesMoveTheEntryToTheDeadLetterStreamAtomically() {
+        StreamQueue q = orders(30_000, 0, 1000, "c1");
+        q.enqueue(new NewMessage("m1", "payload".getBytes(), Map.of("k", "v"), 0));
+        Delivery d = q.claim(1).get(0);
+
+        assertThat(q.nack(List.of(new Failure(d.lease(), "java.lang.IllegalStateException: no"))))
+                .containsExactly(Settled.DEAD_LETTERED);
+
+        List<StreamMessage<String, String>> dead = raw.xrange(DEAD, io.lettuce.core.Range.create("-", "+"));
+        assertThat(dead).hasSize(1);
+        assertThat(dead.get(0).getBody()).containsEntry("origin_id", d.lease().id()).containsEntry("content", "payload")
+                .containsEntry("failure", "java.lang.IllegalStateException: no").containsEntry("deliveries", "1")
+                .containsEntry("id", "m1").containsEntry("headers", "{\"k\":[\"String\",\"v\"]}");
+        assertThat(raw.xpending(STREAM, "g").getCount()).isZero();
+        assertThat(raw.xlen(STREAM)).isZero();
+
+        Delivery letter = q.deadLetters().claim(1).get(0);
+        assertThat(letter.messageId()).isEqualTo("m1");
+        assertThat(letter.failure()).isEqualTo("java.lang.IllegalStateException: no");
+        assertThat(new String(letter.body())).isEqualTo("payload");
+        assertThat(letter.headers()).containsEntry("k", "v");
+        assertThat(q.stats()).extracting(QueueStats::inflight, QueueStats::dead).containsExactly(1L, 0L);
+        assertThat(q.deadLetters().ack(List.of(letter.lease()))).containsExactly(Settled.ACKED);
+        assertThat(raw.xlen(DEAD)).isZero();
+    }
+
+    @Test
+    void theReaperTakesOverAnIdleEntryAndTheDeliveryOfTheDeadConsumerCounts() {
+        StreamQueue crashed = orders(200, 3, 1000, "crashed");
+        StreamQueue survivor = orders(200, 3, 1000, "survivor");
+        crashed.enqueue(message("m1", "a"));
+        Delivery lost = crashed.claim(1).get(0);
+
+        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
+                .until(() -> survivor.reap().expiredReturned() == 1);
+        Delivery again = survivor.claim(1).get(0);
+
+        assertThat(again.deliveryCount()).isEqualTo(2);
+        assertThat(crashed.ack(List.of(lost.lease()))).containsExactly(Settled.REFUSED);
+        assertThat(survivor.ack(List.of(again.lease()))).containsExactly(Settled.ACKED);
+    }
+
+    @Test
+    void anEntryWhoseConsumerKeepsDyingIsDeadLetteredWithLeaseExpired() {
+        StreamQueue q = orders(100, 1, 1000, "c1");
+        q.enqueue(message("m1", "a"));
+        q.claim(1);
+        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50)).until(() -> q.reap().total() > 0);
+        assertThat(q.claim(1).get(0).deliveryCount()).isEqualTo(2);
+
+        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
+                .until(() -> q.reap().expiredDeadLettered() == 1);
+
+        var dead = raw.xrange(DEAD, io.lettuce.core.Range.create("-", "+"));
+        assertThat(dead.get(0).getBody()).containsEntry("failure", "lease expired").containsEntry("deliveries", "2");
+    }
+
+    @Test
+    void extendKeepsAnEntryFromBeingTakenOver() {
+        StreamQueue q = orders(300, 3, 1000, "c1");
+        q.enqueue(message("m1", "a"));
+        Delivery d = q.claim(1).get(0);
+        long until = System.currentTimeMillis() + 1000;
+        while (System.currentTimeMillis() < until) {
+            assertThat(q.extend(List.of(d.lease()))).containsExactly(Settled.EXTENDED);
+            assertThat(q.reap().expiredReturned()).isZero();
+            await().pollDelay(Duration.ofMillis(100)).until(() -> true);
+        }
+        assertThat(q.ack(List.of(d.lease()))).containsExactly(Settled.ACKED);
+    }
+
+    @Test
+    void releaseGivesAnUnstartedDeliveryBackWithItsCountUndone() {
+        StreamQueue q = orders(30_000, 3, 1000, "c1");
+        q.enqueue(message("m1", "a"));
+        Delivery d = q.claim(1).get(0);
+
+        assertThat(q.release(List.of(d.lease()))).isEqualTo(1);
+
+        Delivery again = q.claim(1).get(0);
+        assertThat(again.deliveryCount()).isEqualTo(1);
+    }
+
+    @Test
+    void aDelayedMessageIsAddedToTheStreamByTheReaperWhenDue() {
+        StreamQueue q = orders(30_000, 3, 1000, "c1");
+        q.enqueue(new NewMessage("later", "x".getBytes(), Map.of("h", 1), 300));
+        assertThat(raw.xlen(STREAM)).isZero();
+        assertThat(q.stats().delayed()).isEqualTo(1);
+
+        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
+                .until(() -> q.reap().delayedReleased() == 1);
+        Delivery d = q.claim(1).get(0);
+        assertThat(d.messageId()).isEqualTo("later");
+        assertThat(d.headers()).containsEntry("h", 1);
+    }
+
+    @Test
+    void anEntryWrittenByAnotherProgramIsDeliveredWithItsFieldsAsTheBody() {
+        StreamQueue q = streamQueue("orders", settings(30_000, 3, 1000),
+                new StreamOptions("order_stream", "order_dlq", "order_group", "0", "c1", 0, true));
+        String entry = raw.xadd("order_stream", Map.of("order_id", "7", "amount", "12"));
+
+        Delivery d = q.claim(10).get(0);
+
+        assertThat(d.messageId()).isEqualTo(entry);
+        assertThat(d.fields()).containsEntry("order_id", "7").containsEntry("amount", "12");
+        assertThat(q.nack(List.of(new Failure(d.lease(), "bad")))).containsExactly(Settled.RETRY_SCHEDULED);
+    }
+
+    @Test
+    void everyGroupGetsEveryMessageAndTheEntryIsDeletedWhenAllHaveAcked() {
+        StreamQueue billing = streamQueue("orders", settings(30_000, 3, 1000), group("billing", "b1"));
+        StreamQueue shipping = streamQueue("orders", settings(30_000, 3, 1000), group("shipping", "s1"));
+        billing.claim(1);
+        shipping.claim(1);
+        billing.enqueue(message("m1", "a"));
+
+        Delivery b = billing.claim(1).get(0);
+        Delivery s = shipping.claim(1).get(0);
+        assertThat(b.messageId()).isEqualTo(s.messageId()).isEqualTo("m1");
+        billing.ack(List.of(b.lease()));
+        assertThat(raw.xlen(STREAM)).isEqualTo(1);
+        shipping.ack(List.of(s.lease()));
+        assertThat(raw.xlen(STREAM)).isZero();
+    }
+
+    @Test
+    void redriveMovesDeadLettersBackAsNewEntries() {
+        StreamQueue q = orders(30_000, 0, 1000, "c1");
+        q.enqueue(message("m1", "a"));
+        q.nack(List.of(new Failure(q.claim(1).get(0).lease(), "boom")));
+
+        assertThat(q.redrive(10)).isEqualTo(1);
+
+        assertThat(raw.xlen(DEAD)).isZero();
+        Delivery again = q.claim(1).get(0);
+        assertThat(again.messageId()).isEqualTo("m1");
+        assertThat(again.deliveryCount()).isEqualTo(1);
+        assertThat(new String(again.body())).isEqualTo("a");
+    }
+
+    @Test
+    void purgeRemovesUnreadWaitingDelayedAndDeadButNotInFlight() {
+        StreamQueue q = orders(30_000, 3, 60_000, "c1");
+        for (String id : List.of("inflight", "retry", "dead")) {
+            q.enqueue(message(id, "x"));
+        }
+        List<Delivery> claimed = q.claim(3);
+        q.nack(List.of(new Failure(claimed.get(1).lease(), "later")));
+        raw.xadd(DEAD, Map.of("origin_id", "1-1", "content", "{}", "failure", "x", "deliveries", "4"));
+        q.enqueue(message("unread", "x"));
+        q.enqueue(new NewMessage("delayed", "x".getBytes(), null, 60_000));
+
+        assertThat(q.purge()).isEqualTo(4);
+
+        assertThat(q.stats()).extracting(QueueStats::ready, QueueStats::inflight, QueueStats::delayed, QueueStats::dead)
+                .containsExactly(0L, 2L, 0L, 0L);
+        assertThat(q.ack(List.of(claimed.get(0).lease()))).containsExactly(Settled.ACKED);
+    }
+}
