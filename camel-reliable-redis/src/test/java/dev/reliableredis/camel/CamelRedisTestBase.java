@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.reliableredis.testsupport.RedisProcess;
+import io.lettuce.core.Range;
 import io.lettuce.core.api.sync.RedisCommands;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
@@ -16,11 +17,19 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.Parameter;
 
 import static org.awaitility.Awaitility.await;
 
-/** One redis-server per test class, emptied before each test, and a fresh CamelContext per test. */
+/**
+ * One redis-server per test class, emptied before each test, and a fresh CamelContext per test. Semantic tests
+ * run once per mode ({@code @ParameterizedClass}), so that the two modes cannot drift apart.
+ */
 abstract class CamelRedisTestBase {
+
+    /** list or stream: every endpoint URI of a test carries it. */
+    @Parameter
+    String mode = "list";
 
     static RedisProcess redis;
     CamelContext context;
@@ -60,7 +69,7 @@ abstract class CamelRedisTestBase {
 
     /** Enqueues through the component's producer; returns the message id. */
     String send(String queue, Object body, Map<String, Object> headers) {
-        Exchange sent = template.request("reliable-redis:" + queue, e -> {
+        Exchange sent = template.request("reliable-redis:" + queue + "?mode=" + mode, e -> {
             e.getMessage().setBody(body);
             e.getMessage().setHeaders(new java.util.HashMap<>(headers));
         });
@@ -74,10 +83,37 @@ abstract class CamelRedisTestBase {
         return send(queue, body, Map.of());
     }
 
+    /** The four counts both modes report. */
     @SuppressWarnings("unchecked")
     Map<String, Long> stats(String queue) {
-        return template.requestBodyAndHeader("reliable-redis:" + queue, null, ReliableRedisConstants.OPERATION, "stats",
-                Map.class);
+        Map<String, Long> all = template.requestBodyAndHeader("reliable-redis:" + queue + "?mode=" + mode, null,
+                ReliableRedisConstants.OPERATION, "stats", Map.class);
+        return Map.of("ready", all.get("ready"), "inflight", all.get("inflight"), "delayed", all.get("delayed"), "dead",
+                all.get("dead"));
+    }
+
+    boolean streamMode() {
+        return "stream".equals(mode);
+    }
+
+    /** The stored failure of a dead-lettered message. */
+    String failureOf(String queue, String messageId) {
+        if (!streamMode()) {
+            return raw.hget(key(queue, "failure"), messageId);
+        }
+        return raw.xrange(key(queue, "dead"), Range.create("-", "+")).stream()
+                .filter(e -> messageId.equals(e.getBody().get("id"))).map(e -> e.getBody().get("failure"))
+                .findFirst().orElse(null);
+    }
+
+    /** The stored body of a message waiting to be delivered. */
+    String bodyOf(String queue, String messageId) {
+        if (!streamMode()) {
+            return raw.hget(key(queue, "body"), messageId);
+        }
+        return raw.xrange(key(queue, "stream"), Range.create("-", "+")).stream()
+                .filter(e -> messageId.equals(e.getBody().get("id"))).map(e -> e.getBody().get("body"))
+                .findFirst().orElse(null);
     }
 
     /** Waits until the queue holds exactly these counts. */

@@ -5,21 +5,28 @@ import java.util.List;
 
 import dev.reliableredis.queue.QueueSettings;
 import dev.reliableredis.queue.RedisGateway;
+import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.list.ListQueue;
+import dev.reliableredis.queue.stream.StreamOptions;
+import dev.reliableredis.queue.stream.StreamQueue;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.resource.ClientResources;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** Consumers in JVMs of their own, killed for real. */
+@ParameterizedClass(name = "{0} mode")
+@ValueSource(strings = {"list", "stream"})
 class ConsumerCrashTest extends CamelRedisTestBase {
 
     @Test
     void messagesOfAConsumerKilledMidProcessingAreRedeliveredToAnotherWithDeliveryCountTwo() throws Exception {
-        String endpoint = "reliable-redis:crash?visibilityTimeout=1500&concurrentConsumers=3&reaperInterval=100";
+        String endpoint = "reliable-redis:crash?mode=" + mode + "&visibilityTimeout=1500&concurrentConsumers=3&reaperInterval=100";
         List<String> ids = List.of(send("crash", "a"), send("crash", "b"), send("crash", "c"));
         ConsumerJvm victim = ConsumerJvm.start(redis.uri(), endpoint, "hang");
         try {
@@ -46,12 +53,16 @@ class ConsumerCrashTest extends CamelRedisTestBase {
 
     @Test
     void aMessageThatKillsItsConsumerEveryTimeEndsInTheDeadLetters() throws Exception {
-        String endpoint = "reliable-redis:poison?visibilityTimeout=1000&maxRetries=1&reaperInterval=100";
+        String endpoint = "reliable-redis:poison?mode=" + mode + "&visibilityTimeout=1000&maxRetries=1&reaperInterval=100";
         String id = send("poison", "kills every consumer");
         ClientResources resources = RedisGateway.newClientResources();
         try (RedisGateway gateway = RedisGateway.create(resources, RedisURI.create(redis.uri()), Duration.ofSeconds(5))) {
-            ListQueue queue = ListQueue.of(gateway, "rr", "poison", new QueueSettings(Duration.ofMillis(1000), 1,
-                    Duration.ofSeconds(1), 2.0, Duration.ofMinutes(1), 100, Duration.ofDays(1)));
+            QueueSettings settings = new QueueSettings(Duration.ofMillis(1000), 1, Duration.ofSeconds(1), 2.0,
+                    Duration.ofMinutes(1), 100, Duration.ofDays(1));
+            ReliableQueue queue = streamMode()
+                    ? StreamQueue.of(gateway, "rr", "poison",
+                            new StreamOptions(null, null, "camel", "0", "test-reaper", 0, true), settings)
+                    : ListQueue.of(gateway, "rr", "poison", settings);
             for (int delivery = 1; delivery <= 2; delivery++) {
                 ConsumerJvm consumer = ConsumerJvm.start(redis.uri(), endpoint, "halt");
                 assertThat(consumer.process().waitFor()).as(consumer.output()).isEqualTo(137);
@@ -64,6 +75,6 @@ class ConsumerCrashTest extends CamelRedisTestBase {
         }
 
         assertThat(stats("poison")).isEqualTo(java.util.Map.of("ready", 0L, "inflight", 0L, "delayed", 0L, "dead", 1L));
-        assertThat(raw.hget(key("poison", "failure"), id)).isEqualTo("lease expired");
+        assertThat(failureOf("poison", id)).isEqualTo("lease expired");
     }
 }

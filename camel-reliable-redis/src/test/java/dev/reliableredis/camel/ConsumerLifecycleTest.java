@@ -11,11 +11,15 @@ import dev.reliableredis.testsupport.RedisProcess;
 import org.apache.camel.ServiceStatus;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** How the consumer claims, waits, shuts down and lives through Redis outages. */
+@ParameterizedClass(name = "{0} mode")
+@ValueSource(strings = {"list", "stream"})
 class ConsumerLifecycleTest extends CamelRedisTestBase {
 
     @Test
@@ -23,7 +27,7 @@ class ConsumerLifecycleTest extends CamelRedisTestBase {
         CountDownLatch release = new CountDownLatch(1);
         routes(new RouteBuilder() {
             public void configure() {
-                from("reliable-redis:q?concurrentConsumers=2&maxMessagesPerPoll=10").process(e -> {
+                from("reliable-redis:q?mode=" + mode + "&concurrentConsumers=2&maxMessagesPerPoll=10").process(e -> {
                     received.add(e);
                     release.await(10, TimeUnit.SECONDS);
                 });
@@ -44,11 +48,16 @@ class ConsumerLifecycleTest extends CamelRedisTestBase {
     void aWaitingConsumerIsWokenByANewMessageRatherThanByItsFallbackPoll() throws Exception {
         routes(new RouteBuilder() {
             public void configure() {
-                from("reliable-redis:q?reaperInterval=30000").routeId("idle").process(received::add);
+                from("reliable-redis:q?mode=" + mode + "&reaperInterval=30000").routeId("idle").process(received::add);
             }
         });
         ReliableRedisConsumer consumer = (ReliableRedisConsumer) context.getRoute("idle").getConsumer();
-        await().atMost(Duration.ofSeconds(5)).until(() -> raw.pubsubNumsub("rr:{q}:arrivals").get("rr:{q}:arrivals") == 1);
+        if (streamMode()) {
+            await().atMost(Duration.ofSeconds(5)).until(() -> raw.clientList().contains("cmd=xreadgroup"));
+        } else {
+            await().atMost(Duration.ofSeconds(5))
+                    .until(() -> raw.pubsubNumsub("rr:{q}:arrivals").get("rr:{q}:arrivals") == 1);
+        }
         long sent = System.nanoTime();
 
         send("q", "wake up");
@@ -65,7 +74,7 @@ class ConsumerLifecycleTest extends CamelRedisTestBase {
         CountDownLatch release = new CountDownLatch(1);
         routes(new RouteBuilder() {
             public void configure() {
-                from("reliable-redis:q?concurrentConsumers=2").process(e -> {
+                from("reliable-redis:q?mode=" + mode + "&concurrentConsumers=2").process(e -> {
                     received.add(e);
                     release.await(10, TimeUnit.SECONDS);
                 });
@@ -83,7 +92,8 @@ class ConsumerLifecycleTest extends CamelRedisTestBase {
         stopper.join(20_000);
 
         assertThat(context.getStatus()).isEqualTo(ServiceStatus.Stopped);
-        assertThat(raw.zcard(key("q", "inflight"))).isZero();
+        assertThat(streamMode() ? raw.xpending(key("q", "stream"), "camel").getCount() : raw.zcard(key("q", "inflight")))
+                .isZero();
         assertThat(raw.zscore(key("q", "acked"), first)).isNotNull();
         assertThat(raw.zscore(key("q", "acked"), second)).isNotNull();
     }
@@ -91,7 +101,7 @@ class ConsumerLifecycleTest extends CamelRedisTestBase {
     @Test
     void aRouteWhoseRedisIsDownStartsLogsTheOutageOnceAndConsumesWhenRedisAnswers() throws Exception {
         RedisProcess late = RedisProcess.onFreePort("--requirepass", "hunter2");
-        String uri = "reliable-redis:outage-q?redisUri=RAW(redis://:hunter2@127.0.0.1:" + late.port() + ")";
+        String uri = "reliable-redis:outage-q-" + mode + "?mode=" + mode + "&redisUri=RAW(redis://:hunter2@127.0.0.1:" + late.port() + ")";
         routes(new RouteBuilder() {
             public void configure() {
                 from(uri).routeId("outage").process(received::add);
@@ -105,10 +115,10 @@ class ConsumerLifecycleTest extends CamelRedisTestBase {
             template.sendBody(uri, "after the outage");
             awaitReceived(1);
             await().atMost(Duration.ofSeconds(10))
-                    .until(() -> log().contains("Redis is answering again for queue 'outage-q'"));
+                    .until(() -> log().contains("Redis is answering again for queue 'outage-q-" + mode + "'"));
 
             String log = log();
-            assertThat(occurrences(log, "Redis is not answering for queue 'outage-q'")).isEqualTo(1);
+            assertThat(occurrences(log, "Redis is not answering for queue 'outage-q-" + mode + "'")).isEqualTo(1);
             assertThat(log).doesNotContain("hunter2");
         }
     }
@@ -118,12 +128,12 @@ class ConsumerLifecycleTest extends CamelRedisTestBase {
         try (RedisProcess locked = RedisProcess.start("--requirepass", "right")) {
             routes(new RouteBuilder() {
                 public void configure() {
-                    from("reliable-redis:auth-q?password=wrong&redisUri=" + locked.uri()).process(received::add);
+                    from("reliable-redis:auth-q-" + mode + "?mode=" + mode + "&password=wrong&redisUri=" + locked.uri()).process(received::add);
                 }
             });
 
             await().atMost(Duration.ofSeconds(10)).until(() -> log().contains(
-                    "Redis is not answering for queue 'auth-q': authentication failed (check username and password)"));
+                    "Redis is not answering for queue 'auth-q-" + mode + "': authentication failed (check username and password)"));
             assertThat(log()).doesNotContain("password=wrong");
         }
     }
@@ -131,7 +141,7 @@ class ConsumerLifecycleTest extends CamelRedisTestBase {
     @Test
     void aConsumerLivesThroughARedisCrashAndConsumesAfterTheRestart() throws Exception {
         try (RedisProcess own = RedisProcess.start()) {
-            String uri = "reliable-redis:crash-q?reaperInterval=100&redisUri=" + own.uri();
+            String uri = "reliable-redis:crash-q-" + mode + "?mode=" + mode + "&reaperInterval=100&redisUri=" + own.uri();
             routes(new RouteBuilder() {
                 public void configure() {
                     from(uri).process(received::add);
@@ -141,7 +151,7 @@ class ConsumerLifecycleTest extends CamelRedisTestBase {
             awaitReceived(1);
 
             own.kill();
-            await().atMost(Duration.ofSeconds(10)).until(() -> log().contains("queue 'crash-q'"));
+            await().atMost(Duration.ofSeconds(10)).until(() -> log().contains("queue 'crash-q-" + mode + "'"));
             own.launch();
             await("a send succeeds again").atMost(Duration.ofSeconds(10))
                     .until(() -> template.send(uri, e -> e.getMessage().setBody("after")).getException() == null);

@@ -74,10 +74,17 @@ class EndpointOptionsTest {
         assertThat(((ReliableRedisEndpoint) endpoint).getQueueName()).isEqualTo("Orders.v2_eu:west-1");
     }
 
-    @Test
-    void streamModeIsRefusedClearlyUntilItExists() {
-        assertThatThrownBy(() -> context.getEndpoint("reliable-redis:orders?mode=stream"))
-                .hasStackTraceContaining("mode=stream is not available");
+    @ParameterizedTest(name = "{0}={1}")
+    @CsvSource({
+            "group, 'a b', group 'a b' is not allowed",
+            "consumerName, 'x{y}', consumerName 'x{y}' is not allowed",
+            "groupStartId, 5, groupStartId must be '0' or '$', was '5'",
+            "maxLen, -1, maxLen must be 0 (off) or more, was -1",
+            "streamKey, same&deadLetterKey=same, streamKey and deadLetterKey must differ",
+    })
+    void aBadStreamOptionFailsAtEndpointCreationNamingIt(String option, String value, String message) {
+        assertThatThrownBy(() -> context.getEndpoint("reliable-redis:orders?mode=stream&" + option + "=" + value))
+                .hasStackTraceContaining(message);
     }
 
     @Test

@@ -8,20 +8,24 @@ import java.util.concurrent.TimeUnit;
 import org.apache.camel.Exchange;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** One test per row of the contract's outcome table. */
+@ParameterizedClass(name = "{0} mode")
+@ValueSource(strings = {"list", "stream"})
 class OutcomeTableTest extends CamelRedisTestBase {
 
-    private static final String FAST_RETRY = "?retryDelay=50&maxRetryDelay=50&reaperInterval=50";
+    private static final String FAST_RETRY = "&retryDelay=50&maxRetryDelay=50&reaperInterval=50";
 
     @Test
     void aCompletedExchangeIsAckedAndItsIdRemembered() throws Exception {
         routes(new RouteBuilder() {
             public void configure() {
-                from("reliable-redis:q" + FAST_RETRY).process(received::add);
+                from("reliable-redis:q?mode=" + mode + FAST_RETRY).process(received::add);
             }
         });
         String id = send("q", "hello");
@@ -38,7 +42,7 @@ class OutcomeTableTest extends CamelRedisTestBase {
             public void configure() {
                 errorHandler(deadLetterChannel("direct:dlc"));
                 from("direct:dlc").process(received::add);
-                from("reliable-redis:q" + FAST_RETRY).throwException(new IllegalStateException("boom"));
+                from("reliable-redis:q?mode=" + mode + FAST_RETRY).throwException(new IllegalStateException("boom"));
             }
         });
         String id = send("q", "x");
@@ -54,7 +58,7 @@ class OutcomeTableTest extends CamelRedisTestBase {
         routes(new RouteBuilder() {
             public void configure() {
                 onException(IllegalStateException.class).handled(true).process(received::add);
-                from("reliable-redis:q" + FAST_RETRY).throwException(new IllegalStateException("boom"));
+                from("reliable-redis:q?mode=" + mode + FAST_RETRY).throwException(new IllegalStateException("boom"));
             }
         });
         String id = send("q", "x");
@@ -68,7 +72,7 @@ class OutcomeTableTest extends CamelRedisTestBase {
     void aFilteredExchangeIsAcked() throws Exception {
         routes(new RouteBuilder() {
             public void configure() {
-                from("reliable-redis:q" + FAST_RETRY).process(received::add)
+                from("reliable-redis:q?mode=" + mode + FAST_RETRY).process(received::add)
                         .filter(body().isEqualTo("keep")).to("mock:never");
             }
         });
@@ -83,7 +87,7 @@ class OutcomeTableTest extends CamelRedisTestBase {
     void aStoppedExchangeIsAcked() throws Exception {
         routes(new RouteBuilder() {
             public void configure() {
-                from("reliable-redis:q" + FAST_RETRY).process(received::add).stop();
+                from("reliable-redis:q?mode=" + mode + FAST_RETRY).process(received::add).stop();
             }
         });
         String id = send("q", "x");
@@ -97,7 +101,7 @@ class OutcomeTableTest extends CamelRedisTestBase {
     void anUnhandledFailureIsRetriedAfterTheBackoffWithTheDeliveryCountUp() throws Exception {
         routes(new RouteBuilder() {
             public void configure() {
-                from("reliable-redis:q?retryDelay=300&reaperInterval=50").process(e -> {
+                from("reliable-redis:q?mode=" + mode + "&retryDelay=300&reaperInterval=50").process(e -> {
                     received.add(e);
                     if (e.getMessage().getHeader(ReliableRedisConstants.DELIVERY_COUNT, Integer.class) == 1) {
                         throw new IllegalStateException("first time fails");
@@ -119,7 +123,7 @@ class OutcomeTableTest extends CamelRedisTestBase {
     void aRolledBackExchangeIsRetried() throws Exception {
         routes(new RouteBuilder() {
             public void configure() {
-                from("reliable-redis:q" + FAST_RETRY).process(received::add)
+                from("reliable-redis:q?mode=" + mode + FAST_RETRY).process(received::add)
                         .choice().when(header(ReliableRedisConstants.DELIVERY_COUNT).isEqualTo(1)).rollback("no")
                         .end();
             }
@@ -135,7 +139,7 @@ class OutcomeTableTest extends CamelRedisTestBase {
     void anUnhandledFailureWithNoDeliveriesLeftIsDeadLetteredWithItsFailure() throws Exception {
         routes(new RouteBuilder() {
             public void configure() {
-                from("reliable-redis:q" + FAST_RETRY + "&maxRetries=2").process(received::add)
+                from("reliable-redis:q?mode=" + mode + FAST_RETRY + "&maxRetries=2").process(received::add)
                         .throwException(new IllegalStateException("always fails"));
             }
         });
@@ -143,12 +147,11 @@ class OutcomeTableTest extends CamelRedisTestBase {
 
         awaitStats("q", 0, 0, 0, 1);
         assertThat(received).hasSize(3);
-        assertThat(raw.hget(key("q", "failure"), id))
-                .isEqualTo("java.lang.IllegalStateException: always fails");
+        assertThat(failureOf("q", id)).isEqualTo("java.lang.IllegalStateException: always fails");
 
         context.addRoutes(new RouteBuilder() {
             public void configure() {
-                from("reliable-redis:q?consumeDeadLetters=true").to("mock:dead");
+                from("reliable-redis:q?mode=" + mode + "&consumeDeadLetters=true").to("mock:dead");
             }
         });
         var dead = context.getEndpoint("mock:dead", org.apache.camel.component.mock.MockEndpoint.class);
@@ -165,7 +168,7 @@ class OutcomeTableTest extends CamelRedisTestBase {
     void anExchangeRunningPastTheLeaseKeepsItWhileExtendVisibilityIsOn() throws Exception {
         routes(new RouteBuilder() {
             public void configure() {
-                from("reliable-redis:q?visibilityTimeout=600&reaperInterval=50&concurrentConsumers=2").process(e -> {
+                from("reliable-redis:q?mode=" + mode + "&visibilityTimeout=600&reaperInterval=50&concurrentConsumers=2").process(e -> {
                     received.add(e);
                     await().pollDelay(Duration.ofMillis(2000)).until(() -> true);
                 });
@@ -183,7 +186,7 @@ class OutcomeTableTest extends CamelRedisTestBase {
         CountDownLatch finishSecond = new CountDownLatch(1);
         routes(new RouteBuilder() {
             public void configure() {
-                from("reliable-redis:q?visibilityTimeout=500&extendVisibility=false&reaperInterval=50"
+                from("reliable-redis:q?mode=" + mode + "&visibilityTimeout=500&extendVisibility=false&reaperInterval=50"
                      + "&concurrentConsumers=2").routeId("late").process(e -> {
                          received.add(e);
                          if (e.getMessage().getHeader(ReliableRedisConstants.DELIVERY_COUNT, Integer.class) == 1) {
@@ -214,7 +217,7 @@ class OutcomeTableTest extends CamelRedisTestBase {
     void headersOfTheDeliveryAreSet() throws Exception {
         routes(new RouteBuilder() {
             public void configure() {
-                from("reliable-redis:q" + FAST_RETRY).process(received::add);
+                from("reliable-redis:q?mode=" + mode + FAST_RETRY).process(received::add);
             }
         });
         long before = Long.parseLong(raw.time().get(0)) * 1000;

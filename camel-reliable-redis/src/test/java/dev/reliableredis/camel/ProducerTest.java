@@ -8,9 +8,13 @@ import dev.reliableredis.testsupport.RedisProcess;
 import org.apache.camel.Exchange;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+@ParameterizedClass(name = "{0} mode")
+@ValueSource(strings = {"list", "stream"})
 class ProducerTest extends CamelRedisTestBase {
 
     @Test
@@ -29,14 +33,14 @@ class ProducerTest extends CamelRedisTestBase {
         send("q", "second", id);
 
         assertThat(stats("q")).containsEntry("ready", 1L);
-        assertThat(raw.hget(key("q", "body"), "order-7")).isEqualTo("first");
+        assertThat(bodyOf("q", "order-7")).isEqualTo("first");
     }
 
     @Test
     void anIdAckedWithinTheWindowIsNotEnqueuedAgain() throws Exception {
         routes(new RouteBuilder() {
             public void configure() {
-                from("reliable-redis:q").process(received::add);
+                from("reliable-redis:q?mode=" + mode).process(received::add);
             }
         });
         Map<String, Object> id = Map.of(ReliableRedisConstants.MESSAGE_ID, "order-7");
@@ -54,7 +58,7 @@ class ProducerTest extends CamelRedisTestBase {
     void aDelayedMessageIsDeliveredNoSoonerThanItsDelay() throws Exception {
         routes(new RouteBuilder() {
             public void configure() {
-                from("reliable-redis:q?reaperInterval=50").process(received::add);
+                from("reliable-redis:q?mode=" + mode + "&reaperInterval=50").process(received::add);
             }
         });
         long sent = System.currentTimeMillis();
@@ -69,7 +73,7 @@ class ProducerTest extends CamelRedisTestBase {
     void travellingHeadersKeepTheirTypesAndCamelHeadersStayBehind() throws Exception {
         routes(new RouteBuilder() {
             public void configure() {
-                from("reliable-redis:q").process(received::add);
+                from("reliable-redis:q?mode=" + mode).process(received::add);
             }
         });
         Map<String, Object> headers = new HashMap<>();
@@ -97,7 +101,7 @@ class ProducerTest extends CamelRedisTestBase {
     void aBodyOfEveryByteValueAndAFiveMegabyteBodyRoundTrip() throws Exception {
         routes(new RouteBuilder() {
             public void configure() {
-                from("reliable-redis:q").process(received::add);
+                from("reliable-redis:q?mode=" + mode).process(received::add);
             }
         });
         byte[] all = new byte[256];
@@ -118,7 +122,7 @@ class ProducerTest extends CamelRedisTestBase {
     void aHundredEqualPayloadsAreAHundredDeliveries() throws Exception {
         routes(new RouteBuilder() {
             public void configure() {
-                from("reliable-redis:q?concurrentConsumers=4").process(received::add);
+                from("reliable-redis:q?mode=" + mode + "&concurrentConsumers=4").process(received::add);
             }
         });
         for (int i = 0; i < 100; i++) {
@@ -135,7 +139,7 @@ class ProducerTest extends CamelRedisTestBase {
     void statsRedriveAndPurgeAreOperations() throws Exception {
         routes(new RouteBuilder() {
             public void configure() {
-                from("reliable-redis:q?maxRetries=0&reaperInterval=50").routeId("fail")
+                from("reliable-redis:q?mode=" + mode + "&maxRetries=0&reaperInterval=50").routeId("fail")
                         .throwException(new IllegalStateException("no"));
             }
         });
@@ -145,26 +149,26 @@ class ProducerTest extends CamelRedisTestBase {
         awaitStats("q", 0, 0, 0, 5);
         context.getRouteController().stopRoute("fail");
 
-        Object moved = template.requestBodyAndHeaders("reliable-redis:q", null,
+        Object moved = template.requestBodyAndHeaders("reliable-redis:q?mode=" + mode, null,
                 Map.of(ReliableRedisConstants.OPERATION, "redrive", ReliableRedisConstants.LIMIT, 2L));
         assertThat(moved).isEqualTo(2L);
         assertThat(stats("q")).isEqualTo(Map.of("ready", 2L, "inflight", 0L, "delayed", 0L, "dead", 3L));
 
         send("q", "later", Map.of(ReliableRedisConstants.DELAY, 60_000L));
-        Object purged = template.requestBodyAndHeader("reliable-redis:q", null, ReliableRedisConstants.OPERATION, "purge");
+        Object purged = template.requestBodyAndHeader("reliable-redis:q?mode=" + mode, null, ReliableRedisConstants.OPERATION, "purge");
         assertThat(purged).isEqualTo(6L);
         assertThat(stats("q")).isEqualTo(Map.of("ready", 0L, "inflight", 0L, "delayed", 0L, "dead", 0L));
     }
 
     @Test
     void theProducerDoesNotShowThePasswordInItsName() throws Exception {
-        var endpoint = context.getEndpoint("reliable-redis:q?redisUri=RAW(redis://app:hunter2@127.0.0.1:1)");
+        var endpoint = context.getEndpoint("reliable-redis:q?mode=" + mode + "&redisUri=RAW(redis://app:hunter2@127.0.0.1:1)");
         assertThat(endpoint.createProducer().toString()).doesNotContain("hunter2").contains("q");
     }
 
     @Test
     void anUnknownOperationFailsTheExchangeNamingIt() {
-        Exchange result = template.request("reliable-redis:q",
+        Exchange result = template.request("reliable-redis:q?mode=" + mode,
                 e -> e.getMessage().setHeader(ReliableRedisConstants.OPERATION, "explode"));
 
         assertThat(result.getException()).hasMessageContaining("'explode'").hasMessageContaining("queue 'q'");
@@ -176,7 +180,7 @@ class ProducerTest extends CamelRedisTestBase {
         long start = System.nanoTime();
 
         Exchange result = template.request(
-                "reliable-redis:orders?commandTimeout=1000&redisUri=redis://127.0.0.1:" + nothing.port(),
+                "reliable-redis:orders?mode=" + mode + "&commandTimeout=1000&redisUri=redis://127.0.0.1:" + nothing.port(),
                 e -> e.getMessage().setBody("lost?"));
 
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));

@@ -40,10 +40,31 @@ local function group_info(stream)
   return nil
 end
 
+local function ms_seq(entry)
+  local ms, seq = string.match(entry, '^(%d+)-(%d+)$')
+  return tonumber(ms), tonumber(seq)
+end
+
+local function deleted_after(stream, last)
+  local info = redis.call('XINFO', 'STREAM', stream)
+  for i = 1, #info, 2 do
+    if info[i] == 'max-deleted-entry-id' then
+      local dms, dseq = ms_seq(info[i + 1])
+      local lms, lseq = ms_seq(last)
+      return dms > lms or (dms == lms and dseq > lseq)
+    end
+  end
+  return true
+end
+
 local ready, inflight, oldest = 0, 0, 0
 local info = group_info(KEYS[1])
 if info then
+  -- Redis does not correct a group's lag for entries deleted after its last delivered id: count then
   local lag = info['lag']
+  if lag and deleted_after(KEYS[1], info['last-delivered-id']) then
+    lag = nil
+  end
   if not lag then
     lag = #redis.call('XRANGE', KEYS[1], '(' .. info['last-delivered-id'], '+', 'COUNT', tonumber(ARGV[2]))
   end
