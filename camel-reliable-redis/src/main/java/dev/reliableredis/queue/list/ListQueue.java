@@ -19,13 +19,14 @@ import dev.reliableredis.queue.QueueSettings;
 import dev.reliableredis.queue.QueueStats;
 import dev.reliableredis.queue.ReapResult;
 import dev.reliableredis.queue.RedisGateway;
-import static dev.reliableredis.queue.RedisBytes.bytes;
-import static dev.reliableredis.queue.RedisBytes.text;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.Settled;
 import io.lettuce.core.ScriptOutputType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import static dev.reliableredis.queue.RedisBytes.bytes;
+import static dev.reliableredis.queue.RedisBytes.text;
 
 /**
  * List mode: a ready List of ids, an in-flight ZSet scored by lease deadline, a delayed ZSet, a dead-letter

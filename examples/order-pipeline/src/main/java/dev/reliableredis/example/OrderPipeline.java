@@ -26,15 +26,17 @@ public final class OrderPipeline {
 
     public static void main(String[] args) throws Exception {
         String redisUri = args.length > 0 ? args[0] : System.getenv().getOrDefault("REDIS_URI", "redis://localhost:6379");
+        String mode = System.getProperty("mode", "list");
         int lost;
         try (RedisForExample redis = RedisForExample.at(redisUri)) {
-            lost = run(redis.uri());
+            lost = run(redis.uri(), mode);
         }
         System.exit(lost == 0 ? 0 : 1);
     }
 
-    private static int run(String redisUri) throws Exception {
+    private static int run(String redisUri, String mode) throws Exception {
         String queue = "example-orders-" + UUID.randomUUID().toString().substring(0, 8);
+        String endpoint = "reliable-redis:" + queue + "?mode=" + mode;
         Set<String> processed = ConcurrentHashMap.newKeySet();
         Set<String> deadLettered = ConcurrentHashMap.newKeySet();
         AtomicInteger retries = new AtomicInteger();
@@ -48,7 +50,7 @@ public final class OrderPipeline {
                 errorHandler(defaultErrorHandler().logStackTrace(false).logExhaustedMessageHistory(false));
 
                 // idempotencyWindow=0: the example leaves no acked ids behind in your Redis
-                from("reliable-redis:" + queue + "?concurrentConsumers=4&maxRetries=2&retryDelay=100"
+                from(endpoint + "&concurrentConsumers=4&maxRetries=2&retryDelay=100"
                      + "&maxRetryDelay=400&reaperInterval=200&idempotencyWindow=0").routeId("orders")
                         .process(e -> {
                             int order = e.getMessage().getHeader("orderNumber", Integer.class);
@@ -67,7 +69,7 @@ public final class OrderPipeline {
                             }
                         });
 
-                from("reliable-redis:" + queue + "?consumeDeadLetters=true&idempotencyWindow=0").routeId("dead-letters")
+                from(endpoint + "&consumeDeadLetters=true&idempotencyWindow=0").routeId("dead-letters")
                         .log("dead letter ${header.orderNumber}: ${header.CamelReliableRedisFailure}")
                         .process(e -> {
                             if (deadLettered.add(e.getMessage().getHeader(ReliableRedisConstants.MESSAGE_ID, String.class))) {
@@ -81,7 +83,7 @@ public final class OrderPipeline {
         Set<String> enqueued = ConcurrentHashMap.newKeySet();
         for (int order = 1; order <= ORDERS; order++) {
             String id = "order-" + order;
-            producer.sendBodyAndHeaders("reliable-redis:" + queue, "{\"order\":" + order + "}",
+            producer.sendBodyAndHeaders(endpoint, "{\"order\":" + order + "}",
                     Map.of(ReliableRedisConstants.MESSAGE_ID, id, "orderNumber", order));
             enqueued.add(id);
         }
@@ -91,7 +93,7 @@ public final class OrderPipeline {
         camel.getRouteController().stopRoute("orders");
         camel.getRouteController().stopRoute("dead-letters");
         @SuppressWarnings("unchecked")
-        Map<String, Long> stats = producer.requestBodyAndHeader("reliable-redis:" + queue, null,
+        Map<String, Long> stats = producer.requestBodyAndHeader(endpoint, null,
                 ReliableRedisConstants.OPERATION, "stats", Map.class);
         camel.stop();
 
@@ -99,9 +101,9 @@ public final class OrderPipeline {
         unaccounted.addAll(enqueued);
         unaccounted.removeAll(processed);
         unaccounted.removeAll(deadLettered);
-        System.out.printf("%nqueue %s%n  enqueued      %d%n  processed     %d%n  retried       %d%n"
+        System.out.printf("%nqueue %s (%s mode)%n  enqueued      %d%n  processed     %d%n  retried       %d%n"
                           + "  dead-lettered %d%n  lost          %d%n  left in Redis %s%n",
-                queue, enqueued.size(), processed.size(), retries.get(), deadLettered.size(), unaccounted.size(), stats);
+                queue, mode, enqueued.size(), processed.size(), retries.get(), deadLettered.size(), unaccounted.size(), stats);
         return unaccounted.size();
     }
 }
