@@ -3,9 +3,12 @@ package dev.reliableredis.queue;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
@@ -13,9 +16,12 @@ import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 
 /**
  * One Lua script from the classpath, run with EVALSHA; a server that does not know it yet (first use, a
- * restart, SCRIPT FLUSH) gets it with EVAL, which also caches it there.
+ * restart, SCRIPT FLUSH) gets it with EVAL, which also caches it there. A line {@code --- @include "path"}
+ * is replaced by the file {@code lua/path.lua}, so that scripts can share helper functions (as BullMQ's do).
  */
 public final class LuaScript {
+
+    private static final Pattern INCLUDE = Pattern.compile("^--- @include \"([\\w/.-]+)\"\\s*$");
 
     private final String name;
     private final byte[] source;
@@ -27,14 +33,27 @@ public final class LuaScript {
         this.sha = sha1(source);
     }
 
-    /** Loads {@code lua/<name>.lua} next to this class. */
+    /** Loads {@code lua/<name>.lua} next to this class, with its includes expanded. */
     public static LuaScript load(String name) {
+        return new LuaScript(name, expand(name).getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String expand(String name) {
+        StringBuilder source = new StringBuilder();
+        for (String line : read(name).split("\n", -1)) {
+            Matcher include = INCLUDE.matcher(line);
+            source.append(include.matches() ? expand(include.group(1)) : line).append('\n');
+        }
+        return source.toString();
+    }
+
+    private static String read(String name) {
         String path = "lua/" + name + ".lua";
         try (InputStream in = LuaScript.class.getResourceAsStream(path)) {
             if (in == null) {
                 throw new IllegalStateException("Missing script " + path);
             }
-            return new LuaScript(name, in.readAllBytes());
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read script " + path, e);
         }

@@ -3,8 +3,6 @@ package dev.reliableredis.queue.list;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
-import java.util.function.Supplier;
 
 import dev.reliableredis.queue.ArrivalSignal;
 import dev.reliableredis.queue.ArrivalWaiter;
@@ -14,7 +12,7 @@ import dev.reliableredis.queue.HeaderCodec;
 import dev.reliableredis.queue.Lease;
 import dev.reliableredis.queue.LuaScript;
 import dev.reliableredis.queue.NewMessage;
-import dev.reliableredis.queue.QueueException;
+import dev.reliableredis.queue.QueueCalls;
 import dev.reliableredis.queue.QueueSettings;
 import dev.reliableredis.queue.QueueStats;
 import dev.reliableredis.queue.ReapResult;
@@ -25,6 +23,7 @@ import io.lettuce.core.ScriptOutputType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import static dev.reliableredis.queue.QueueCalls.keys;
 import static dev.reliableredis.queue.RedisBytes.bytes;
 import static dev.reliableredis.queue.RedisBytes.text;
 
@@ -54,6 +53,7 @@ public final class ListQueue implements ReliableQueue {
     private static final LuaScript STATS = LuaScript.load("stats");
 
     private final RedisGateway redis;
+    private final QueueCalls calls;
     private final String keyPrefix;
     private final String name;
     private final ListKeys keys;
@@ -63,6 +63,7 @@ public final class ListQueue implements ReliableQueue {
     private ListQueue(RedisGateway redis, String keyPrefix, String name, QueueSettings settings,
             boolean deadLetters) {
         this.redis = redis;
+        this.calls = new QueueCalls(redis, name);
         this.keyPrefix = keyPrefix;
         this.name = name;
         this.keys = new ListKeys(keyPrefix, name);
@@ -93,22 +94,23 @@ public final class ListQueue implements ReliableQueue {
     @Override
     public boolean enqueue(NewMessage message) {
         String headers = HeaderCodec.encode(message.headers());
-        Long stored = call("enqueue", () -> ENQUEUE.run(redis.commands(), ScriptOutputType.INTEGER,
+        Long stored = calls.run("enqueue", ENQUEUE, ScriptOutputType.INTEGER,
                 keys(keys.ready, keys.delayed, keys.body, keys.headers, keys.meta, keys.acked),
                 bytes(message.id()), message.body(), bytes(headers), bytes(message.delayMs()),
-                bytes(keys.arrivalChannel)));
+                bytes(keys.arrivalChannel));
         return stored == 1L;
     }
 
     @Override
     public List<Delivery> claim(int max) {
-        List<Object> rows = call("claim", () -> deadLetters
-                ? CLAIM_DEAD.run(redis.commands(), ScriptOutputType.MULTI,
+        byte[] visibility = bytes(settings.visibilityTimeout().toMillis());
+        List<Object> rows = deadLetters
+                ? calls.run("claim", CLAIM_DEAD, ScriptOutputType.MULTI,
                         keys(keys.dead, keys.deadInflight, keys.body, keys.headers, keys.meta, keys.failure, keys.seq),
-                        bytes(settings.visibilityTimeout().toMillis()), bytes(max))
-                : CLAIM.run(redis.commands(), ScriptOutputType.MULTI,
-                        keys(keys.ready, keys.inflight, keys.body, keys.headers, keys.meta, keys.seq),
-                        bytes(settings.visibilityTimeout().toMillis()), bytes(max)));
+                        visibility, bytes(max))
+                : calls.run("claim", CLAIM, ScriptOutputType.MULTI,
+                        keys(keys.ready, keys.inflight, keys.body, keys.headers, keys.meta, keys.seq), visibility,
+                        bytes(max));
         List<Delivery> deliveries = new ArrayList<>(rows.size() / FIELDS_PER_DELIVERY);
         for (int i = 0; i < rows.size(); i += FIELDS_PER_DELIVERY) {
             deliveries.add(toDelivery(rows.subList(i, i + FIELDS_PER_DELIVERY)));
@@ -137,8 +139,8 @@ public final class ListQueue implements ReliableQueue {
         }
         List<byte[]> args = new ArrayList<>(1 + 2 * leases.size());
         args.add(bytes(settings.idempotencyWindow().toMillis()));
-        addLeases(args, leases);
-        return settle("ack", ACK, keys(inflight(), keys.body, keys.headers, keys.meta, keys.failure, keys.acked),
+        QueueCalls.addLeases(args, leases);
+        return calls.settle("ack", ACK, keys(inflight(), keys.body, keys.headers, keys.meta, keys.failure, keys.acked),
                 args, code -> code == 1 ? Settled.ACKED : Settled.REFUSED);
     }
 
@@ -167,7 +169,7 @@ public final class ListQueue implements ReliableQueue {
             args.add(bytes(failure.reason()));
         }
         byte[] retryTarget = deadLetters ? keys.dead : keys.delayed;
-        return settle("nack", NACK, keys(inflight(), retryTarget, keys.dead, keys.meta, keys.failure), args,
+        return calls.settle("nack", NACK, keys(inflight(), retryTarget, keys.dead, keys.meta, keys.failure), args,
                 code -> code == 1 ? Settled.RETRY_SCHEDULED : code == 2 ? Settled.DEAD_LETTERED : Settled.REFUSED);
     }
 
@@ -178,8 +180,8 @@ public final class ListQueue implements ReliableQueue {
         }
         List<byte[]> args = new ArrayList<>(1 + 2 * leases.size());
         args.add(bytes(settings.visibilityTimeout().toMillis()));
-        addLeases(args, leases);
-        return settle("extend", EXTEND, keys(inflight(), keys.meta), args,
+        QueueCalls.addLeases(args, leases);
+        return calls.settle("extend", EXTEND, keys(inflight(), keys.meta), args,
                 code -> code == 1 ? Settled.EXTENDED : Settled.REFUSED);
     }
 
@@ -191,18 +193,18 @@ public final class ListQueue implements ReliableQueue {
         List<byte[]> args = new ArrayList<>(2 + 2 * leases.size());
         args.add(bytes(deadLetters ? "dead" : "ready"));
         args.add(bytes(keys.arrivalChannel));
-        addLeases(args, leases);
-        Long released = call("release", () -> RELEASE.run(redis.commands(), ScriptOutputType.INTEGER,
-                keys(inflight(), deadLetters ? keys.dead : keys.ready, keys.meta), args.toArray(byte[][]::new)));
+        QueueCalls.addLeases(args, leases);
+        Long released = calls.run("release", RELEASE, ScriptOutputType.INTEGER,
+                keys(inflight(), deadLetters ? keys.dead : keys.ready, keys.meta), args.toArray(byte[][]::new));
         return released.intValue();
     }
 
     @Override
     public ReapResult reap() {
-        List<Long> moved = call("reap", () -> REAP.run(redis.commands(), ScriptOutputType.MULTI,
+        List<Long> moved = calls.run("reap", REAP, ScriptOutputType.MULTI,
                 keys(keys.ready, keys.inflight, keys.delayed, keys.dead, keys.deadInflight, keys.meta, keys.failure,
                         keys.acked),
-                bytes(settings.maxDeliveries()), bytes(settings.reaperBatchSize()), bytes(keys.arrivalChannel)));
+                bytes(settings.maxDeliveries()), bytes(settings.reaperBatchSize()), bytes(keys.arrivalChannel));
         return new ReapResult(moved.get(0), moved.get(1), moved.get(2), moved.get(3), moved.get(4));
     }
 
@@ -211,8 +213,8 @@ public final class ListQueue implements ReliableQueue {
         long moved = 0;
         while (moved < limit) {
             long batch = Math.min(BULK_BATCH, limit - moved);
-            Long n = call("redrive", () -> REDRIVE.run(redis.commands(), ScriptOutputType.INTEGER,
-                    keys(keys.dead, keys.ready, keys.meta, keys.failure), bytes(batch), bytes(keys.arrivalChannel)));
+            Long n = calls.run("redrive", REDRIVE, ScriptOutputType.INTEGER,
+                    keys(keys.dead, keys.ready, keys.meta, keys.failure), bytes(batch), bytes(keys.arrivalChannel));
             moved += n;
             if (n < batch) {
                 break;
@@ -225,9 +227,9 @@ public final class ListQueue implements ReliableQueue {
     public long purge() {
         long removed = 0;
         while (true) {
-            List<Long> result = call("purge", () -> PURGE.run(redis.commands(), ScriptOutputType.MULTI,
+            List<Long> result = calls.run("purge", PURGE, ScriptOutputType.MULTI,
                     keys(keys.ready, keys.delayed, keys.dead, keys.body, keys.headers, keys.meta, keys.failure),
-                    bytes(BULK_BATCH)));
+                    bytes(BULK_BATCH));
             removed += result.get(0);
             if (result.get(1) == 0) {
                 // nothing gave a full batch: what is left was enqueued after the purge began
@@ -238,39 +240,13 @@ public final class ListQueue implements ReliableQueue {
 
     @Override
     public QueueStats stats() {
-        List<Long> counts = call("stats", () -> STATS.run(redis.commands(), ScriptOutputType.MULTI,
-                keys(keys.ready, keys.inflight, keys.delayed, keys.dead, keys.deadInflight)));
+        List<Long> counts = calls.run("stats", STATS, ScriptOutputType.MULTI,
+                keys(keys.ready, keys.inflight, keys.delayed, keys.dead, keys.deadInflight));
         return new QueueStats(counts.get(0), counts.get(1), counts.get(2), counts.get(3));
     }
 
     private byte[] inflight() {
         return deadLetters ? keys.deadInflight : keys.inflight;
-    }
-
-    private List<Settled> settle(String operation, LuaScript script, byte[][] scriptKeys, List<byte[]> args,
-            Function<Long, Settled> meaning) {
-        List<Long> codes = call(operation,
-                () -> script.run(redis.commands(), ScriptOutputType.MULTI, scriptKeys, args.toArray(byte[][]::new)));
-        List<Settled> results = new ArrayList<>(codes.size());
-        for (Long code : codes) {
-            results.add(meaning.apply(code));
-        }
-        return results;
-    }
-
-    private <T> T call(String operation, Supplier<T> redisCall) {
-        return QueueException.wrap(name, operation, redisCall);
-    }
-
-    private static void addLeases(List<byte[]> args, List<Lease> leases) {
-        for (Lease lease : leases) {
-            args.add(bytes(lease.id()));
-            args.add(bytes(lease.token()));
-        }
-    }
-
-    private static byte[][] keys(byte[]... keys) {
-        return keys;
     }
 
     @Override

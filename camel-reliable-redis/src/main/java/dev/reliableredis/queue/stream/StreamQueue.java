@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 import java.util.function.Supplier;
 
 import dev.reliableredis.queue.ArrivalWaiter;
@@ -14,6 +13,7 @@ import dev.reliableredis.queue.HeaderCodec;
 import dev.reliableredis.queue.Lease;
 import dev.reliableredis.queue.LuaScript;
 import dev.reliableredis.queue.NewMessage;
+import dev.reliableredis.queue.QueueCalls;
 import dev.reliableredis.queue.QueueException;
 import dev.reliableredis.queue.QueueSettings;
 import dev.reliableredis.queue.QueueStats;
@@ -29,6 +29,7 @@ import io.lettuce.core.XReadArgs;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import static dev.reliableredis.queue.QueueCalls.keys;
 import static dev.reliableredis.queue.RedisBytes.bytes;
 import static dev.reliableredis.queue.RedisBytes.text;
 
@@ -59,6 +60,7 @@ public final class StreamQueue implements ReliableQueue {
     private static final LuaScript STATS = LuaScript.load("stream/stats");
 
     private final RedisGateway redis;
+    private final QueueCalls calls;
     private final String keyPrefix;
     private final String name;
     private final StreamOptions options;
@@ -69,6 +71,7 @@ public final class StreamQueue implements ReliableQueue {
     private StreamQueue(RedisGateway redis, String keyPrefix, String name, StreamOptions options,
             QueueSettings settings, boolean deadLetters) {
         this.redis = redis;
+        this.calls = new QueueCalls(redis, name);
         this.keyPrefix = keyPrefix;
         this.name = name;
         this.options = options;
@@ -100,16 +103,16 @@ public final class StreamQueue implements ReliableQueue {
 
     @Override
     public boolean enqueue(NewMessage message) {
-        Long stored = call("enqueue", () -> ENQUEUE.run(redis.commands(), ScriptOutputType.INTEGER,
+        Long stored = calls.run("enqueue", ENQUEUE, ScriptOutputType.INTEGER,
                 keys(keys.stream, keys.dead, keys.ids, keys.acked, keys.delayed, keys.delayedMessages),
                 bytes(message.id()), message.body(), bytes(HeaderCodec.encode(message.headers())),
-                bytes(message.delayMs()), bytes(options.maxLen())));
+                bytes(message.delayMs()), bytes(options.maxLen()));
         return stored == 1L;
     }
 
     @Override
     public List<Delivery> claim(int max) {
-        List<Object> rows = inGroup("claim", () -> CLAIM.run(redis.commands(), ScriptOutputType.MULTI,
+        List<Object> rows = inGroup("claim", () -> calls.run("claim", CLAIM, ScriptOutputType.MULTI,
                 keys(source(), retry()), bytes(options.group()), bytes(options.consumerName()), bytes(max)));
         List<Delivery> deliveries = new ArrayList<>(rows.size() / 3);
         for (int i = 0; i < rows.size(); i += 3) {
@@ -128,8 +131,8 @@ public final class StreamQueue implements ReliableQueue {
         List<byte[]> args = ownerArgs();
         args.add(bytes(settings.idempotencyWindow().toMillis()));
         args.add(bytes(deadLetters ? "always" : deletion()));
-        addLeases(args, leases);
-        return settle("ack", ACK, keys(source(), retry(), keys.ids, keys.acked), args,
+        QueueCalls.addLeases(args, leases);
+        return calls.settle("ack", ACK, keys(source(), retry(), keys.ids, keys.acked), args,
                 code -> code == 1 ? Settled.ACKED : Settled.REFUSED);
     }
 
@@ -158,7 +161,7 @@ public final class StreamQueue implements ReliableQueue {
             args.add(bytes(failure.lease().token()));
             args.add(bytes(failure.reason()));
         }
-        return settle("nack", NACK, keys(source(), retry(), keys.dead, keys.ids), args,
+        return calls.settle("nack", NACK, keys(source(), retry(), keys.dead, keys.ids), args,
                 code -> code == 1 ? Settled.RETRY_SCHEDULED : code == 2 ? Settled.DEAD_LETTERED : Settled.REFUSED);
     }
 
@@ -168,8 +171,8 @@ public final class StreamQueue implements ReliableQueue {
             return List.of();
         }
         List<byte[]> args = ownerArgs();
-        addLeases(args, leases);
-        return settle("extend", EXTEND, keys(source()), args, code -> code == 1 ? Settled.EXTENDED : Settled.REFUSED);
+        QueueCalls.addLeases(args, leases);
+        return calls.settle("extend", EXTEND, keys(source()), args, code -> code == 1 ? Settled.EXTENDED : Settled.REFUSED);
     }
 
     @Override
@@ -178,15 +181,15 @@ public final class StreamQueue implements ReliableQueue {
             return 0;
         }
         List<byte[]> args = ownerArgs();
-        addLeases(args, leases);
-        Long released = call("release", () -> RELEASE.run(redis.commands(), ScriptOutputType.INTEGER,
-                keys(source(), retry()), args.toArray(byte[][]::new)));
+        QueueCalls.addLeases(args, leases);
+        Long released = calls.run("release", RELEASE, ScriptOutputType.INTEGER,
+                keys(source(), retry()), args.toArray(byte[][]::new));
         return released.intValue();
     }
 
     @Override
     public ReapResult reap() {
-        List<Long> moved = inGroup("reap", () -> REAP.run(redis.commands(), ScriptOutputType.MULTI,
+        List<Long> moved = inGroup("reap", () -> calls.run("reap", REAP, ScriptOutputType.MULTI,
                 keys(source(), retry(), deadLetters ? keys.deadCursor : keys.cursor, keys.stream, keys.dead, keys.ids,
                         keys.acked, keys.delayed, keys.delayedMessages, keys.idsCursor),
                 bytes(options.group()), bytes(options.consumerName()),
@@ -202,9 +205,9 @@ public final class StreamQueue implements ReliableQueue {
         long moved = 0;
         while (moved < limit) {
             long batch = Math.min(BULK_BATCH, limit - moved);
-            List<Long> result = call("redrive", () -> REDRIVE.run(redis.commands(), ScriptOutputType.MULTI,
+            List<Long> result = calls.run("redrive", REDRIVE, ScriptOutputType.MULTI,
                     keys(keys.dead, keys.stream, keys.ids), bytes(options.group()), bytes(batch),
-                    bytes(options.maxLen())));
+                    bytes(options.maxLen()));
             moved += result.get(0);
             if (result.get(1) == 0) {
                 break;
@@ -217,9 +220,9 @@ public final class StreamQueue implements ReliableQueue {
     public long purge() {
         long removed = 0;
         while (true) {
-            List<Long> result = call("purge", () -> PURGE.run(redis.commands(), ScriptOutputType.MULTI,
+            List<Long> result = calls.run("purge", PURGE, ScriptOutputType.MULTI,
                     keys(keys.stream, keys.retry, keys.dead, keys.delayed, keys.delayedMessages, keys.ids),
-                    bytes(options.group()), bytes(BULK_BATCH)));
+                    bytes(options.group()), bytes(BULK_BATCH));
             removed += result.get(0);
             if (result.get(1) == 0) {
                 return removed;
@@ -229,9 +232,9 @@ public final class StreamQueue implements ReliableQueue {
 
     @Override
     public QueueStats stats() {
-        List<Long> counts = call("stats", () -> STATS.run(redis.commands(), ScriptOutputType.MULTI,
+        List<Long> counts = calls.run("stats", STATS, ScriptOutputType.MULTI,
                 keys(keys.stream, keys.retry, keys.dead, keys.deadRetry, keys.delayed), bytes(options.group()),
-                bytes(LAG_COUNT_LIMIT)));
+                bytes(LAG_COUNT_LIMIT));
         return new QueueStats(counts.get(0), counts.get(1), counts.get(2), counts.get(3), counts.get(4));
     }
 
@@ -255,18 +258,20 @@ public final class StreamQueue implements ReliableQueue {
     }
 
     /** Runs a call that needs the group, creating the group once when Redis says it is missing. */
-    private <T> T inGroup(String operation, Supplier<T> redisCall) {
-        return call(operation, () -> {
-            try {
-                return redisCall.get();
-            } catch (RedisCommandExecutionException e) {
-                if (e.getMessage() == null || !e.getMessage().startsWith("NOGROUP")) {
-                    throw e;
-                }
-                createGroup();
-                return redisCall.get();
+    private <T> T inGroup(String operation, Supplier<T> queueCall) {
+        try {
+            return queueCall.get();
+        } catch (QueueException e) {
+            if (!(e.getCause() instanceof RedisCommandExecutionException cause) || cause.getMessage() == null
+                || !cause.getMessage().startsWith("NOGROUP")) {
+                throw e;
             }
-        });
+            calls.run("create group", () -> {
+                createGroup();
+                return null;
+            });
+            return queueCall.get();
+        }
     }
 
     private void createGroup() {
@@ -335,28 +340,6 @@ public final class StreamQueue implements ReliableQueue {
             fields.put(text(flat.get(i)), flat.get(i + 1));
         }
         return fields;
-    }
-
-    private List<Settled> settle(String operation, LuaScript script, byte[][] scriptKeys, List<byte[]> args,
-            Function<Long, Settled> meaning) {
-        List<Long> codes = call(operation,
-                () -> script.run(redis.commands(), ScriptOutputType.MULTI, scriptKeys, args.toArray(byte[][]::new)));
-        return codes.stream().map(meaning).toList();
-    }
-
-    private <T> T call(String operation, Supplier<T> redisCall) {
-        return QueueException.wrap(name, operation, redisCall);
-    }
-
-    private static void addLeases(List<byte[]> args, List<Lease> leases) {
-        for (Lease lease : leases) {
-            args.add(bytes(lease.id()));
-            args.add(bytes(lease.token()));
-        }
-    }
-
-    private static byte[][] keys(byte[]... keys) {
-        return keys;
     }
 
     @Override

@@ -24,31 +24,7 @@ local window, deletion = tonumber(ARGV[3]), ARGV[4]
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 
-local function ms_seq(entry)
-  local ms, seq = string.match(entry, '^(%d+)-(%d+)$')
-  return tonumber(ms), tonumber(seq)
-end
-
--- true when some other group has not read the entry yet or still has it pending
-local function wanted_elsewhere(entry)
-  local ms, seq = ms_seq(entry)
-  for _, info in ipairs(redis.call('XINFO', 'GROUPS', stream)) do
-    local name, last
-    for i = 1, #info, 2 do
-      if info[i] == 'name' then name = info[i + 1] elseif info[i] == 'last-delivered-id' then last = info[i + 1] end
-    end
-    if name ~= group then
-      local lms, lseq = ms_seq(last)
-      if lms < ms or (lms == ms and lseq < seq) then
-        return true
-      end
-      if #redis.call('XPENDING', stream, name, entry, entry, 1) > 0 then
-        return true
-      end
-    end
-  end
-  return false
-end
+--- @include "stream/includes/groups"
 
 local codes = {}
 for i = 5, #ARGV, 2 do
@@ -68,9 +44,7 @@ for i = 5, #ARGV, 2 do
           end
         end
       end
-      if deletion == 'always' or (deletion == 'all-groups' and not wanted_elsewhere(entry)) then
-        redis.call('XDEL', stream, entry)
-      end
+      delete_acked(stream, group, entry, deletion)
     end
     codes[#codes + 1] = 1
   else

@@ -28,62 +28,8 @@ local multiplier, maxDelay, deletion = tonumber(ARGV[5]), tonumber(ARGV[6]), ARG
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 
-local function ms_seq(entry)
-  local ms, seq = string.match(entry, '^(%d+)-(%d+)$')
-  return tonumber(ms), tonumber(seq)
-end
-
--- true when some other group has not read the entry yet or still has it pending
-local function wanted_elsewhere(entry)
-  local ms, seq = ms_seq(entry)
-  for _, info in ipairs(redis.call('XINFO', 'GROUPS', stream)) do
-    local name, last
-    for i = 1, #info, 2 do
-      if info[i] == 'name' then name = info[i + 1] elseif info[i] == 'last-delivered-id' then last = info[i + 1] end
-    end
-    if name ~= group then
-      local lms, lseq = ms_seq(last)
-      if lms < ms or (lms == ms and lseq < seq) then
-        return true
-      end
-      if #redis.call('XPENDING', stream, name, entry, entry, 1) > 0 then
-        return true
-      end
-    end
-  end
-  return false
-end
-
-local function dead_letter(entry, deliveries, reason)
-  local found = redis.call('XRANGE', stream, entry, entry)
-  if #found == 1 then
-    local fields, map, own = found[1][2], {}, {}
-    for f = 1, #fields, 2 do
-      map[fields[f]] = fields[f + 1]
-    end
-    local content = map['body']
-    if not (map['body'] and map['id']) then
-      content = cjson.encode(map)
-    end
-    local xadd = {'XADD', KEYS[3], '*', 'origin_id', entry, 'content', content, 'failure', reason,
-                  'deliveries', tostring(deliveries)}
-    for _, name in ipairs({'id', 'headers', 'enqueued'}) do
-      if map['id'] and map[name] then
-        xadd[#xadd + 1] = name
-        xadd[#xadd + 1] = map[name]
-      end
-    end
-    local deadEntry = redis.call(unpack(xadd))
-    if map['id'] then
-      redis.call('HSET', KEYS[4], map['id'], 'd:' .. deadEntry)
-    end
-  end
-  redis.call('XACK', stream, group, entry)
-  redis.call('ZREM', KEYS[2], entry)
-  if #found == 1 and deletion == 'all-groups' and not wanted_elsewhere(entry) then
-    redis.call('XDEL', stream, entry)
-  end
-end
+--- @include "stream/includes/groups"
+--- @include "stream/includes/dead_letter"
 
 local codes = {}
 for i = 8, #ARGV, 3 do
@@ -92,7 +38,7 @@ for i = 8, #ARGV, 3 do
   if #pending == 1 and pending[1][2] == consumer and tostring(pending[1][4]) == token then
     local deliveries = tonumber(pending[1][4])
     if maxDeliveries > 0 and deliveries >= maxDeliveries then
-      dead_letter(entry, deliveries, reason)
+      dead_letter(stream, group, KEYS[2], KEYS[3], KEYS[4], entry, deliveries, reason, deletion)
       codes[#codes + 1] = 2
     else
       local delay = 0

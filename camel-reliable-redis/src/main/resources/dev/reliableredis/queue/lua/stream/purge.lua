@@ -19,21 +19,7 @@
 local group, batch = ARGV[1], tonumber(ARGV[2])
 local removed, more = 0, 0
 
-local function group_info(stream)
-  if redis.call('EXISTS', stream) == 0 then
-    return nil
-  end
-  for _, info in ipairs(redis.call('XINFO', 'GROUPS', stream)) do
-    local map = {}
-    for i = 1, #info, 2 do
-      map[info[i]] = info[i + 1]
-    end
-    if map['name'] == group then
-      return map
-    end
-  end
-  return nil
-end
+--- @include "stream/includes/groups"
 
 local function delete(stream, entries)
   for _, e in ipairs(entries) do
@@ -46,7 +32,7 @@ local function delete(stream, entries)
   end
 end
 
-local info = group_info(KEYS[1])
+local info = group_info(KEYS[1], group)
 local unread
 if info then
   unread = redis.call('XRANGE', KEYS[1], '(' .. info['last-delivered-id'], '+', 'COUNT', batch)
@@ -71,7 +57,7 @@ for i = 1, #delayed, 2 do
 end
 if #delayed == 2 * batch then more = 1 end
 
-local deadGroup = group_info(KEYS[3])
+local deadGroup = group_info(KEYS[3], group)
 local letters = redis.call('XRANGE', KEYS[3], '-', '+', 'COUNT', batch)
 local free = {}
 for _, letter in ipairs(letters) do

@@ -37,60 +37,8 @@ local maxDeliveries, batch, maxLen, deletion = tonumber(ARGV[4]), tonumber(ARGV[
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 
-local function ms_seq(entry)
-  local ms, seq = string.match(entry, '^(%d+)-(%d+)$')
-  return tonumber(ms), tonumber(seq)
-end
-
-local function wanted_elsewhere(entry)
-  local ms, seq = ms_seq(entry)
-  for _, info in ipairs(redis.call('XINFO', 'GROUPS', source)) do
-    local name, last
-    for i = 1, #info, 2 do
-      if info[i] == 'name' then name = info[i + 1] elseif info[i] == 'last-delivered-id' then last = info[i + 1] end
-    end
-    if name ~= group then
-      local lms, lseq = ms_seq(last)
-      if lms < ms or (lms == ms and lseq < seq) then
-        return true
-      end
-      if #redis.call('XPENDING', source, name, entry, entry, 1) > 0 then
-        return true
-      end
-    end
-  end
-  return false
-end
-
-local function dead_letter(entry, deliveries)
-  local found = redis.call('XRANGE', source, entry, entry)
-  if #found == 1 then
-    local fields, map = found[1][2], {}
-    for f = 1, #fields, 2 do
-      map[fields[f]] = fields[f + 1]
-    end
-    local content = map['body']
-    if not (map['body'] and map['id']) then
-      content = cjson.encode(map)
-    end
-    local xadd = {'XADD', KEYS[5], '*', 'origin_id', entry, 'content', content, 'failure', 'lease expired',
-                  'deliveries', tostring(deliveries)}
-    for _, name in ipairs({'id', 'headers', 'enqueued'}) do
-      if map['id'] and map[name] then
-        xadd[#xadd + 1] = name
-        xadd[#xadd + 1] = map[name]
-      end
-    end
-    local deadEntry = redis.call(unpack(xadd))
-    if map['id'] then
-      redis.call('HSET', KEYS[6], map['id'], 'd:' .. deadEntry)
-    end
-  end
-  redis.call('XACK', source, group, entry)
-  if #found == 1 and deletion == 'all-groups' and not wanted_elsewhere(entry) then
-    redis.call('XDEL', source, entry)
-  end
-end
+--- @include "stream/includes/groups"
+--- @include "stream/includes/dead_letter"
 
 local takenOver, deadLettered, released, forgotten, swept = 0, 0, 0, 0, 0
 
@@ -102,7 +50,7 @@ for _, entry in ipairs(claimed[2]) do
     local pending = redis.call('XPENDING', source, group, entry, entry, 1)
     local deliveries = tonumber(pending[1][4])
     if maxDeliveries > 0 and deliveries >= maxDeliveries then
-      dead_letter(entry, deliveries)
+      dead_letter(source, group, KEYS[2], KEYS[5], KEYS[6], entry, deliveries, 'lease expired', deletion)
       deadLettered = deadLettered + 1
     else
       redis.call('ZADD', KEYS[2], now, entry)

@@ -14,15 +14,10 @@
 
   Returns {dead letters moved, 1 if ARGV[2] were looked at (call again) else 0}.
 ]]
+--- @include "stream/includes/groups"
+
 local group, maxLen = ARGV[1], tonumber(ARGV[3])
-local groups = {}
-if redis.call('EXISTS', KEYS[1]) == 1 then
-  for _, info in ipairs(redis.call('XINFO', 'GROUPS', KEYS[1])) do
-    for i = 1, #info, 2 do
-      if info[i] == 'name' then groups[info[i + 1]] = true end
-    end
-  end
-end
+local deadGroup = group_info(KEYS[1], group)
 local letters = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', tonumber(ARGV[2]))
 local moved = 0
 for _, letter in ipairs(letters) do
@@ -30,7 +25,7 @@ for _, letter in ipairs(letters) do
   for f = 1, #letter[2], 2 do
     map[letter[2][f]] = letter[2][f + 1]
   end
-  local busy = groups[group] and #redis.call('XPENDING', KEYS[1], group, entry, entry, 1) > 0
+  local busy = deadGroup and #redis.call('XPENDING', KEYS[1], group, entry, entry, 1) > 0
   if not busy then
     local xadd = {'XADD', KEYS[2]}
     if maxLen > 0 then

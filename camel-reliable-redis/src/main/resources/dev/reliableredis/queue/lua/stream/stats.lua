@@ -24,43 +24,23 @@ local group = ARGV[1]
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 
-local function group_info(stream)
-  if redis.call('EXISTS', stream) == 0 then
-    return nil
-  end
-  for _, info in ipairs(redis.call('XINFO', 'GROUPS', stream)) do
-    local map = {}
-    for i = 1, #info, 2 do
-      map[info[i]] = info[i + 1]
-    end
-    if map['name'] == group then
-      return map
-    end
-  end
-  return nil
-end
+--- @include "stream/includes/groups"
 
-local function ms_seq(entry)
-  local ms, seq = string.match(entry, '^(%d+)-(%d+)$')
-  return tonumber(ms), tonumber(seq)
-end
-
+-- Redis does not correct a group's lag for entries deleted after its last delivered id
 local function deleted_after(stream, last)
   local info = redis.call('XINFO', 'STREAM', stream)
   for i = 1, #info, 2 do
     if info[i] == 'max-deleted-entry-id' then
-      local dms, dseq = ms_seq(info[i + 1])
-      local lms, lseq = ms_seq(last)
-      return dms > lms or (dms == lms and dseq > lseq)
+      return after(info[i + 1], last)
     end
   end
   return true
 end
 
 local ready, inflight, oldest = 0, 0, 0
-local info = group_info(KEYS[1])
+local info = group_info(KEYS[1], group)
 if info then
-  -- Redis does not correct a group's lag for entries deleted after its last delivered id: count then
+  -- count instead of trusting the lag when entries were deleted after the group's position
   local lag = info['lag']
   if lag and deleted_after(KEYS[1], info['last-delivered-id']) then
     lag = nil
@@ -83,7 +63,7 @@ ready = ready + due
 inflight = inflight - waiting
 
 local dead = redis.call('XLEN', KEYS[3])
-local deadInfo = group_info(KEYS[3])
+local deadInfo = group_info(KEYS[3], group)
 if deadInfo then
   local deadWaiting = redis.call('ZCARD', KEYS[4])
   dead = dead - deadInfo['pending'] + deadWaiting

@@ -1,0 +1,52 @@
+package dev.reliableredis.queue;
+
+import java.util.List;
+import java.util.function.LongFunction;
+import java.util.function.Supplier;
+
+import io.lettuce.core.ScriptOutputType;
+
+import static dev.reliableredis.queue.RedisBytes.bytes;
+
+/** Runs the script calls of one queue; a Redis failure becomes a QueueException naming the queue and the operation. */
+public final class QueueCalls {
+
+    private final RedisGateway redis;
+    private final String queue;
+
+    public QueueCalls(RedisGateway redis, String queue) {
+        this.redis = redis;
+        this.queue = queue;
+    }
+
+    public <T> T run(String operation, LuaScript script, ScriptOutputType type, byte[][] keys, byte[]... args) {
+        return run(operation, () -> script.run(redis.commands(), type, keys, args));
+    }
+
+    public <T> T run(String operation, LuaScript script, ScriptOutputType type, byte[][] keys, List<byte[]> args) {
+        return run(operation, script, type, keys, args.toArray(byte[][]::new));
+    }
+
+    public <T> T run(String operation, Supplier<T> redisCall) {
+        return QueueException.wrap(queue, operation, redisCall);
+    }
+
+    /** Runs a settling script whose reply is one code per delivery, and says what each code means. */
+    public List<Settled> settle(String operation, LuaScript script, byte[][] keys, List<byte[]> args,
+            LongFunction<Settled> meaning) {
+        List<Long> codes = run(operation, script, ScriptOutputType.MULTI, keys, args);
+        return codes.stream().map(meaning::apply).toList();
+    }
+
+    /** Adds id and token of every lease, in order. */
+    public static void addLeases(List<byte[]> args, List<Lease> leases) {
+        for (Lease lease : leases) {
+            args.add(bytes(lease.id()));
+            args.add(bytes(lease.token()));
+        }
+    }
+
+    public static byte[][] keys(byte[]... keys) {
+        return keys;
+    }
+}

@@ -1,0 +1,36 @@
+--[[
+  Included by stream scripts after stream/includes/groups: moves one pending entry to the dead-letter stream.
+
+  Adds it to the dead-letter stream with origin_id, content (the body, or for an entry written by another
+  program the JSON of its field map), failure and deliveries, plus id, headers and enqueued when it had them;
+  points the id index at the dead letter; XACKs the entry, takes it out of the retry set and deletes it like
+  an acked entry. An entry deleted meanwhile is only XACKed.
+]]
+local function dead_letter(stream, group, retry, dead, ids, entry, deliveries, reason, deletion)
+  local found = redis.call('XRANGE', stream, entry, entry)
+  redis.call('XACK', stream, group, entry)
+  redis.call('ZREM', retry, entry)
+  if #found == 0 then
+    return
+  end
+  local map = {}
+  for f = 1, #found[1][2], 2 do
+    map[found[1][2][f]] = found[1][2][f + 1]
+  end
+  local own = map['body'] and map['id']
+  local xadd = {'XADD', dead, '*', 'origin_id', entry, 'content', own and map['body'] or cjson.encode(map),
+                'failure', reason, 'deliveries', tostring(deliveries)}
+  if own then
+    for _, name in ipairs({'id', 'headers', 'enqueued'}) do
+      if map[name] then
+        xadd[#xadd + 1] = name
+        xadd[#xadd + 1] = map[name]
+      end
+    end
+  end
+  local letter = redis.call(unpack(xadd))
+  if own then
+    redis.call('HSET', ids, map['id'], 'd:' .. letter)
+  end
+  delete_acked(stream, group, entry, deletion)
+end
