@@ -66,7 +66,7 @@ public class ReliableRedisConfiguration implements Cloneable {
     private String streamKey;
     @UriParam(label = "stream")
     private String deadLetterKey;
-    @UriParam(label = "stream,producer", defaultValue = "0")
+    @UriParam(label = "stream", defaultValue = "0")
     private long maxLen;
     @UriParam(label = "stream", defaultValue = "true")
     private boolean deleteAfterAck = true;

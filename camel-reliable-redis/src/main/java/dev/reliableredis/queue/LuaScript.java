@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.StringJoiner;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -39,10 +40,10 @@ public final class LuaScript {
     }
 
     private static String expand(String name) {
-        StringBuilder source = new StringBuilder();
+        StringJoiner source = new StringJoiner("\n");
         for (String line : read(name).split("\n", -1)) {
             Matcher include = INCLUDE.matcher(line);
-            source.append(include.matches() ? expand(include.group(1)) : line).append('\n');
+            source.add(include.matches() ? expand(include.group(1)) : line);
         }
         return source.toString();
     }

@@ -260,4 +260,82 @@ class StreamQueueTest extends QueueTestBase {
                 .containsExactly(0L, 2L, 0L, 0L);
         assertThat(q.ack(List.of(claimed.get(0).lease()))).containsExactly(Settled.ACKED);
     }
+
+    @Test
+    void redriveSkipsADeadLetterBeingProcessedAndEnds() {
+        StreamQueue q = orders(30_000, 0, 1000, "c1");
+        for (String id : List.of("d1", "d2")) {
+            q.enqueue(message(id, "x"));
+        }
+        for (Delivery d : q.claim(2)) {
+            q.nack(List.of(new Failure(d.lease(), "boom")));
+        }
+        Delivery beingProcessed = q.deadLetters().claim(1).get(0);
+
+        assertThat(q.redrive(1)).isEqualTo(1);
+        assertThat(q.redrive(10)).isZero();
+
+        assertThat(beingProcessed.messageId()).isEqualTo("d1");
+        assertThat(q.claim(10)).extracting(Delivery::messageId).containsExactly("d2");
+    }
+
+    @Test
+    void aDeadLetterWaitingForItsRetryCanBeRedrivenAndPurged() {
+        StreamQueue q = orders(30_000, 0, 60_000, "c1");
+        for (String id : List.of("d1", "d2")) {
+            q.enqueue(message(id, "x"));
+        }
+        for (Delivery d : q.claim(2)) {
+            q.nack(List.of(new Failure(d.lease(), "boom")));
+        }
+        for (Delivery letter : q.deadLetters().claim(2)) {
+            q.deadLetters().nack(List.of(new Failure(letter.lease(), "still broken")));
+        }
+        assertThat(q.stats().dead()).isEqualTo(2);
+
+        assertThat(q.redrive(1)).isEqualTo(1);
+        assertThat(q.purge()).isEqualTo(2);
+        assertThat(q.stats()).extracting(QueueStats::ready, QueueStats::inflight, QueueStats::delayed, QueueStats::dead)
+                .containsExactly(0L, 0L, 0L, 0L);
+    }
+
+    @Test
+    void anEntryTrimmedAwayWhilePendingStillLeavesADeadLetter() {
+        StreamQueue q = orders(30_000, 0, 1000, "c1");
+        q.enqueue(message("m1", "x"));
+        Delivery d = q.claim(1).get(0);
+        raw.xdel(STREAM, d.lease().id());
+
+        assertThat(q.nack(List.of(new Failure(d.lease(), "boom")))).containsExactly(Settled.DEAD_LETTERED);
+
+        var letter = raw.xrange(DEAD, io.lettuce.core.Range.create("-", "+")).get(0).getBody();
+        assertThat(letter).containsEntry("origin_id", d.lease().id()).containsEntry("content", "")
+                .containsEntry("failure", "boom (the entry was no longer in the stream)");
+    }
+
+    @Test
+    void aForeignEntryWithAnIdFieldButNoBodyIsNotTakenForOneOfOurs() {
+        StreamQueue q = orders(30_000, 0, 1000, "c1");
+        q.enqueue(message("42", "ours"));
+        raw.xadd(STREAM, Map.of("id", "42", "amount", "12"));
+        List<Delivery> both = q.claim(2);
+
+        assertThat(q.ack(List.of(both.get(1).lease()))).containsExactly(Settled.ACKED);
+
+        assertThat(both.get(1).fields()).containsEntry("id", "42");
+        assertThat(raw.hexists("rr:{orders}:ids", "42")).isTrue();
+        assertThat(raw.zscore("rr:{orders}:acked", "42")).isNull();
+    }
+
+    @Test
+    void anExtensionIsRefusedOnceTheReaperHasTakenTheEntryOver() {
+        StreamQueue q = orders(100, 3, 1000, "c1");
+        q.enqueue(message("m1", "x"));
+        Delivery d = q.claim(1).get(0);
+        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
+                .until(() -> q.reap().expiredReturned() == 1);
+
+        assertThat(q.extend(List.of(d.lease()))).containsExactly(Settled.REFUSED);
+        assertThat(q.claim(1).get(0).deliveryCount()).isEqualTo(2);
+    }
 }

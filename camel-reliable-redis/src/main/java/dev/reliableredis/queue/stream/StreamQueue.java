@@ -172,7 +172,8 @@ public final class StreamQueue implements ReliableQueue {
         }
         List<byte[]> args = ownerArgs();
         QueueCalls.addLeases(args, leases);
-        return calls.settle("extend", EXTEND, keys(source()), args, code -> code == 1 ? Settled.EXTENDED : Settled.REFUSED);
+        return calls.settle("extend", EXTEND, keys(source(), retry()), args,
+                code -> code == 1 ? Settled.EXTENDED : Settled.REFUSED);
     }
 
     @Override
@@ -203,15 +204,18 @@ public final class StreamQueue implements ReliableQueue {
     @Override
     public long redrive(long limit) {
         long moved = 0;
+        String from = "-";
         while (moved < limit) {
             long batch = Math.min(BULK_BATCH, limit - moved);
-            List<Long> result = calls.run("redrive", REDRIVE, ScriptOutputType.MULTI,
-                    keys(keys.dead, keys.stream, keys.ids), bytes(options.group()), bytes(batch),
-                    bytes(options.maxLen()));
-            moved += result.get(0);
-            if (result.get(1) == 0) {
+            List<Object> result = calls.run("redrive", REDRIVE, ScriptOutputType.MULTI,
+                    keys(keys.dead, keys.stream, keys.ids, keys.deadRetry), bytes(options.group()), bytes(batch),
+                    bytes(options.maxLen()), bytes(from));
+            moved += (Long) result.get(0);
+            String last = text(result.get(1));
+            if (last.isEmpty()) {
                 break;
             }
+            from = "(" + last;
         }
         return moved;
     }
@@ -221,7 +225,7 @@ public final class StreamQueue implements ReliableQueue {
         long removed = 0;
         while (true) {
             List<Long> result = calls.run("purge", PURGE, ScriptOutputType.MULTI,
-                    keys(keys.stream, keys.retry, keys.dead, keys.delayed, keys.delayedMessages, keys.ids),
+                    keys(keys.stream, keys.retry, keys.dead, keys.delayed, keys.delayedMessages, keys.ids, keys.deadRetry),
                     bytes(options.group()), bytes(BULK_BATCH));
             removed += result.get(0);
             if (result.get(1) == 0) {

@@ -35,13 +35,15 @@ for i = 5, #ARGV, 2 do
     redis.call('XACK', stream, group, entry)
     redis.call('ZREM', KEYS[2], entry)
     if #found == 1 then
-      local fields = found[1][2]
-      for f = 1, #fields, 2 do
-        if fields[f] == 'id' then
-          redis.call('HDEL', KEYS[3], fields[f + 1])
-          if window > 0 then
-            redis.call('ZADD', KEYS[4], now + window, fields[f + 1])
-          end
+      local map = {}
+      for f = 1, #found[1][2], 2 do
+        map[found[1][2][f]] = found[1][2][f + 1]
+      end
+      -- only the component's own entries (body and id) have a message id to remember
+      if map['id'] and (map['body'] or map['content']) then
+        redis.call('HDEL', KEYS[3], map['id'])
+        if window > 0 then
+          redis.call('ZADD', KEYS[4], now + window, map['id'])
         end
       end
       delete_acked(stream, group, entry, deletion)

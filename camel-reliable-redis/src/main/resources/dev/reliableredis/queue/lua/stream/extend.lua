@@ -4,6 +4,8 @@
   delivery. Each is checked on its lease token (owner and delivery count).
 
   KEYS[1] stream  the stream read (the dead-letter stream for a dead-letter consumer)
+  KEYS[2] retry   zset entry id -> retry due time, of this group: an entry the reaper has taken over for a
+                  redelivery is no longer this delivery's, even while its owner has not changed yet
 
   ARGV[1] group
   ARGV[2] consumer
@@ -16,7 +18,8 @@ local codes = {}
 for i = 3, #ARGV, 2 do
   local entry, token = ARGV[i], ARGV[i + 1]
   local pending = redis.call('XPENDING', stream, group, entry, entry, 1)
-  if #pending == 1 and pending[1][2] == consumer and tostring(pending[1][4]) == token then
+  if #pending == 1 and pending[1][2] == consumer and tostring(pending[1][4]) == token
+      and not redis.call('ZSCORE', KEYS[2], entry) then
     redis.call('XCLAIM', stream, group, consumer, 0, entry, 'JUSTID')
     codes[#codes + 1] = 1
   else

@@ -1,7 +1,7 @@
 --[[
   stream/purge: removes up to ARGV[2] messages from each of: the entries the group has not read yet, the
   entries waiting for a retry, the delayed messages and the dead letters (but not those a dead-letter
-  consumer of the group has pending). Entries being processed are not touched. Removed entries are deleted
+  consumer of the group is processing; one waiting for its retry is removed). Entries being processed are not touched. Removed entries are deleted
   from the stream, so other groups of the same stream lose them too. The caller repeats while it says so.
 
   KEYS[1] stream       the queue's stream
@@ -10,6 +10,7 @@
   KEYS[4] delayed      zset message id -> due time
   KEYS[5] delayed-msg  hash message id -> packed delayed message
   KEYS[6] ids          hash message id -> entry reference
+  KEYS[7] dead-retry   zset entry id -> retry due time, of this group on the dead-letter stream
 
   ARGV[1] group
   ARGV[2] most messages to remove from each part
@@ -61,7 +62,11 @@ local deadGroup = group_info(KEYS[3], group)
 local letters = redis.call('XRANGE', KEYS[3], '-', '+', 'COUNT', batch)
 local free = {}
 for _, letter in ipairs(letters) do
-  if not (deadGroup and #redis.call('XPENDING', KEYS[3], group, letter[1], letter[1], 1) > 0) then
+  local pending = deadGroup and #redis.call('XPENDING', KEYS[3], group, letter[1], letter[1], 1) > 0
+  if not pending or redis.call('ZREM', KEYS[7], letter[1]) == 1 then
+    if pending then
+      redis.call('XACK', KEYS[3], group, letter[1])
+    end
     free[#free + 1] = letter
   end
 end

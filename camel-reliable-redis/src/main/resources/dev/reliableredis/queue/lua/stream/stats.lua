@@ -40,9 +40,9 @@ end
 local ready, inflight, oldest = 0, 0, 0
 local info = group_info(KEYS[1], group)
 if info then
-  -- count instead of trusting the lag when entries were deleted after the group's position
+  -- count instead of trusting the lag when entries were deleted after the group's position, or trimmed
   local lag = info['lag']
-  if lag and deleted_after(KEYS[1], info['last-delivered-id']) then
+  if lag and (deleted_after(KEYS[1], info['last-delivered-id']) or lag > redis.call('XLEN', KEYS[1])) then
     lag = nil
   end
   if not lag then

@@ -4,13 +4,16 @@
   Adds it to the dead-letter stream with origin_id, content (the body, or for an entry written by another
   program the JSON of its field map), failure and deliveries, plus id, headers and enqueued when it had them;
   points the id index at the dead letter; XACKs the entry, takes it out of the retry set and deletes it like
-  an acked entry. An entry deleted meanwhile is only XACKed.
+  an acked entry. An entry trimmed away meanwhile leaves a dead letter with empty content.
 ]]
 local function dead_letter(stream, group, retry, dead, ids, entry, deliveries, reason, deletion)
   local found = redis.call('XRANGE', stream, entry, entry)
   redis.call('XACK', stream, group, entry)
   redis.call('ZREM', retry, entry)
   if #found == 0 then
+    -- trimmed away (MAXLEN) while pending: its content is gone, but its failure is not hidden
+    redis.call('XADD', dead, '*', 'origin_id', entry, 'content', '', 'failure',
+        reason .. ' (the entry was no longer in the stream)', 'deliveries', tostring(deliveries))
     return
   end
   local map = {}
