@@ -106,6 +106,7 @@ public class ReliableRedisConsumer extends DefaultConsumer {
             executors.shutdownGraceful(workers, timeout);
             executors.shutdownGraceful(settler, timeout);
             executors.shutdownNow(housekeeping);
+            leaveQueue();
             arrivals.close();
             poller = null;
         }
@@ -240,6 +241,14 @@ public class ReliableRedisConsumer extends DefaultConsumer {
         } catch (RuntimeException e) {
             LOG.warn("Could not give back {} unstarted messages of queue '{}'; they return when their leases expire",
                     deliveries.size(), queue.name(), e);
+        }
+    }
+
+    private void leaveQueue() {
+        try {
+            queue.leave();
+        } catch (RuntimeException e) {
+            LOG.debug("Consumer of queue '{}' could not leave it: {}", queue.name(), e.getMessage());
         }
     }
 

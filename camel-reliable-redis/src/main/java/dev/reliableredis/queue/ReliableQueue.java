@@ -43,6 +43,10 @@ public interface ReliableQueue {
     /** The same queue, delivering its dead letters instead of its ready messages. */
     ReliableQueue deadLetters();
 
+    /** Called when a consumer of this queue stops, after its deliveries are settled; may do nothing. */
+    default void leave() {
+    }
+
     /** A new waiter for one consumer, which closes it. */
     ArrivalWaiter newArrivalWaiter();
 }

@@ -131,4 +131,22 @@ class StreamModeTest extends CamelRedisTestBase {
         assertThat(stats).containsEntry("inflight", 1L).containsEntry("ready", 0L);
         assertThat(stats.get("oldestPendingAge")).isBetween(300L, 10_000L);
     }
+
+    @Test
+    void aStoppedConsumerWithNothingPendingLeavesItsGroup() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:orders?mode=stream&consumerName=short-lived").routeId("short")
+                        .process(received::add);
+            }
+        });
+        send("orders", "x");
+        awaitReceived(1);
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> raw.xinfoConsumers(key("orders", "stream"), "camel").size() == 1);
+
+        context.getRouteController().stopRoute("short");
+
+        assertThat(raw.xinfoConsumers(key("orders", "stream"), "camel")).isEmpty();
+    }
 }

@@ -58,6 +58,7 @@ public final class StreamQueue implements ReliableQueue {
     private static final LuaScript REDRIVE = LuaScript.load("stream/redrive");
     private static final LuaScript PURGE = LuaScript.load("stream/purge");
     private static final LuaScript STATS = LuaScript.load("stream/stats");
+    private static final LuaScript LEAVE = LuaScript.load("stream/leave");
 
     private final RedisGateway redis;
     private final QueueCalls calls;
@@ -94,6 +95,13 @@ public final class StreamQueue implements ReliableQueue {
     @Override
     public String name() {
         return name;
+    }
+
+    /** Removes this consumer from the group when it has nothing pending, so that names do not pile up. */
+    @Override
+    public void leave() {
+        calls.run("leave", LEAVE, ScriptOutputType.INTEGER, keys(source()), bytes(options.group()),
+                bytes(options.consumerName()));
     }
 
     @Override
