@@ -60,7 +60,8 @@ public final class RedisGateway implements AutoCloseable {
         RedisClient client = RedisClient.create(resources, uri);
         client.setOptions(ClientOptions.builder()
                 .socketOptions(SocketOptions.builder().connectTimeout(commandTimeout).build())
-                .timeoutOptions(TimeoutOptions.enabled(commandTimeout))
+                // each connection's own timeout: the blocking-read connection needs a longer one
+                .timeoutOptions(TimeoutOptions.builder().timeoutCommands().connectionTimeout().build())
                 .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
                 .build());
         return new RedisGateway(client, true, commandTimeout);
@@ -104,6 +105,10 @@ public final class RedisGateway implements AutoCloseable {
         return connection instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster
                 ? cluster.sync()
                 : ((StatefulRedisConnection<byte[], byte[]>) connection).sync();
+    }
+
+    public Duration commandTimeout() {
+        return commandTimeout;
     }
 
     /** A new Pub/Sub connection; the caller closes it. */

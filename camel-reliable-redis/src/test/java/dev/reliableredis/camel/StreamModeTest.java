@@ -149,4 +149,22 @@ class StreamModeTest extends CamelRedisTestBase {
 
         assertThat(raw.xinfoConsumers(key("orders", "stream"), "camel")).isEmpty();
     }
+
+    @Test
+    void aShortCommandTimeoutDoesNotCutTheBlockingReadShort() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:fast?mode=stream&commandTimeout=400&streamKey=fast_stream").process(received::add);
+            }
+        });
+        await().atMost(Duration.ofSeconds(5)).until(() -> raw.exists("fast_stream") == 1);
+        for (int i = 0; i < 5; i++) {
+            await().pollDelay(Duration.ofMillis(300)).until(() -> true);
+            raw.xadd("fast_stream", Map.of("n", String.valueOf(i)));
+        }
+
+        awaitReceived(5);
+        assertThat(received).extracting(e -> e.getMessage().getHeader(ReliableRedisConstants.DELIVERY_COUNT))
+                .containsOnly(1);
+    }
 }

@@ -318,11 +318,13 @@ class StreamQueueTest extends QueueTestBase {
         StreamQueue q = orders(30_000, 0, 1000, "c1");
         q.enqueue(message("42", "ours"));
         raw.xadd(STREAM, Map.of("id", "42", "amount", "12"));
-        List<Delivery> both = q.claim(2);
+        raw.xadd(STREAM, Map.of("id", "42", "content", "x"));
+        List<Delivery> all = q.claim(3);
 
-        assertThat(q.ack(List.of(both.get(1).lease()))).containsExactly(Settled.ACKED);
+        assertThat(q.ack(List.of(all.get(1).lease(), all.get(2).lease())))
+                .containsExactly(Settled.ACKED, Settled.ACKED);
 
-        assertThat(both.get(1).fields()).containsEntry("id", "42");
+        assertThat(all.get(1).fields()).containsEntry("id", "42");
         assertThat(raw.hexists("rr:{orders}:ids", "42")).isTrue();
         assertThat(raw.zscore("rr:{orders}:acked", "42")).isNull();
     }
@@ -337,5 +339,30 @@ class StreamQueueTest extends QueueTestBase {
 
         assertThat(q.extend(List.of(d.lease()))).containsExactly(Settled.REFUSED);
         assertThat(q.claim(1).get(0).deliveryCount()).isEqualTo(2);
+    }
+
+    @Test
+    void aDeadLetterThatCannotBeWrittenLeavesTheEntryPending() {
+        StreamQueue q = streamQueue("orders", settings(30_000, 0, 1000),
+                new StreamOptions(null, "not_a_stream", "g", "0", "c1", 0, true));
+        raw.set("not_a_stream", "oops");
+        q.enqueue(message("m1", "x"));
+        Delivery d = q.claim(1).get(0);
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> q.nack(List.of(new Failure(d.lease(), "boom"))))
+                .isInstanceOf(QueueException.class).hasMessageContaining("WRONGTYPE");
+
+        assertThat(raw.xpending(STREAM, "g").getCount()).isEqualTo(1);
+        assertThat(raw.xlen(STREAM)).isEqualTo(1);
+    }
+
+    @Test
+    void anExtensionOfAnEntryTrimmedAwayIsRefused() {
+        StreamQueue q = orders(30_000, 3, 1000, "c1");
+        q.enqueue(message("m1", "x"));
+        Delivery d = q.claim(1).get(0);
+        raw.xtrim(STREAM, 0);
+
+        assertThat(q.extend(List.of(d.lease()))).containsExactly(Settled.REFUSED);
     }
 }

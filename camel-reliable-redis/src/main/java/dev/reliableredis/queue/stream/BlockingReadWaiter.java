@@ -21,7 +21,8 @@ import static dev.reliableredis.queue.RedisBytes.text;
 /**
  * Waits for new stream entries with a blocking XREADGROUP on a connection of its own, so that entries written by
  * any program (not only this component) wake the consumer at once. The block is at most one second, which
- * bounds how long a stopping consumer waits for it.
+ * bounds how long a stopping consumer waits for it, and at most half the command timeout: a client that gave up
+ * on a read Redis still serves would lose the entries it delivers into this consumer's pending list.
  */
 final class BlockingReadWaiter implements ArrivalWaiter {
 
@@ -51,7 +52,7 @@ final class BlockingReadWaiter implements ArrivalWaiter {
 
     @Override
     public List<Delivery> await(long mark, int maxMessages, Duration max) {
-        Duration block = max.compareTo(MAX_BLOCK) < 0 ? max : MAX_BLOCK;
+        Duration block = shortest(max, MAX_BLOCK, gateway.commandTimeout().dividedBy(2));
         if (connection == null) {
             connection = gateway.connectDedicated(block.plus(Duration.ofSeconds(10)));
         }
@@ -65,6 +66,14 @@ final class BlockingReadWaiter implements ArrivalWaiter {
             deliveries.add(toDelivery.apply(new Entry(message.getId(), fields)));
         }
         return deliveries;
+    }
+
+    private static Duration shortest(Duration... durations) {
+        Duration shortest = durations[0];
+        for (Duration d : durations) {
+            shortest = d.compareTo(shortest) < 0 ? d : shortest;
+        }
+        return shortest.isZero() ? Duration.ofMillis(1) : shortest;
     }
 
     @Override

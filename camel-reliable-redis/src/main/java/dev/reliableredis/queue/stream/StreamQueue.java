@@ -46,7 +46,8 @@ public final class StreamQueue implements ReliableQueue {
 
     private static final Logger LOG = LoggerFactory.getLogger(StreamQueue.class);
     private static final int BULK_BATCH = 1000;
-    private static final int LAG_COUNT_LIMIT = 100_000;
+    /** Counting reads whole entries into the script: a bound that keeps Redis responsive. */
+    private static final int LAG_COUNT_LIMIT = 10_000;
 
     private static final LuaScript ENQUEUE = LuaScript.load("stream/enqueue");
     private static final LuaScript CLAIM = LuaScript.load("stream/claim");
@@ -139,6 +140,7 @@ public final class StreamQueue implements ReliableQueue {
         List<byte[]> args = ownerArgs();
         args.add(bytes(settings.idempotencyWindow().toMillis()));
         args.add(bytes(deadLetters ? "always" : deletion()));
+        args.add(bytes(deadLetters ? "dead" : "stream"));
         QueueCalls.addLeases(args, leases);
         return calls.settle("ack", ACK, keys(source(), retry(), keys.ids, keys.acked), args,
                 code -> code == 1 ? Settled.ACKED : Settled.REFUSED);

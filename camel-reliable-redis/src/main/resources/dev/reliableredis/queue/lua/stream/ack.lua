@@ -15,7 +15,8 @@
   ARGV[2] consumer
   ARGV[3] idempotency window in ms (0: the id is forgotten at once)
   ARGV[4] 'all-groups', 'always' or 'never': when to delete the acked entry
-  ARGV[2k+3], ARGV[2k+4]  entry id and lease token (the delivery count) of the k-th delivery
+  ARGV[5] 'stream' or 'dead': what KEYS[1] is (which entries are the component's own differs)
+  ARGV[2k+4], ARGV[2k+5]  entry id and lease token (the delivery count) of the k-th delivery
 
   Returns an array with one code per delivery: 1 acked, 0 refused.
 ]]
@@ -27,7 +28,8 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 --- @include "stream/includes/groups"
 
 local codes = {}
-for i = 5, #ARGV, 2 do
+local own_fields = ARGV[5] == 'dead' and {'content', 'origin_id'} or {'body'}
+for i = 6, #ARGV, 2 do
   local entry, token = ARGV[i], ARGV[i + 1]
   local pending = redis.call('XPENDING', stream, group, entry, entry, 1)
   if #pending == 1 and pending[1][2] == consumer and tostring(pending[1][4]) == token then
@@ -39,8 +41,13 @@ for i = 5, #ARGV, 2 do
       for f = 1, #found[1][2], 2 do
         map[found[1][2][f]] = found[1][2][f + 1]
       end
-      -- only the component's own entries (body and id) have a message id to remember
-      if map['id'] and (map['body'] or map['content']) then
+      -- only the component's own entries (id and body; a dead letter: id, content and origin_id) have a
+      -- message id to remember
+      local own = map['id'] ~= nil
+      for _, name in ipairs(own_fields) do
+        own = own and map[name] ~= nil
+      end
+      if own then
         redis.call('HDEL', KEYS[3], map['id'])
         if window > 0 then
           redis.call('ZADD', KEYS[4], now + window, map['id'])

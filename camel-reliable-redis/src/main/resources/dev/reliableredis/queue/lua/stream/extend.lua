@@ -20,8 +20,12 @@ for i = 3, #ARGV, 2 do
   local pending = redis.call('XPENDING', stream, group, entry, entry, 1)
   if #pending == 1 and pending[1][2] == consumer and tostring(pending[1][4]) == token
       and not redis.call('ZSCORE', KEYS[2], entry) then
-    redis.call('XCLAIM', stream, group, consumer, 0, entry, 'JUSTID')
-    codes[#codes + 1] = 1
+    -- Redis 7 answers nothing (and drops the pending entry) when the entry was trimmed away meanwhile
+    if #redis.call('XCLAIM', stream, group, consumer, 0, entry, 'JUSTID') > 0 then
+      codes[#codes + 1] = 1
+    else
+      codes[#codes + 1] = 0
+    end
   else
     codes[#codes + 1] = 0
   end

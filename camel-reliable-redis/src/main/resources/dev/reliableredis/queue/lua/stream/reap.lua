@@ -60,9 +60,7 @@ for _, entry in ipairs(claimed[2]) do
 end
 
 for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[8], '-inf', now, 'LIMIT', 0, batch)) do
-  redis.call('ZREM', KEYS[8], id)
   local packed = redis.call('HGET', KEYS[9], id)
-  redis.call('HDEL', KEYS[9], id)
   if packed then
     local body, headers, enqueued = cmsgpack.unpack(packed)
     local xadd = {'XADD', KEYS[4]}
@@ -83,6 +81,9 @@ for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[8], '-inf', now, 'LIMIT', 0
     redis.call('HSET', KEYS[6], id, redis.call(unpack(xadd)))
     released = released + 1
   end
+  -- only once the message is in the stream
+  redis.call('ZREM', KEYS[8], id)
+  redis.call('HDEL', KEYS[9], id)
 end
 
 local old = redis.call('ZRANGEBYSCORE', KEYS[7], '-inf', now, 'LIMIT', 0, batch)

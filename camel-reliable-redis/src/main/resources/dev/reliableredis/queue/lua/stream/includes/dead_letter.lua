@@ -6,14 +6,16 @@
   points the id index at the dead letter; XACKs the entry, takes it out of the retry set and deletes it like
   an acked entry. An entry trimmed away meanwhile leaves a dead letter with empty content.
 ]]
+-- The dead letter is written before the entry is acked: a script that fails halfway (a dead-letter key of
+-- the wrong type) must leave the entry pending, not acked and lost.
 local function dead_letter(stream, group, retry, dead, ids, entry, deliveries, reason, deletion)
   local found = redis.call('XRANGE', stream, entry, entry)
-  redis.call('XACK', stream, group, entry)
-  redis.call('ZREM', retry, entry)
   if #found == 0 then
     -- trimmed away (MAXLEN) while pending: its content is gone, but its failure is not hidden
     redis.call('XADD', dead, '*', 'origin_id', entry, 'content', '', 'failure',
         reason .. ' (the entry was no longer in the stream)', 'deliveries', tostring(deliveries))
+    redis.call('XACK', stream, group, entry)
+    redis.call('ZREM', retry, entry)
     return
   end
   local map = {}
@@ -35,5 +37,7 @@ local function dead_letter(stream, group, retry, dead, ids, entry, deliveries, r
   if own then
     redis.call('HSET', ids, map['id'], 'd:' .. letter)
   end
+  redis.call('XACK', stream, group, entry)
+  redis.call('ZREM', retry, entry)
   delete_acked(stream, group, entry, deletion)
 end

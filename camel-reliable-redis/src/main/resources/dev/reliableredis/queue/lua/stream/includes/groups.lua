@@ -16,9 +16,15 @@ local function after(a, b)
   return ams > bms or (ams == bms and aseq > bseq)
 end
 
--- XINFO GROUPS of the stream as a list of field maps; empty when the stream does not exist
+-- XINFO GROUPS of the stream as a list of field maps; empty when the stream does not exist. Read once per
+-- script run: acks, nacks and takeovers do not move a group's last-delivered-id.
+local groups_read = {}
 local function groups_of(stream)
+  if groups_read[stream] then
+    return groups_read[stream]
+  end
   local groups = {}
+  groups_read[stream] = groups
   if redis.call('EXISTS', stream) == 0 then
     return groups
   end
