@@ -38,6 +38,27 @@ public final class QueueCalls {
         return codes.stream().map(meaning::apply).toList();
     }
 
+    /**
+     * Adds the retry policy the nack scripts take: deliveries before dead-lettering, retry delay, multiplier and
+     * cap. A failed dead letter is never dead-lettered again; it is offered again after retryDelay.
+     */
+    public static void addRetryPolicy(List<byte[]> args, QueueSettings settings, boolean deadLetters) {
+        long retryDelay = settings.retryDelay().toMillis();
+        args.add(bytes(deadLetters ? 0 : settings.maxDeliveries()));
+        args.add(bytes(retryDelay));
+        args.add(bytes(deadLetters ? "1" : Double.toString(settings.retryBackoffMultiplier())));
+        args.add(bytes(deadLetters ? retryDelay : settings.maxRetryDelay().toMillis()));
+    }
+
+    /** Adds id, token and reason of every failure, in order. */
+    public static void addFailures(List<byte[]> args, List<Failure> failures) {
+        for (Failure failure : failures) {
+            args.add(bytes(failure.lease().id()));
+            args.add(bytes(failure.lease().token()));
+            args.add(bytes(failure.reason()));
+        }
+    }
+
     /** Adds id and token of every lease, in order. */
     public static void addLeases(List<byte[]> args, List<Lease> leases) {
         for (Lease lease : leases) {

@@ -150,24 +150,8 @@ public final class ListQueue implements ReliableQueue {
             return List.of();
         }
         List<byte[]> args = new ArrayList<>(4 + 3 * failures.size());
-        long retryDelay = settings.retryDelay().toMillis();
-        if (deadLetters) {
-            // a failed dead letter goes back to the dead letters, offered again after retryDelay
-            args.add(bytes(0));
-            args.add(bytes(retryDelay));
-            args.add(bytes("1"));
-            args.add(bytes(retryDelay));
-        } else {
-            args.add(bytes(settings.maxDeliveries()));
-            args.add(bytes(retryDelay));
-            args.add(bytes(Double.toString(settings.retryBackoffMultiplier())));
-            args.add(bytes(settings.maxRetryDelay().toMillis()));
-        }
-        for (Failure failure : failures) {
-            args.add(bytes(failure.lease().id()));
-            args.add(bytes(failure.lease().token()));
-            args.add(bytes(failure.reason()));
-        }
+        QueueCalls.addRetryPolicy(args, settings, deadLetters);
+        QueueCalls.addFailures(args, failures);
         byte[] retryTarget = deadLetters ? keys.dead : keys.delayed;
         return calls.settle("nack", NACK, keys(inflight(), retryTarget, keys.dead, keys.meta, keys.failure), args,
                 code -> code == 1 ? Settled.RETRY_SCHEDULED : code == 2 ? Settled.DEAD_LETTERED : Settled.REFUSED);

@@ -152,25 +152,9 @@ public final class StreamQueue implements ReliableQueue {
             return List.of();
         }
         List<byte[]> args = ownerArgs();
-        long retryDelay = settings.retryDelay().toMillis();
-        if (deadLetters) {
-            // a failed dead letter stays in the dead-letter stream, offered again after retryDelay
-            args.add(bytes(0));
-            args.add(bytes(retryDelay));
-            args.add(bytes("1"));
-            args.add(bytes(retryDelay));
-        } else {
-            args.add(bytes(settings.maxDeliveries()));
-            args.add(bytes(retryDelay));
-            args.add(bytes(Double.toString(settings.retryBackoffMultiplier())));
-            args.add(bytes(settings.maxRetryDelay().toMillis()));
-        }
+        QueueCalls.addRetryPolicy(args, settings, deadLetters);
         args.add(bytes(deletion()));
-        for (Failure failure : failures) {
-            args.add(bytes(failure.lease().id()));
-            args.add(bytes(failure.lease().token()));
-            args.add(bytes(failure.reason()));
-        }
+        QueueCalls.addFailures(args, failures);
         return calls.settle("nack", NACK, keys(source(), retry(), keys.dead, keys.ids), args,
                 code -> code == 1 ? Settled.RETRY_SCHEDULED : code == 2 ? Settled.DEAD_LETTERED : Settled.REFUSED);
     }
