@@ -86,6 +86,7 @@ public final class RedisGateway implements AutoCloseable {
     private synchronized RedisClusterCommands<byte[], byte[]> connect() {
         if (commands == null) {
             connection = connectDedicated(commandTimeout);
+            RedisSettingsCheck.warnOnce(sync(connection));
             commands = sync(connection);
         }
         return commands;

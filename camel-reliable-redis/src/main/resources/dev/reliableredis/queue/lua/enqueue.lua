@@ -31,8 +31,10 @@ local remembered = redis.call('ZSCORE', KEYS[6], id)
 if remembered and tonumber(remembered) > now then
   return 0
 end
-redis.call('ZREM', KEYS[6], id)
+-- The first write must be one Redis refuses when it is out of memory (HSET): a script that has written once is
+-- let through to the end, so a refusal can only come before anything is written.
 redis.call('HSET', KEYS[3], id, ARGV[2])
+redis.call('ZREM', KEYS[6], id)
 if ARGV[3] ~= '' then
   redis.call('HSET', KEYS[4], id, ARGV[3])
 end

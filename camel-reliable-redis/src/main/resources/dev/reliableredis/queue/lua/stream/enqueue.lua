@@ -40,11 +40,13 @@ local remembered = redis.call('ZSCORE', KEYS[4], id)
 if remembered and tonumber(remembered) > now then
   return 0
 end
-redis.call('ZREM', KEYS[4], id)
+-- The first write must be one Redis refuses when it is out of memory (HSET, XADD): a script that has written
+-- once is let through to the end, so a refusal can only come before anything is written.
 local delay = tonumber(ARGV[4])
 if delay > 0 then
   redis.call('HSET', KEYS[6], id, cmsgpack.pack(ARGV[2], ARGV[3], now))
   redis.call('ZADD', KEYS[5], now + delay, id)
+  redis.call('ZREM', KEYS[4], id)
   return 1
 end
 local xadd = {'XADD', KEYS[1]}
@@ -63,4 +65,5 @@ end
 xadd[#xadd + 1] = 'enqueued'
 xadd[#xadd + 1] = string.format('%d', now)
 redis.call('HSET', KEYS[3], id, redis.call(unpack(xadd)))
+redis.call('ZREM', KEYS[4], id)
 return 1
