@@ -91,6 +91,11 @@ public final class RedisProcess implements AutoCloseable {
         return port;
     }
 
+    /** The process id, for signals such as SIGSTOP. */
+    public synchronized long pid() {
+        return process.pid();
+    }
+
     public String uri() {
         return "redis://127.0.0.1:" + port;
     }

@@ -1,0 +1,31 @@
+package dev.reliableredis.soak;
+
+import java.util.Map;
+import java.util.SortedMap;
+
+/** The figures of one soak run. */
+public record SoakReport(SoakConfig config, Map<Fault, Long> faults, long enqueued, long processed,
+        long deadLettered, long lost, long attempts, long duplicates, long unexplainedDuplicates,
+        SortedMap<Integer, Long> deliveriesPerMessage, long seconds) {
+
+    public boolean everyFaultInjected() {
+        return faults.size() == Fault.values().length;
+    }
+
+    @Override
+    public String toString() {
+        return String.format("""
+                soak: mode %s, appendfsync %s, %d consumer JVMs x %d threads, visibility %d ms, %d s
+                  faults injected         %s
+                  enqueued (acknowledged) %d
+                  processed               %d
+                  dead-lettered           %d
+                  lost                    %d
+                  processing attempts     %d
+                  duplicate processings   %d (not explained by a fault around them: %d)
+                  deliveries per message  %s
+                """, config.mode(), config.appendfsync(), config.consumerJvms(), config.concurrentConsumers(),
+                config.visibilityMs(), seconds, faults, enqueued, processed, deadLettered, lost, attempts, duplicates,
+                unexplainedDuplicates, deliveriesPerMessage);
+    }
+}
