@@ -12,7 +12,9 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Comparator;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -138,6 +140,13 @@ public final class RedisProcess implements AutoCloseable {
         if (process != null) {
             process.destroy();
             waitFor();
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(file);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -1,8 +1,10 @@
 package dev.reliableredis.soak;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.List;
@@ -14,6 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import dev.reliableredis.camel.ReliableRedisComponent;
 import dev.reliableredis.camel.ReliableRedisConstants;
@@ -70,7 +73,21 @@ public final class Soak {
                     consumer.stop();
                 }
             }
-            return report(Ledger.read(ledgers), deadLettered(redis.commands()), faults, started);
+            SoakReport report = report(Ledger.read(ledgers), deadLettered(redis.commands()), faults, started);
+            if (report.lost() == 0 && report.unexplainedDuplicates() == 0) {
+                deleteRecursively(dir);
+            } else {
+                System.out.println("soak: ledgers, AOF and logs kept in " + dir);
+            }
+            return report;
+        }
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
         }
     }
 
