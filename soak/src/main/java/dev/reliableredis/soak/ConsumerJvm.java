@@ -16,7 +16,8 @@ final class ConsumerJvm {
         this.log = log;
         this.command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
                 "-cp", System.getProperty("java.class.path"),
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", SoakConsumer.class.getName(), redisUri,
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Dorg.slf4j.simpleLogger.logFile=System.err",
+                SoakConsumer.class.getName(), redisUri,
                 config.endpoint(), ledger.toString(), String.valueOf(config.concurrentConsumers()),
                 String.valueOf(config.failureRate()), String.valueOf(config.slowRate()),
                 String.valueOf(config.visibilityMs()));

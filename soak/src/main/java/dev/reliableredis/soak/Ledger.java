@@ -19,8 +19,15 @@ final class Ledger {
     }
 
     final Map<String, List<Done>> done = new HashMap<>();
+    /** When each (id, delivery count) attempt started. */
+    private final Map<String, Long> started = new HashMap<>();
     final Map<String, Integer> mostDeliveries = new HashMap<>();
     long attempts;
+
+    /** When the attempt that ended in this completed processing started. */
+    long startOf(String id, Done done) {
+        return started.getOrDefault(id + " " + done.deliveryCount(), done.at());
+    }
 
     static Ledger read(List<Path> files) throws IOException {
         Ledger ledger = new Ledger();
@@ -40,6 +47,7 @@ final class Ledger {
         int count = Integer.parseInt(parts[2]);
         if ("A".equals(parts[0])) {
             attempts++;
+            started.put(parts[1] + " " + count, Long.parseLong(parts[3]));
             mostDeliveries.merge(parts[1], count, Math::max);
         } else if ("D".equals(parts[0])) {
             done.computeIfAbsent(parts[1], id -> new ArrayList<>()).add(new Done(count, Long.parseLong(parts[3])));

@@ -178,14 +178,18 @@ public final class Soak {
         long lost = enqueued.stream().filter(id -> !ledger.done.containsKey(id) && !dead.contains(id)).count();
         long duplicates = 0;
         long unexplained = 0;
-        for (List<Ledger.Done> done : ledger.done.values()) {
+        for (Map.Entry<String, List<Ledger.Done>> entry : ledger.done.entrySet()) {
+            List<Ledger.Done> done = entry.getValue();
+            done.sort(Comparator.comparingLong(Ledger.Done::at));
             for (int i = 1; i < done.size(); i++) {
                 duplicates++;
-                if (!explained(done.get(i - 1).at(), done.get(i).at(), faults.injected())) {
+                if (!explained(ledger.startOf(entry.getKey(), done.get(i - 1)), done.get(i).at(), faults.injected())) {
                     unexplained++;
+                    System.out.printf("soak: duplicate of %s not explained by a fault: %s%n", entry.getKey(), done);
                 }
             }
         }
+        faults.injected().forEach(f -> System.out.printf("soak: fault %s%n", f));
         TreeMap<Integer, Long> deliveries = new TreeMap<>();
         ledger.mostDeliveries.values().forEach(n -> deliveries.merge(n, 1L, Long::sum));
         return new SoakReport(config, faultCounts, enqueued.size(), ledger.done.size(), dead.size(), lost,

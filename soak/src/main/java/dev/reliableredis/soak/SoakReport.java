@@ -18,7 +18,7 @@ public record SoakReport(SoakConfig config, Map<Fault, Long> faults, long enqueu
                 soak: mode %s, appendfsync %s, %d consumer JVMs x %d threads, visibility %d ms, %d s
                   faults injected         %s
                   enqueued (acknowledged) %d
-                  processed               %d
+                  processed and acked     %d
                   dead-lettered           %d
                   lost                    %d
                   processing attempts     %d
