@@ -27,10 +27,10 @@ final class OutageLog {
         failures++;
         String reason = RedisUris.mask(describe(cause));
         if (failures == 1) {
-            log.warn("Redis is not answering for queue '{}': {} (retrying with backoff; logged once per outage)",
+            log.warn("Redis calls for queue '{}' fail: {} (retrying with backoff; logged once until they succeed)",
                     queue, reason);
         } else {
-            log.debug("Redis still not answering for queue '{}' (attempt {}): {}", queue, failures, reason);
+            log.debug("Redis calls for queue '{}' still fail (attempt {}): {}", queue, failures, reason);
         }
         return Duration.ofMillis(Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS << Math.min(failures - 1, 16)));
     }
@@ -49,7 +49,7 @@ final class OutageLog {
 
     synchronized void recovered() {
         if (failures > 0) {
-            log.info("Redis is answering again for queue '{}' after {} failed attempts", queue, failures);
+            log.info("Redis calls for queue '{}' succeed again after {} failed attempts", queue, failures);
             failures = 0;
         }
     }

@@ -115,10 +115,10 @@ class ConsumerLifecycleTest extends CamelRedisTestBase {
             template.sendBody(uri, "after the outage");
             awaitReceived(1);
             await().atMost(Duration.ofSeconds(10))
-                    .until(() -> log().contains("Redis is answering again for queue 'outage-q-" + mode + "'"));
+                    .until(() -> log().contains("Redis calls for queue 'outage-q-" + mode + "' succeed again"));
 
             String log = log();
-            assertThat(occurrences(log, "Redis is not answering for queue 'outage-q-" + mode + "'")).isEqualTo(1);
+            assertThat(occurrences(log, "Redis calls for queue 'outage-q-" + mode + "' fail")).isEqualTo(1);
             assertThat(log).doesNotContain("hunter2");
         }
     }
@@ -133,7 +133,7 @@ class ConsumerLifecycleTest extends CamelRedisTestBase {
             });
 
             await().atMost(Duration.ofSeconds(10)).until(() -> log().contains(
-                    "Redis is not answering for queue 'auth-q-" + mode + "': authentication failed (check username and password)"));
+                    "Redis calls for queue 'auth-q-" + mode + "' fail: authentication failed (check username and password)"));
             assertThat(log()).doesNotContain("password=wrong");
         }
     }
