@@ -26,6 +26,8 @@ local maxDeliveries = tonumber(ARGV[1])
 local retryDelay, multiplier, maxDelay = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+--- @include "includes/backoff"
+
 local codes = {}
 for i = 5, #ARGV, 3 do
   local id, token, reason = ARGV[i], ARGV[i + 1], ARGV[i + 2]
@@ -42,12 +44,7 @@ for i = 5, #ARGV, 3 do
       redis.call('ZADD', KEYS[3], now, id)
       codes[#codes + 1] = 2
     else
-      -- the exponent is capped so that a huge delivery count cannot make 0 * inf = nan
-      local delay = 0
-      if retryDelay > 0 then
-        delay = math.min(retryDelay * multiplier ^ math.min(math.max(deliveries - 1, 0), 64), maxDelay)
-      end
-      redis.call('ZADD', KEYS[2], now + math.floor(delay), id)
+      redis.call('ZADD', KEYS[2], now + retry_delay(retryDelay, multiplier, maxDelay, deliveries), id)
       codes[#codes + 1] = 1
     end
   else

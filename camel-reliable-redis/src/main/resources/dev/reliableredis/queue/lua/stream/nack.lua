@@ -30,6 +30,7 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 
 --- @include "stream/includes/groups"
 --- @include "stream/includes/dead_letter"
+--- @include "includes/backoff"
 
 local codes = {}
 for i = 8, #ARGV, 3 do
@@ -41,11 +42,7 @@ for i = 8, #ARGV, 3 do
       dead_letter(stream, group, KEYS[2], KEYS[3], KEYS[4], entry, deliveries, reason, deletion)
       codes[#codes + 1] = 2
     else
-      local delay = 0
-      if retryDelay > 0 then
-        delay = math.min(retryDelay * multiplier ^ math.min(math.max(deliveries - 1, 0), 64), maxDelay)
-      end
-      redis.call('ZADD', KEYS[2], now + math.floor(delay), entry)
+      redis.call('ZADD', KEYS[2], now + retry_delay(retryDelay, multiplier, maxDelay, deliveries), entry)
       codes[#codes + 1] = 1
     end
   else
