@@ -66,7 +66,7 @@ public final class ArrivalSignal implements ArrivalWaiter {
     }
 
     /** Subscribes if not subscribed yet; throws when Redis cannot be reached. */
-    public synchronized void subscribe() {
+    private synchronized void subscribe() {
         if (isSubscribed()) {
             return;
         }
@@ -92,7 +92,7 @@ public final class ArrivalSignal implements ArrivalWaiter {
         wakeAll();
     }
 
-    public boolean isSubscribed() {
+    private boolean isSubscribed() {
         lock.lock();
         try {
             return subscription != null;
@@ -101,7 +101,7 @@ public final class ArrivalSignal implements ArrivalWaiter {
         }
     }
 
-    public long generation() {
+    private long generation() {
         lock.lock();
         try {
             return generation;
@@ -111,7 +111,7 @@ public final class ArrivalSignal implements ArrivalWaiter {
     }
 
     /** Waits until the generation has moved past {@code seen}, at most {@code max}. */
-    public void awaitAfter(long seen, Duration max) throws InterruptedException {
+    private void awaitAfter(long seen, Duration max) throws InterruptedException {
         long nanos = max.toNanos();
         lock.lock();
         try {
@@ -124,7 +124,7 @@ public final class ArrivalSignal implements ArrivalWaiter {
     }
 
     /** Ends every wait now: messages arrived, or the consumer is stopping. */
-    public void wakeAll() {
+    private void wakeAll() {
         lock.lock();
         try {
             generation++;

@@ -60,10 +60,6 @@ public final class LuaScript {
         }
     }
 
-    public String name() {
-        return name;
-    }
-
     public <T> T run(RedisClusterCommands<byte[], byte[]> redis, ScriptOutputType type, byte[][] keys,
             byte[]... args) {
         try {
