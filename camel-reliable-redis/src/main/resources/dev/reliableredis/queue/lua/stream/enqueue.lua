@@ -20,6 +20,8 @@
   Returns 1 when stored, 0 when the id is known: in the stream (undelivered or pending), delayed, dead,
   or acked within the idempotency window. An id whose entry was trimmed away counts as unknown.
 ]]
+--- @include "stream/includes/add"
+
 local id = ARGV[1]
 local ref = redis.call('HGET', KEYS[3], id)
 if ref then
@@ -49,21 +51,6 @@ if delay > 0 then
   redis.call('ZREM', KEYS[4], id)
   return 1
 end
-local xadd = {'XADD', KEYS[1]}
-if tonumber(ARGV[5]) > 0 then
-  xadd[#xadd + 1] = 'MAXLEN'
-  xadd[#xadd + 1] = '~'
-  xadd[#xadd + 1] = ARGV[5]
-end
-for _, v in ipairs({'*', 'body', ARGV[2], 'id', id}) do
-  xadd[#xadd + 1] = v
-end
-if ARGV[3] ~= '' then
-  xadd[#xadd + 1] = 'headers'
-  xadd[#xadd + 1] = ARGV[3]
-end
-xadd[#xadd + 1] = 'enqueued'
-xadd[#xadd + 1] = string.format('%d', now)
-redis.call('HSET', KEYS[3], id, redis.call(unpack(xadd)))
+add_message(KEYS[1], KEYS[3], ARGV[5], id, ARGV[2], ARGV[3], string.format('%d', now))
 redis.call('ZREM', KEYS[4], id)
 return 1

@@ -39,6 +39,7 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 
 --- @include "stream/includes/groups"
 --- @include "stream/includes/dead_letter"
+--- @include "stream/includes/add"
 
 local takenOver, deadLettered, released, forgotten, swept = 0, 0, 0, 0, 0
 
@@ -63,22 +64,7 @@ for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[8], '-inf', now, 'LIMIT', 0
   local packed = redis.call('HGET', KEYS[9], id)
   if packed then
     local body, headers, enqueued = cmsgpack.unpack(packed)
-    local xadd = {'XADD', KEYS[4]}
-    if maxLen > 0 then
-      xadd[#xadd + 1] = 'MAXLEN'
-      xadd[#xadd + 1] = '~'
-      xadd[#xadd + 1] = ARGV[6]
-    end
-    for _, v in ipairs({'*', 'body', body, 'id', id}) do
-      xadd[#xadd + 1] = v
-    end
-    if headers ~= '' then
-      xadd[#xadd + 1] = 'headers'
-      xadd[#xadd + 1] = headers
-    end
-    xadd[#xadd + 1] = 'enqueued'
-    xadd[#xadd + 1] = string.format('%d', enqueued)
-    redis.call('HSET', KEYS[6], id, redis.call(unpack(xadd)))
+    add_message(KEYS[4], KEYS[6], maxLen, id, body, headers, string.format('%d', enqueued))
     released = released + 1
   end
   -- only once the message is in the stream

@@ -19,6 +19,7 @@
   there), else ''}.
 ]]
 --- @include "stream/includes/groups"
+--- @include "stream/includes/add"
 
 local group, maxLen = ARGV[1], tonumber(ARGV[3])
 local deadGroup = group_info(KEYS[1], group)
@@ -36,23 +37,10 @@ for _, letter in ipairs(letters) do
       redis.call('XACK', KEYS[1], group, entry)
       redis.call('ZREM', KEYS[4], entry)
     end
-    local xadd = {'XADD', KEYS[2]}
-    if maxLen > 0 then
-      xadd[#xadd + 1] = 'MAXLEN'
-      xadd[#xadd + 1] = '~'
-      xadd[#xadd + 1] = ARGV[3]
-    end
-    xadd[#xadd + 1] = '*'
     if map['id'] then
-      for _, name in ipairs({'id', 'headers', 'enqueued'}) do
-        if map[name] then
-          xadd[#xadd + 1] = name
-          xadd[#xadd + 1] = map[name]
-        end
-      end
-      xadd[#xadd + 1] = 'body'
-      xadd[#xadd + 1] = map['content'] or ''
+      add_message(KEYS[2], KEYS[3], maxLen, map['id'], map['content'] or '', map['headers'], map['enqueued'])
     else
+      local xadd = xadd_start(KEYS[2], maxLen)
       local ok, original = pcall(cjson.decode, map['content'] or '')
       if ok and type(original) == 'table' then
         for k, v in pairs(original) do
@@ -63,10 +51,7 @@ for _, letter in ipairs(letters) do
         xadd[#xadd + 1] = 'content'
         xadd[#xadd + 1] = map['content'] or ''
       end
-    end
-    local newEntry = redis.call(unpack(xadd))
-    if map['id'] then
-      redis.call('HSET', KEYS[3], map['id'], newEntry)
+      redis.call(unpack(xadd))
     end
     redis.call('XDEL', KEYS[1], entry)
     moved = moved + 1
