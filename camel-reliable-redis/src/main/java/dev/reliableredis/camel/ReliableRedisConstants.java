@@ -5,11 +5,26 @@ import org.apache.camel.spi.Metadata;
 /** The headers of the reliable-redis component. */
 public interface ReliableRedisConstants {
 
-    @Metadata(description = "Producer: the message id; enqueueing an id that is still queued, delayed, in flight or "
-                            + "dead, or that was acked within the idempotency window, is a no-op. Generated when "
-                            + "absent and set on the exchange after the send. Consumer: the message id.",
+    @Metadata(description = "Consumer: the id of the delivered message. Producer: set after the send to the id the "
+                            + "message is stored under. The producer never reads it, so a consumed message's id can "
+                            + "never turn a later send into a no-op.",
               javaType = "String")
     String MESSAGE_ID = "CamelReliableRedisMessageId";
+
+    @Metadata(label = "producer",
+              description = "Store the message under this id, idempotently: enqueueing an id that is still queued, "
+                            + "delayed, in flight or dead, or that was acked within the consumer's "
+                            + "idempotencyWindow, is a no-op. Absent: a fresh id, and every send enqueues. To chain "
+                            + "queues without duplicates, set it from the consumed message's "
+                            + "CamelReliableRedisMessageId.",
+              javaType = "String")
+    String DEDUPLICATION_ID = "CamelReliableRedisDeduplicationId";
+
+    @Metadata(label = "producer",
+              description = "Set after the send: true when the message was stored, false when the send was a no-op "
+                            + "for a known id.",
+              javaType = "Boolean")
+    String ENQUEUED = "CamelReliableRedisEnqueued";
 
     @Metadata(label = "consumer",
               description = "1 on the first delivery, one more on every redelivery (after a failure or an expired lease).",

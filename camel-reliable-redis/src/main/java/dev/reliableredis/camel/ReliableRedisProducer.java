@@ -15,7 +15,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Enqueues the exchange's message (idempotently on its id), or runs the queue operation named by
+ * Enqueues the exchange's message (idempotently on {@link ReliableRedisConstants#DEDUPLICATION_ID} when it is
+ * set), or runs the queue operation named by
  * {@link ReliableRedisConstants#OPERATION}. A send that Redis did not accept fails the exchange.
  */
 public class ReliableRedisProducer extends DefaultProducer {
@@ -49,16 +50,19 @@ public class ReliableRedisProducer extends DefaultProducer {
 
     private void enqueue(ReliableQueue queue, Exchange exchange) throws Exception {
         Message message = exchange.getMessage();
-        String id = message.getHeader(ReliableRedisConstants.MESSAGE_ID, String.class);
+        String id = message.getHeader(ReliableRedisConstants.DEDUPLICATION_ID, String.class);
         if (id == null || id.isEmpty()) {
             id = UUID.randomUUID().toString();
         }
         byte[] body = message.getBody() == null ? new byte[0] : message.getMandatoryBody(byte[].class);
         long delay = message.getHeader(ReliableRedisConstants.DELAY, 0L, Long.class);
-        if (!queue.enqueue(new NewMessage(id, body, travellingHeaders(exchange), delay))) {
-            LOG.debug("Message '{}' is already known to queue '{}': enqueue was a no-op", id, queue.name());
+        boolean stored = queue.enqueue(new NewMessage(id, body, travellingHeaders(exchange), delay));
+        if (!stored) {
+            LOG.info("Message '{}' is already known to queue '{}' (queued, delayed, in flight, dead, or acked within "
+                     + "the idempotency window): the send was a no-op", id, queue.name());
         }
         message.setHeader(ReliableRedisConstants.MESSAGE_ID, id);
+        message.setHeader(ReliableRedisConstants.ENQUEUED, stored);
     }
 
     @Override

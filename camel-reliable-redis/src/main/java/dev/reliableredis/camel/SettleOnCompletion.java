@@ -6,7 +6,8 @@ import org.apache.camel.spi.Synchronization;
 
 /**
  * Settles one delivery when its exchange is done: a completed exchange (also one whose failure an error handler
- * handled, or that was filtered or stopped) acks it; a failed one nacks it with the reason.
+ * handled, or that was filtered or stopped) acks it; a failed one, or one marked rollback-only, nacks it with the
+ * reason.
  */
 final class SettleOnCompletion implements Synchronization {
 
@@ -20,7 +21,13 @@ final class SettleOnCompletion implements Synchronization {
 
     @Override
     public void onComplete(Exchange exchange) {
-        consumer.ack(lease);
+        // markRollbackOnly() and markRollbackOnlyLast() stop the route without an exception: Camel reports the
+        // exchange as complete, but the route asked for the message to be tried again
+        if (exchange.isRollbackOnly() || exchange.isRollbackOnlyLast()) {
+            consumer.nack(lease, "rolled back (marked rollback-only)");
+        } else {
+            consumer.ack(lease);
+        }
     }
 
     @Override
@@ -31,7 +38,7 @@ final class SettleOnCompletion implements Synchronization {
     private static String reason(Exchange exchange) {
         Exception cause = exchange.getException();
         if (cause == null) {
-            return exchange.isRollbackOnly() ? "rolled back" : "failed";
+            return exchange.isRollbackOnly() ? "rolled back (marked rollback-only)" : "failed";
         }
         return cause.getClass().getName() + (cause.getMessage() != null ? ": " + cause.getMessage() : "");
     }

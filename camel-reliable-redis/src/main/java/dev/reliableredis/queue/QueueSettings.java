@@ -39,7 +39,7 @@ public record QueueSettings(
     /** The contract's defaults. */
     public static QueueSettings defaults() {
         return new QueueSettings(Duration.ofSeconds(30), 3, Duration.ofSeconds(1), 2.0, Duration.ofMinutes(1), 100,
-                Duration.ofDays(1));
+                Duration.ofMinutes(5));
     }
 
     /** A message is delivered at most this many times before it is dead-lettered. */

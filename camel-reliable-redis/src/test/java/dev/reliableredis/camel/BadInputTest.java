@@ -107,7 +107,7 @@ class BadInputTest extends CamelRedisTestBase {
                 String id = "m" + i;
                 Exchange sent = template.request(uri, e -> {
                     e.getMessage().setBody(body);
-                    e.getMessage().setHeader(ReliableRedisConstants.MESSAGE_ID, id);
+                    e.getMessage().setHeader(ReliableRedisConstants.DEDUPLICATION_ID, id);
                 });
                 if (sent.getException() != null) {
                     failed = sent;

@@ -1,8 +1,5 @@
 package dev.reliableredis.camel;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -117,9 +114,8 @@ class ConsumerLifecycleTest extends CamelRedisTestBase {
             await().atMost(Duration.ofSeconds(10))
                     .until(() -> log().contains("Redis calls for queue 'outage-q-" + mode + "' succeed again"));
 
-            String log = log();
-            assertThat(occurrences(log, "Redis calls for queue 'outage-q-" + mode + "' fail")).isEqualTo(1);
-            assertThat(log).doesNotContain("hunter2");
+            assertThat(TestLog.occurrences("Redis calls for queue 'outage-q-" + mode + "' fail")).isEqualTo(1);
+            assertThat(log()).doesNotContain("hunter2");
         }
     }
 
@@ -161,16 +157,7 @@ class ConsumerLifecycleTest extends CamelRedisTestBase {
         }
     }
 
-    private static String log() throws IOException {
-        Path file = Path.of("target/test-logs.txt");
-        return Files.exists(file) ? Files.readString(file) : "";
-    }
-
-    private static int occurrences(String text, String part) {
-        int count = 0;
-        for (int i = text.indexOf(part); i >= 0; i = text.indexOf(part, i + 1)) {
-            count++;
-        }
-        return count;
+    private static String log() {
+        return TestLog.text();
     }
 }

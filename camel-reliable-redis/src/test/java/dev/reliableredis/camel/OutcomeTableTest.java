@@ -136,6 +136,37 @@ class OutcomeTableTest extends CamelRedisTestBase {
     }
 
     @Test
+    void anExchangeMarkedRollbackOnlyIsRetried() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:q?mode=" + mode + FAST_RETRY).process(received::add)
+                        .choice().when(header(ReliableRedisConstants.DELIVERY_COUNT).isEqualTo(1)).markRollbackOnly()
+                        .end();
+            }
+        });
+        send("q", "x");
+
+        awaitReceived(2);
+        awaitStats("q", 0, 0, 0, 0);
+        assertThat(received.get(1).getMessage().getHeader(ReliableRedisConstants.DELIVERY_COUNT)).isEqualTo(2);
+    }
+
+    @Test
+    void anExchangeMarkedRollbackOnlyLastIsRetriedAndDeadLetteredWhenNoDeliveriesAreLeft() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:q?mode=" + mode + FAST_RETRY + "&maxRetries=1").process(received::add)
+                        .markRollbackOnlyLast();
+            }
+        });
+        String id = send("q", "x");
+
+        awaitStats("q", 0, 0, 0, 1);
+        assertThat(received).hasSize(2);
+        assertThat(failureOf("q", id)).isEqualTo("rolled back (marked rollback-only)");
+    }
+
+    @Test
     void anUnhandledFailureWithNoDeliveriesLeftIsDeadLetteredWithItsFailure() throws Exception {
         routes(new RouteBuilder() {
             public void configure() {
@@ -221,7 +252,7 @@ class OutcomeTableTest extends CamelRedisTestBase {
             }
         });
         long before = Long.parseLong(raw.time().get(0)) * 1000;
-        String id = send("q", "x", Map.of(ReliableRedisConstants.MESSAGE_ID, "my-id"));
+        String id = send("q", "x", Map.of(ReliableRedisConstants.DEDUPLICATION_ID, "my-id"));
 
         awaitReceived(1);
         var message = received.get(0).getMessage();

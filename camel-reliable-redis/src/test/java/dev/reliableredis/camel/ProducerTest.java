@@ -28,12 +28,86 @@ class ProducerTest extends CamelRedisTestBase {
 
     @Test
     void enqueueingAKnownIdIsANoOp() {
-        Map<String, Object> id = Map.of(ReliableRedisConstants.MESSAGE_ID, "order-7");
+        Map<String, Object> id = Map.of(ReliableRedisConstants.DEDUPLICATION_ID, "order-7");
         send("q", "first", id);
         send("q", "second", id);
 
         assertThat(stats("q")).containsEntry("ready", 1L);
         assertThat(bodyOf("q", "order-7")).isEqualTo("first");
+    }
+
+    @Test
+    void theEnqueuedHeaderSaysWhetherTheSendStoredTheMessageAndANoOpIsLogged() throws Exception {
+        Exchange first = template.request("reliable-redis:q?mode=" + mode, e -> {
+            e.getMessage().setBody("first");
+            e.getMessage().setHeader(ReliableRedisConstants.DEDUPLICATION_ID, "order-8-" + mode);
+        });
+        Exchange second = template.request("reliable-redis:q?mode=" + mode, e -> {
+            e.getMessage().setBody("second");
+            e.getMessage().setHeader(ReliableRedisConstants.DEDUPLICATION_ID, "order-8-" + mode);
+        });
+
+        assertThat(first.getMessage().getHeader(ReliableRedisConstants.ENQUEUED)).isEqualTo(true);
+        assertThat(second.getMessage().getHeader(ReliableRedisConstants.ENQUEUED)).isEqualTo(false);
+        assertThat(second.getMessage().getHeader(ReliableRedisConstants.MESSAGE_ID)).isEqualTo("order-8-" + mode);
+        assertThat(TestLog.occurrences("INFO dev.reliableredis.camel.ReliableRedisProducer - Message 'order-8-" + mode
+                                       + "' is already known to queue 'q'")).isEqualTo(1);
+    }
+
+    @Test
+    void everyPartOfASplitConsumedMessageIsEnqueued() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:in?mode=" + mode).split(body().tokenize(","))
+                        .to("reliable-redis:out?mode=" + mode);
+                from("reliable-redis:out?mode=" + mode).process(received::add);
+            }
+        });
+        send("in", "a,b,c");
+
+        awaitReceived(3);
+        assertThat(received).extracting(e -> e.getMessage().getBody(String.class)).containsExactlyInAnyOrder("a", "b",
+                "c");
+        awaitStats("in", 0, 0, 0, 0);
+    }
+
+    @Test
+    void aConsumedMessageSentBackToItsOwnQueueIsEnqueuedAgain() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:q?mode=" + mode).process(received::add)
+                        .filter(header("round").isNull()).setHeader("round", constant(2))
+                        .to("reliable-redis:q?mode=" + mode);
+            }
+        });
+        String first = send("q", "later, please");
+
+        awaitReceived(2);
+        awaitStats("q", 0, 0, 0, 0);
+        assertThat(received.get(1).getMessage().getBody(String.class)).isEqualTo("later, please");
+        assertThat(received.get(1).getMessage().getHeader("round")).isEqualTo(2);
+        assertThat(received.get(1).getMessage().getHeader(ReliableRedisConstants.MESSAGE_ID)).isNotEqualTo(first);
+    }
+
+    @Test
+    void theChainingIdiomForwardsARedeliveredMessageOnce() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:a?mode=" + mode + "&retryDelay=50&maxRetryDelay=50&reaperInterval=50")
+                        .setHeader(ReliableRedisConstants.DEDUPLICATION_ID, header(ReliableRedisConstants.MESSAGE_ID))
+                        .to("reliable-redis:b?mode=" + mode)
+                        .process(e -> {
+                            if (e.getMessage().getHeader(ReliableRedisConstants.DELIVERY_COUNT, Integer.class) == 1) {
+                                throw new IllegalStateException("fails after forwarding");
+                            }
+                        });
+            }
+        });
+        String id = send("a", "order");
+
+        awaitStats("a", 0, 0, 0, 0);
+        assertThat(stats("b")).containsEntry("ready", 1L);
+        assertThat(bodyOf("b", id)).isEqualTo("order");
     }
 
     @Test
@@ -43,7 +117,7 @@ class ProducerTest extends CamelRedisTestBase {
                 from("reliable-redis:q?mode=" + mode).process(received::add);
             }
         });
-        Map<String, Object> id = Map.of(ReliableRedisConstants.MESSAGE_ID, "order-7");
+        Map<String, Object> id = Map.of(ReliableRedisConstants.DEDUPLICATION_ID, "order-7");
         send("q", "first", id);
         awaitReceived(1);
         awaitStats("q", 0, 0, 0, 0);

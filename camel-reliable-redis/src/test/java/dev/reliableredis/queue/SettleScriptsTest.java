@@ -27,6 +27,24 @@ class SettleScriptsTest extends QueueTestBase {
         assertThat(raw.zscore(key("orders", "acked"), "m1")).isNotNull();
     }
 
+    /** The figure docs/user-guide.md gives for sizing idempotencyWindow. */
+    @Test
+    void aRememberedIdCostsAbout144BytesOfRedis() {
+        ListQueue q = queue("orders", settings(30_000, 3, 1000));
+        int ids = 5_000;
+        for (int i = 0; i < ids; i++) {
+            q.enqueue(message(java.util.UUID.randomUUID().toString(), "x"));
+        }
+        for (int acked = 0; acked < ids; acked += 500) {
+            q.ack(q.claim(500).stream().map(Delivery::lease).toList());
+        }
+
+        assertThat(raw.zcard(key("orders", "acked"))).isEqualTo(ids);
+        Long bytes = raw.eval("return redis.call('MEMORY', 'USAGE', KEYS[1], 'SAMPLES', '0')",
+                io.lettuce.core.ScriptOutputType.INTEGER, key("orders", "acked"));
+        assertThat(bytes / (double) ids).isBetween(100.0, 180.0);
+    }
+
     @Test
     void ackRefusesAStaleTokenAndSettlesTheRestOfTheBatch() {
         ListQueue q = queue("orders", settings(30_000, 3, 1000));

@@ -128,7 +128,7 @@ public final class Soak {
         while (true) {
             Exchange sent = producer.request(config.endpoint(), e -> {
                 e.getMessage().setBody("order " + id);
-                e.getMessage().setHeader(ReliableRedisConstants.MESSAGE_ID, id);
+                e.getMessage().setHeader(ReliableRedisConstants.DEDUPLICATION_ID, id);
             });
             if (sent.getException() == null) {
                 enqueued.add(id);

@@ -84,7 +84,7 @@ public final class OrderPipeline {
         for (int order = 1; order <= ORDERS; order++) {
             String id = "order-" + order;
             producer.sendBodyAndHeaders(endpoint, "{\"order\":" + order + "}",
-                    Map.of(ReliableRedisConstants.MESSAGE_ID, id, "orderNumber", order));
+                    Map.of(ReliableRedisConstants.DEDUPLICATION_ID, id, "orderNumber", order));
             enqueued.add(id);
         }
 
