@@ -5,17 +5,19 @@ import org.apache.camel.Exchange;
 import org.apache.camel.spi.Synchronization;
 
 /**
- * Settles one delivery when its exchange is done: a completed exchange (also one whose failure an error handler
- * handled, or that was filtered or stopped) acks it; a failed one, or one marked rollback-only, nacks it with the
- * reason.
+ * Hands one delivery's outcome to the settler when its exchange is done: a completed exchange (also one whose
+ * failure an error handler handled, or that was filtered or stopped) is acked; a failed one, or one marked
+ * rollback-only, is nacked with the reason.
  */
 final class SettleOnCompletion implements Synchronization {
 
-    private final ReliableRedisConsumer consumer;
+    private static final String ROLLED_BACK = "rolled back (marked rollback-only)";
+
+    private final Settler settler;
     private final Lease lease;
 
-    SettleOnCompletion(ReliableRedisConsumer consumer, Lease lease) {
-        this.consumer = consumer;
+    SettleOnCompletion(Settler settler, Lease lease) {
+        this.settler = settler;
         this.lease = lease;
     }
 
@@ -24,21 +26,21 @@ final class SettleOnCompletion implements Synchronization {
         // markRollbackOnly() and markRollbackOnlyLast() stop the route without an exception: Camel reports the
         // exchange as complete, but the route asked for the message to be tried again
         if (exchange.isRollbackOnly() || exchange.isRollbackOnlyLast()) {
-            consumer.nack(lease, "rolled back (marked rollback-only)");
+            settler.nack(lease, ROLLED_BACK);
         } else {
-            consumer.ack(lease);
+            settler.ack(lease);
         }
     }
 
     @Override
     public void onFailure(Exchange exchange) {
-        consumer.nack(lease, reason(exchange));
+        settler.nack(lease, reason(exchange));
     }
 
     private static String reason(Exchange exchange) {
         Exception cause = exchange.getException();
         if (cause == null) {
-            return exchange.isRollbackOnly() ? "rolled back (marked rollback-only)" : "failed";
+            return exchange.isRollbackOnly() ? ROLLED_BACK : "failed";
         }
         return cause.getClass().getName() + (cause.getMessage() != null ? ": " + cause.getMessage() : "");
     }

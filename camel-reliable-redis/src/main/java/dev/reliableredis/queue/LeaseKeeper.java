@@ -2,45 +2,61 @@ package dev.reliableredis.queue;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Keeps the leases of deliveries that are still being processed from expiring: {@link #extendAll()} moves
- * every held lease's deadline forward in one script call per batch.
+ * Keeps the leases of deliveries from expiring until they are settled: {@link #extendAll()} moves every held
+ * lease's deadline forward in one script call per batch. A lease is held while its exchange runs and then while its
+ * settlement is on its way to Redis.
  */
 public final class LeaseKeeper {
 
     private static final int BATCH = 500;
 
     private final ReliableQueue queue;
-    private final Set<Lease> held = ConcurrentHashMap.newKeySet();
+    /** Held leases; the value says whether the lease's settlement is on its way. */
+    private final Map<Lease, Boolean> held = new ConcurrentHashMap<>();
 
     public LeaseKeeper(ReliableQueue queue) {
         this.queue = queue;
     }
 
     public void hold(Lease lease) {
-        held.add(lease);
+        held.put(lease, false);
+    }
+
+    /** The lease's exchange is done and its settlement is on its way; it stays held until {@link #drop}. */
+    public void settling(Lease lease) {
+        held.replace(lease, true);
     }
 
     public void drop(Lease lease) {
         held.remove(lease);
     }
 
+    public boolean holds(Lease lease) {
+        return held.containsKey(lease);
+    }
+
     public int size() {
         return held.size();
     }
 
-    /** Extends every held lease; returns the leases Redis refused (already lost), which are no longer held. */
+    /**
+     * Extends every held lease. A lease Redis refused is no longer held; returns those whose exchange was still
+     * running (lost leases). A refused lease whose settlement was on its way is not among them: the settlement
+     * may have landed first. Makes no Redis call when no lease is held.
+     */
     public List<Lease> extendAll() {
-        List<Lease> all = new ArrayList<>(held);
+        List<Lease> all = new ArrayList<>(held.keySet());
         List<Lease> lost = new ArrayList<>();
         for (int from = 0; from < all.size(); from += BATCH) {
             List<Lease> batch = all.subList(from, Math.min(all.size(), from + BATCH));
             List<Settled> results = queue.extend(batch);
             for (int i = 0; i < batch.size(); i++) {
-                if (results.get(i) == Settled.REFUSED && held.remove(batch.get(i))) {
+                // removed and checked in one step: a settlement marked meanwhile is not reported as lost
+                if (results.get(i) == Settled.REFUSED && Boolean.FALSE.equals(held.remove(batch.get(i)))) {
                     lost.add(batch.get(i));
                 }
             }

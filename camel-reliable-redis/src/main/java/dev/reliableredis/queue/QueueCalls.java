@@ -50,19 +50,19 @@ public final class QueueCalls {
         args.add(bytes(deadLetters ? retryDelay : settings.maxRetryDelay().toMillis()));
     }
 
-    /** Adds id, token and reason of every failure, in order. */
+    /** Adds ref, token and reason of every failure, in order. */
     public static void addFailures(List<byte[]> args, List<Failure> failures) {
         for (Failure failure : failures) {
-            args.add(bytes(failure.lease().id()));
+            args.add(bytes(failure.lease().ref()));
             args.add(bytes(failure.lease().token()));
             args.add(bytes(failure.reason()));
         }
     }
 
-    /** Adds id and token of every lease, in order. */
+    /** Adds ref and token of every lease, in order. */
     public static void addLeases(List<byte[]> args, List<Lease> leases) {
         for (Lease lease : leases) {
-            args.add(bytes(lease.id()));
+            args.add(bytes(lease.ref()));
             args.add(bytes(lease.token()));
         }
     }

@@ -2,11 +2,14 @@ package dev.reliableredis.queue;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
@@ -33,6 +36,8 @@ public final class RedisGateway implements AutoCloseable {
     private final Duration commandTimeout;
     private StatefulConnection<byte[], byte[]> connection;
     private volatile RedisClusterCommands<byte[], byte[]> commands;
+    private CompletableFuture<RedisClusterCommands<byte[], byte[]>> connecting;
+    private boolean closed;
 
     private RedisGateway(AbstractRedisClient client, boolean ownsClient, Duration commandTimeout) {
         this.client = client;
@@ -83,13 +88,60 @@ public final class RedisGateway implements AutoCloseable {
         return current != null ? current : connect();
     }
 
-    private synchronized RedisClusterCommands<byte[], byte[]> connect() {
-        if (commands == null) {
-            connection = connectDedicated(commandTimeout);
-            RedisSettingsCheck.warnOnce(sync(connection));
-            commands = sync(connection);
+    /**
+     * Opens the command connection. Callers that arrive while an attempt is under way wait for that attempt instead
+     * of making their own in turn, so that none waits longer than one attempt (at most the command timeout) while
+     * Redis does not answer.
+     */
+    private RedisClusterCommands<byte[], byte[]> connect() {
+        CompletableFuture<RedisClusterCommands<byte[], byte[]>> attempt;
+        boolean mine;
+        synchronized (this) {
+            if (commands != null) {
+                return commands;
+            }
+            if (closed) {
+                throw new RedisException("The connection to Redis is closed");
+            }
+            mine = connecting == null;
+            if (mine) {
+                connecting = new CompletableFuture<>();
+            }
+            attempt = connecting;
         }
-        return commands;
+        if (mine) {
+            open(attempt);
+        }
+        try {
+            return attempt.join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException cause ? cause : e;
+        }
+    }
+
+    private void open(CompletableFuture<RedisClusterCommands<byte[], byte[]>> attempt) {
+        StatefulConnection<byte[], byte[]> opened = null;
+        try {
+            opened = connectDedicated(commandTimeout);
+            RedisSettingsCheck.warnOnce(sync(opened));
+            synchronized (this) {
+                connecting = null;
+                if (closed) {
+                    throw new RedisException("The connection to Redis is closed");
+                }
+                connection = opened;
+                commands = sync(opened);
+            }
+            attempt.complete(commands);
+        } catch (RuntimeException e) {
+            synchronized (this) {
+                connecting = null;
+            }
+            if (opened != null) {
+                opened.closeAsync();
+            }
+            attempt.completeExceptionally(e);
+        }
     }
 
     /** A new command connection of its own (for blocking reads), with this timeout; the caller closes it. */
@@ -122,6 +174,7 @@ public final class RedisGateway implements AutoCloseable {
 
     @Override
     public synchronized void close() {
+        closed = true;
         if (connection != null) {
             connection.close();
             connection = null;

@@ -1,12 +1,16 @@
 package dev.reliableredis.camel;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import dev.reliableredis.testsupport.RedisProcess;
+import org.apache.camel.Exchange;
 import org.apache.camel.ServiceStatus;
 import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.spi.ExceptionHandler;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -131,6 +135,107 @@ class ConsumerLifecycleTest extends CamelRedisTestBase {
             await().atMost(Duration.ofSeconds(10)).until(() -> log().contains(
                     "Redis calls for queue 'auth-q-" + mode + "' fail: authentication failed (check username and password)"));
             assertThat(log()).doesNotContain("password=wrong");
+        }
+    }
+
+    @Test
+    void eachOutageGoesOnceToTheBridgedErrorHandler() throws Exception {
+        List<Exchange> errors = new CopyOnWriteArrayList<>();
+        String queue = "bridge-q-" + mode;
+        try (RedisProcess late = RedisProcess.onFreePort()) {
+            // visibilityTimeout=300: a lease-extension tick every 100 ms, with no leases held, must not end the outage
+            String uri = "reliable-redis:" + queue + "?mode=" + mode + "&bridgeErrorHandler=true&visibilityTimeout=300"
+                         + "&reaperInterval=100&redisUri=" + late.uri();
+            routes(new RouteBuilder() {
+                public void configure() {
+                    onException(Exception.class).handled(true).process(errors::add);
+                    from(uri).process(received::add);
+                }
+            });
+
+            await().atMost(Duration.ofSeconds(15))
+                    .until(() -> log().contains("queue '" + queue + "' still fail (attempt 6,"));
+            assertThat(errors).hasSize(1);
+            assertThat(errors.get(0).getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class))
+                    .hasMessageContaining("on queue '" + queue + "' failed");
+
+            late.launch();
+            template.sendBody(uri, "after the outage");
+            awaitReceived(1);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> log().contains("Redis calls for queue '" + queue + "' succeed again"));
+
+            late.kill();
+            await("the second outage is reported too").atMost(Duration.ofSeconds(10)).until(() -> errors.size() == 2);
+        }
+    }
+
+    @Test
+    void anAuthenticationFailureGoesToTheConsumersExceptionHandler() throws Exception {
+        List<String> reported = new CopyOnWriteArrayList<>();
+        context.getRegistry().bind("recordingHandler", new ExceptionHandler() {
+            public void handleException(Throwable exception) {
+                reported.add(String.valueOf(exception.getMessage()));
+            }
+
+            public void handleException(String message, Throwable exception) {
+                reported.add(message);
+            }
+
+            public void handleException(String message, Exchange exchange, Throwable exception) {
+                reported.add(message);
+            }
+        });
+        String queue = "handler-q-" + mode;
+        try (RedisProcess locked = RedisProcess.start("--requirepass", "right")) {
+            routes(new RouteBuilder() {
+                public void configure() {
+                    from("reliable-redis:" + queue + "?mode=" + mode + "&password=wrong&exceptionHandler=#recordingHandler"
+                         + "&redisUri=" + locked.uri()).process(received::add);
+                }
+            });
+
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> log().contains("queue '" + queue + "' still fail (attempt 3,"));
+            assertThat(reported).hasSize(1);
+            assertThat(reported.get(0)).contains("Redis calls for queue '" + queue
+                                                 + "' fail: authentication failed (check username and password)")
+                    .doesNotContain("wrong");
+        }
+    }
+
+    @Test
+    void stoppingWaitsAtMostOneShutdownTimeoutInAll() throws Exception {
+        context.getShutdownStrategy().setTimeout(3);
+        CountDownLatch finishFirst = new CountDownLatch(1);
+        CountDownLatch finishSecond = new CountDownLatch(1);
+        try (RedisProcess own = RedisProcess.start()) {
+            String uri = "reliable-redis:stop-q-" + mode + "?mode=" + mode + "&concurrentConsumers=2&redisUri=" + own.uri();
+            routes(new RouteBuilder() {
+                public void configure() {
+                    from(uri).routeId("stop").process(e -> {
+                        received.add(e);
+                        ("first".equals(e.getMessage().getBody(String.class)) ? finishFirst : finishSecond)
+                                .await(30, TimeUnit.SECONDS);
+                    });
+                }
+            });
+            template.sendBody(uri, "first");
+            template.sendBody(uri, "second");
+            awaitReceived(2);
+            own.pause();
+            try {
+                finishFirst.countDown();
+                long start = System.nanoTime();
+                context.getRoute("stop").getConsumer().stop();
+
+                // the second exchange runs past the deadline and the first one's ack gets no answer: each used to
+                // be given a whole shutdown timeout of its own
+                assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+            } finally {
+                own.resume();
+                finishSecond.countDown();
+            }
         }
     }
 

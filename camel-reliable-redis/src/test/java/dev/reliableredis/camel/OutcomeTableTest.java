@@ -5,6 +5,9 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import io.lettuce.core.AclSetuserArgs;
+import io.lettuce.core.Limit;
+import io.lettuce.core.Range;
 import org.apache.camel.Exchange;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
@@ -242,6 +245,59 @@ class OutcomeTableTest extends CamelRedisTestBase {
                 .containsExactly(1, 2);
         assertThat(raw.zscore(key("q", "acked"), id)).isNotNull();
         assertThat(consumer.getRefusedSettlementCount()).isEqualTo(1);
+    }
+
+    @Test
+    void anAckThatDoesNotReachRedisIsRetriedWhileTheLeaseIsKeptExtended() throws Exception {
+        raw.aclSetuser("app", AclSetuserArgs.Builder.on().addPassword("pw").allKeys().allChannels().allCommands());
+        CountDownLatch finish = new CountDownLatch(1);
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:q?mode=" + mode + "&username=app&password=pw&visibilityTimeout=1000"
+                     + "&reaperInterval=60000").routeId("blip").process(e -> {
+                         received.add(e);
+                         finish.await(10, TimeUnit.SECONDS);
+                     });
+            }
+        });
+        String id = send("q", "x");
+        awaitReceived(1);
+        // every script that touches the acked set is refused from now on: the ack, not the extension
+        raw.aclSetuser("app", AclSetuserArgs.Builder.resetKeys().keyPattern("rr:{q}:[^a]*"));
+        long refusedBefore = refusedScriptCalls();
+        finish.countDown();
+
+        await("six failed ack attempts, over three leases' time").atMost(Duration.ofSeconds(15))
+                .until(() -> refusedScriptCalls() - refusedBefore >= 6);
+        assertThat(leaseIsLive(id)).as("the lease is still extended").isTrue();
+        raw.aclSetuser("app", AclSetuserArgs.Builder.allKeys());
+
+        awaitStats("q", 0, 0, 0, 0);
+        assertThat(raw.zscore(key("q", "acked"), id)).isNotNull();
+        assertThat(received).hasSize(1);
+        ReliableRedisConsumer consumer = (ReliableRedisConsumer) context.getRoute("blip").getConsumer();
+        assertThat(consumer.getRefusedSettlementCount()).isZero();
+        raw.aclDeluser("app");
+    }
+
+    /** Script calls Redis refused before running them (ACL). */
+    private long refusedScriptCalls() {
+        for (String line : raw.info("commandstats").split("\r?\n")) {
+            if (line.startsWith("cmdstat_evalsha:")) {
+                return Long.parseLong(line.replaceAll(".*rejected_calls=(\\d+).*", "$1"));
+            }
+        }
+        return 0;
+    }
+
+    private boolean leaseIsLive(String id) {
+        if (streamMode()) {
+            var pending = raw.xpending(key("q", "stream"), "camel", Range.create("-", "+"), Limit.from(10));
+            return pending.size() == 1 && pending.get(0).getMsSinceLastDelivery() < 1000;
+        }
+        var time = raw.time();
+        long now = Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
+        return raw.zscore(key("q", "inflight"), id) > now;
     }
 
     @Test

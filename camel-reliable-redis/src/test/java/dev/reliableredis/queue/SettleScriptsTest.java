@@ -51,7 +51,7 @@ class SettleScriptsTest extends QueueTestBase {
         q.enqueue(message("m1", "a"));
         q.enqueue(message("m2", "b"));
         List<Delivery> claimed = q.claim(2);
-        Lease stale = new Lease("m1", "not-the-token");
+        Lease stale = new Lease("m1", "m1", "not-the-token");
 
         assertThat(q.ack(List.of(stale, claimed.get(1).lease()))).containsExactly(Settled.REFUSED, Settled.ACKED);
         assertThat(raw.zrange(key("orders", "inflight"), 0, -1)).containsExactly("m1");
@@ -142,7 +142,7 @@ class SettleScriptsTest extends QueueTestBase {
         double further = raw.zscore(key("orders", "inflight"), "m1");
         q.extend(List.of(d.lease()));
         assertThat(raw.zscore(key("orders", "inflight"), "m1")).isEqualTo(further);
-        assertThat(q.extend(List.of(new Lease("m1", "stale")))).containsExactly(Settled.REFUSED);
+        assertThat(q.extend(List.of(new Lease("m1", "m1", "stale")))).containsExactly(Settled.REFUSED);
     }
 
     @Test
@@ -152,7 +152,7 @@ class SettleScriptsTest extends QueueTestBase {
         q.enqueue(message("m2", "b"));
         Delivery first = q.claim(1).get(0);
 
-        assertThat(q.release(List.of(first.lease(), new Lease("m2", "stale")))).isEqualTo(1);
+        assertThat(q.release(List.of(first.lease(), new Lease("m2", "m2", "stale")))).isEqualTo(1);
 
         assertThat(raw.lrange(key("orders", "ready"), 0, -1)).containsExactly("m1", "m2");
         Delivery again = q.claim(1).get(0);

@@ -38,7 +38,7 @@ class SettlementBatcherTest extends QueueTestBase {
         for (int i = 0; i < 200; i++) {
             results.add(batcher.ack(claimed.get(i).lease()));
         }
-        results.add(batcher.ack(new Lease("m0", "stale")));
+        results.add(batcher.ack(new Lease("m0", "m0", "stale")));
         results.add(batcher.nack(new Failure(claimed.get(200).lease(), "boom")));
         callUnderWay.countDown();
 

@@ -110,7 +110,7 @@ class StreamQueueTest extends QueueTestBase {
 
         List<StreamMessage<String, String>> dead = raw.xrange(DEAD, io.lettuce.core.Range.create("-", "+"));
         assertThat(dead).hasSize(1);
-        assertThat(dead.get(0).getBody()).containsEntry("origin_id", d.lease().id()).containsEntry("content", "payload")
+        assertThat(dead.get(0).getBody()).containsEntry("origin_id", d.lease().ref()).containsEntry("content", "payload")
                 .containsEntry("failure", "java.lang.IllegalStateException: no").containsEntry("deliveries", "1")
                 .containsEntry("id", "m1").containsEntry("headers", "{\"k\":[\"String\",\"v\"]}");
         assertThat(raw.xpending(STREAM, "g").getCount()).isZero();
@@ -304,12 +304,12 @@ class StreamQueueTest extends QueueTestBase {
         StreamQueue q = orders(30_000, 0, 1000, "c1");
         q.enqueue(message("m1", "x"));
         Delivery d = q.claim(1).get(0);
-        raw.xdel(STREAM, d.lease().id());
+        raw.xdel(STREAM, d.lease().ref());
 
         assertThat(q.nack(List.of(new Failure(d.lease(), "boom")))).containsExactly(Settled.DEAD_LETTERED);
 
         var letter = raw.xrange(DEAD, io.lettuce.core.Range.create("-", "+")).get(0).getBody();
-        assertThat(letter).containsEntry("origin_id", d.lease().id()).containsEntry("content", "")
+        assertThat(letter).containsEntry("origin_id", d.lease().ref()).containsEntry("content", "")
                 .containsEntry("failure", "boom (the entry was no longer in the stream)");
     }
 

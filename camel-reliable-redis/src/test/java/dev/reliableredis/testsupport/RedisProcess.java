@@ -126,6 +126,26 @@ public final class RedisProcess implements AutoCloseable {
         waitFor();
     }
 
+    /** SIGSTOP: the server holds its connections open and answers nothing until {@link #resume()}. */
+    public void pause() {
+        signal("-STOP");
+    }
+
+    /** SIGCONT after {@link #pause()}. */
+    public void resume() {
+        signal("-CONT");
+    }
+
+    private void signal(String signal) {
+        try {
+            new ProcessBuilder("kill", signal, String.valueOf(pid())).inheritIO().start().waitFor();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     public String log() {
         try {
             return Files.readString(dir.resolve("redis.log"));

@@ -1,6 +1,5 @@
 package dev.reliableredis.soak;
 
-import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
@@ -50,11 +49,11 @@ final class FaultInjector {
             }
             case SCRIPT_FLUSH -> redis.commands().scriptFlush();
             case REDIS_PAUSE -> {
-                signal("-STOP");
+                redis.pause();
                 try {
                     Thread.sleep(visibilityMs + 1_000);
                 } finally {
-                    signal("-CONT");
+                    redis.resume();
                 }
             }
         }
@@ -63,9 +62,5 @@ final class FaultInjector {
 
     boolean everyKindInjected() {
         return injected.size() >= Fault.values().length;
-    }
-
-    private void signal(String signal) throws IOException, InterruptedException {
-        new ProcessBuilder("kill", signal, String.valueOf(redis.pid())).inheritIO().start().waitFor();
     }
 }

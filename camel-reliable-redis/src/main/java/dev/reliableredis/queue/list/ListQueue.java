@@ -128,7 +128,7 @@ public final class ListQueue implements ReliableQueue {
             LOG.warn("Message '{}' of queue '{}' is delivered without its headers: {}", id, name, e.getMessage());
             headers = Map.of();
         }
-        return new Delivery(id, new Lease(id, text(row.get(1))), ((Long) row.get(2)).intValue(), (Long) row.get(3),
+        return new Delivery(id, new Lease(id, id, text(row.get(1))), ((Long) row.get(2)).intValue(), (Long) row.get(3),
                 (byte[]) row.get(4), null, headers, text(row.get(6)));
     }
 

@@ -140,8 +140,12 @@ public final class StreamQueue implements ReliableQueue {
         List<byte[]> args = ownerArgs();
         args.add(bytes(settings.idempotencyWindow().toMillis()));
         args.add(bytes(deadLetters ? "always" : deletion()));
-        args.add(bytes(deadLetters ? "dead" : "stream"));
-        QueueCalls.addLeases(args, leases);
+        args.add(bytes(deadLetters ? "d:" : ""));
+        for (Lease lease : leases) {
+            args.add(bytes(lease.ref()));
+            args.add(bytes(lease.token()));
+            args.add(bytes(lease.messageId()));
+        }
         return calls.settle("ack", ACK, keys(source(), retry(), keys.ids, keys.acked), args,
                 code -> code == 1 ? Settled.ACKED : Settled.REFUSED);
     }
@@ -285,23 +289,25 @@ public final class StreamQueue implements ReliableQueue {
     }
 
     private Delivery toDelivery(String entryId, long pendingCount, Map<String, byte[]> fields) {
-        Lease lease = new Lease(entryId, Long.toString(pendingCount));
+        String token = Long.toString(pendingCount);
         if (deadLetters) {
             String messageId = fields.containsKey("id") ? text(fields.get("id")) : text(fields.get("origin_id"));
             String origin = text(fields.get("origin_id"));
-            return new Delivery(messageId != null ? messageId : entryId, lease,
+            String id = messageId != null ? messageId : entryId;
+            return new Delivery(id, new Lease(id, entryId, token),
                     intOr(text(fields.get("deliveries")), (int) pendingCount),
                     enqueuedAt(fields, origin != null ? origin : entryId), orEmpty(fields.get("content")), null,
                     headers(entryId, fields), text(fields.get("failure")));
         }
         if (fields.containsKey("body") && fields.containsKey("id")) {
-            return new Delivery(text(fields.get("id")), lease, (int) pendingCount, enqueuedAt(fields, entryId),
+            String id = text(fields.get("id"));
+            return new Delivery(id, new Lease(id, entryId, token), (int) pendingCount, enqueuedAt(fields, entryId),
                     fields.get("body"), null, headers(entryId, fields), null);
         }
         Map<String, String> foreign = new LinkedHashMap<>();
         fields.forEach((k, v) -> foreign.put(k, text(v)));
-        return new Delivery(entryId, lease, (int) pendingCount, entryTime(entryId), new byte[0], foreign, Map.of(),
-                null);
+        return new Delivery(entryId, new Lease(entryId, entryId, token), (int) pendingCount, entryTime(entryId),
+                new byte[0], foreign, Map.of(), null);
     }
 
     private Map<String, Object> headers(String entryId, Map<String, byte[]> fields) {

@@ -15,46 +15,36 @@
   ARGV[2] consumer
   ARGV[3] idempotency window in ms (0: the id is forgotten at once)
   ARGV[4] 'all-groups', 'always' or 'never': when to delete the acked entry
-  ARGV[5] 'stream' or 'dead': what KEYS[1] is (which entries are the component's own differs)
-  ARGV[2k+4], ARGV[2k+5]  entry id and lease token (the delivery count) of the k-th delivery
+  ARGV[5] how the id index refers to an entry of KEYS[1]: '' for the stream, 'd:' for the dead-letter stream
+  ARGV[3k+3], ARGV[3k+4], ARGV[3k+5]  entry id, lease token (the delivery count) and message id of the k-th
+          delivery
+
+  Only a message id that the id index maps to the acked entry is remembered: an entry another program wrote has
+  none, so nothing of it is remembered, and the entry is not read.
 
   Returns an array with one code per delivery: 1 acked, 0 refused.
 ]]
 local stream, group, consumer = KEYS[1], ARGV[1], ARGV[2]
-local window, deletion = tonumber(ARGV[3]), ARGV[4]
+local window, deletion, refPrefix = tonumber(ARGV[3]), ARGV[4], ARGV[5]
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 
 --- @include "stream/includes/groups"
 
 local codes = {}
-local own_fields = ARGV[5] == 'dead' and {'content', 'origin_id'} or {'body'}
-for i = 6, #ARGV, 2 do
-  local entry, token = ARGV[i], ARGV[i + 1]
+for i = 6, #ARGV, 3 do
+  local entry, token, id = ARGV[i], ARGV[i + 1], ARGV[i + 2]
   local pending = redis.call('XPENDING', stream, group, entry, entry, 1)
   if #pending == 1 and pending[1][2] == consumer and tostring(pending[1][4]) == token then
-    local found = redis.call('XRANGE', stream, entry, entry)
     redis.call('XACK', stream, group, entry)
     redis.call('ZREM', KEYS[2], entry)
-    if #found == 1 then
-      local map = {}
-      for f = 1, #found[1][2], 2 do
-        map[found[1][2][f]] = found[1][2][f + 1]
+    if redis.call('HGET', KEYS[3], id) == refPrefix .. entry then
+      redis.call('HDEL', KEYS[3], id)
+      if window > 0 then
+        redis.call('ZADD', KEYS[4], now + window, id)
       end
-      -- only the component's own entries (id and body; a dead letter: id, content and origin_id) have a
-      -- message id to remember
-      local own = map['id'] ~= nil
-      for _, name in ipairs(own_fields) do
-        own = own and map[name] ~= nil
-      end
-      if own then
-        redis.call('HDEL', KEYS[3], map['id'])
-        if window > 0 then
-          redis.call('ZADD', KEYS[4], now + window, map['id'])
-        end
-      end
-      delete_acked(stream, group, entry, deletion)
     end
+    delete_acked(stream, group, entry, deletion)
     codes[#codes + 1] = 1
   else
     codes[#codes + 1] = 0

@@ -1,0 +1,69 @@
+package dev.reliableredis.camel;
+
+import java.util.HashSet;
+import java.util.Set;
+
+import org.apache.camel.spi.ExceptionHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reports a Redis outage once: the first failure of any of a consumer's activities (claiming, reaping, extending
+ * leases, settling) goes to the consumer's {@link ExceptionHandler}, so that {@code bridgeErrorHandler} and
+ * {@code exceptionHandler} work as with every Camel consumer. Later failures are DEBUG. The outage ends, with one
+ * INFO line, when every activity that failed succeeds again: one activity's success says nothing about another's
+ * calls (a lease-extension tick with no leases makes none at all), so it cannot end the outage for them.
+ */
+final class OutageReport {
+
+    private static final Logger LOG = LoggerFactory.getLogger(OutageReport.class);
+
+    private final String queue;
+    private final ExceptionHandler handler;
+    private final Set<String> failing = new HashSet<>();
+    private int failures;
+
+    OutageReport(String queue, ExceptionHandler handler) {
+        this.queue = queue;
+        this.handler = handler;
+    }
+
+    /** One failed Redis call of the activity. */
+    void failed(String activity, Throwable cause) {
+        boolean first;
+        int attempt;
+        synchronized (this) {
+            first = failing.isEmpty();
+            failing.add(activity);
+            attempt = ++failures;
+        }
+        String reason = RedisUris.mask(describe(cause));
+        if (first) {
+            // outside the lock: a bridged error handler routes an exchange, which may take its time
+            handler.handleException("Redis calls for queue '" + queue + "' fail: " + reason
+                                    + " (retrying with backoff; reported once until they succeed)", cause);
+        } else {
+            LOG.debug("Redis calls for queue '{}' still fail (attempt {}, {}): {}", queue, attempt, activity, reason);
+        }
+    }
+
+    /** The activity's Redis calls succeed again, or it had none to make. */
+    synchronized void succeeded(String activity) {
+        if (failing.remove(activity) && failing.isEmpty()) {
+            LOG.info("Redis calls for queue '{}' succeed again after {} failed attempts", queue, failures);
+            failures = 0;
+        }
+    }
+
+    /** Redis's own words, with an authentication failure called so. */
+    private static String describe(Throwable cause) {
+        String message = String.valueOf(cause.getMessage());
+        for (Throwable t = cause; t != null; t = t.getCause()) {
+            String text = String.valueOf(t.getMessage());
+            if (text.contains("WRONGPASS") || text.contains("NOAUTH") || text.contains("NOPERM")) {
+                return "authentication failed (check username and password): " + message;
+            }
+        }
+        return message;
+    }
+}
