@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * Claims messages under a lease, no more than it has free processing threads, and hands each exchange's outcome to
  * a {@link Settler} through a {@link SettleOnCompletion}. One poller thread claims; {@code concurrentConsumers}
  * threads process; one thread sends the grouped acks and nacks; one timer thread extends leases and retries
- * settlements; one housekeeping thread reaps.
+ * settlements; one housekeeping thread runs the {@link Reaper}.
  */
 public class ReliableRedisConsumer extends DefaultConsumer {
 
@@ -76,7 +76,7 @@ public class ReliableRedisConsumer extends DefaultConsumer {
             leaseTimer.scheduleWithFixedDelay(settler::extendLeases, every, every, TimeUnit.MILLISECONDS);
         }
         housekeeping = executors.newSingleThreadScheduledExecutor(this, name + "-housekeeping");
-        housekeeping.scheduleWithFixedDelay(this::reap, 0, configuration.getReaperInterval(), TimeUnit.MILLISECONDS);
+        new Reaper(queue, Duration.ofMillis(configuration.getReaperInterval()), housekeeping, outage).start();
         slots = new ProcessingSlots(threads);
         polling = true;
         poller = executors.newSingleThreadExecutor(this, name + "-poll");
@@ -223,15 +223,6 @@ public class ReliableRedisConsumer extends DefaultConsumer {
             queue.leave();
         } catch (RuntimeException e) {
             LOG.debug("Consumer of queue '{}' could not leave it: {}", queue.name(), e.getMessage());
-        }
-    }
-
-    private void reap() {
-        try {
-            queue.reap();
-            outage.succeeded("reap");
-        } catch (RuntimeException e) {
-            outage.failed("reap", e);
         }
     }
 

@@ -6,6 +6,7 @@ import dev.reliableredis.queue.list.ListQueue;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 class ReapScriptTest extends QueueTestBase {
 
@@ -16,7 +17,7 @@ class ReapScriptTest extends QueueTestBase {
         q.claim(1);
         raw.zadd(key("orders", "inflight"), now() - 1, "m1");
 
-        assertThat(q.reap()).isEqualTo(new ReapResult(1, 0, 0, 0, 0));
+        assertThat(q.reap()).isEqualTo(new ReapResult(1, 0, 0, 0, 0, false));
 
         assertThat(raw.lrange(key("orders", "ready"), 0, -1)).containsExactly("m1");
         assertThat(raw.hget(key("orders", "meta"), "m1")).endsWith("|1|");
@@ -77,7 +78,7 @@ class ReapScriptTest extends QueueTestBase {
         q.claim(1);
         raw.zadd(key("orders", "inflight"), now() - 1, "m1");
 
-        assertThat(q.reap()).isEqualTo(new ReapResult(1, 0, 0, 0, 0));
+        assertThat(q.reap()).isEqualTo(new ReapResult(1, 0, 0, 0, 0, false));
     }
 
     @Test
@@ -127,5 +128,24 @@ class ReapScriptTest extends QueueTestBase {
 
         assertThat(q.reap().deadLettersReturned()).isEqualTo(1);
         assertThat(q.stats()).isEqualTo(new QueueStats(0, 0, 0, 1));
+    }
+
+    @Test
+    void aCallThatTakesAFullBatchSaysThereMayBeMore() {
+        ListQueue q = queue("orders", new QueueSettings(Duration.ofSeconds(30), 3, Duration.ofSeconds(1), 2.0,
+                Duration.ofMinutes(1), 100, Duration.ofMinutes(5)));
+        for (int i = 0; i < 150; i++) {
+            q.enqueue(new NewMessage("m" + i, "x".getBytes(), null, 1));
+        }
+        await().atMost(Duration.ofSeconds(5)).until(() -> raw.zcount(key("orders", "delayed"),
+                io.lettuce.core.Range.create(0, now())) == 150);
+
+        ReapResult first = q.reap();
+        ReapResult second = q.reap();
+
+        assertThat(first.delayedReleased()).isEqualTo(100);
+        assertThat(first.more()).isTrue();
+        assertThat(second.delayedReleased()).isEqualTo(50);
+        assertThat(second.more()).isFalse();
     }
 }

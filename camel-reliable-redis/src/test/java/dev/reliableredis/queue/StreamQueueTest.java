@@ -143,6 +143,41 @@ class StreamQueueTest extends QueueTestBase {
     }
 
     @Test
+    void aDeadConsumersEntryIsTakenOverInTheFirstReapHoweverManyEntriesWaitForARetry() {
+        StreamQueue crashed = orders(500, 3, 60_000, "crashed");
+        StreamQueue survivor = orders(500, 3, 60_000, "survivor");
+        for (int i = 0; i <= 1000; i++) {
+            crashed.enqueue(message("m" + i, "x"));
+        }
+        List<Delivery> claimed = crashed.claim(1001);
+        // ten times the reaper's batch wait for their retry, all older than the dead consumer's entry
+        assertThat(crashed.nack(claimed.subList(0, 1000).stream().map(d -> new Failure(d.lease(), "later")).toList()))
+                .containsOnly(Settled.RETRY_SCHEDULED);
+        await("the lease of m1000 expires").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
+                .until(() -> raw.xpending(STREAM, io.lettuce.core.Consumer.from("g", "crashed"),
+                        io.lettuce.core.Range.create("-", "+"), io.lettuce.core.Limit.from(1)).get(0)
+                        .getMsSinceLastDelivery() > 500);
+
+        ReapResult reaped = survivor.reap();
+
+        assertThat(reaped.expiredReturned()).isEqualTo(1);
+        assertThat(survivor.claim(1).get(0).messageId()).isEqualTo("m1000");
+    }
+
+    @Test
+    void aNackedEntryWaitsWithTheRetryConsumerAndItsLateSettlementsAreRefused() {
+        StreamQueue q = orders(30_000, 3, 60_000, "c1");
+        q.enqueue(message("m1", "x"));
+        Delivery d = q.claim(1).get(0);
+
+        assertThat(q.nack(List.of(new Failure(d.lease(), "boom")))).containsExactly(Settled.RETRY_SCHEDULED);
+
+        assertThat(raw.xpending(STREAM, "g").getConsumerMessageCount()).containsOnlyKeys("(retry)");
+        assertThat(q.extend(List.of(d.lease()))).containsExactly(Settled.REFUSED);
+        assertThat(q.ack(List.of(d.lease()))).containsExactly(Settled.REFUSED);
+    }
+
+    @Test
     void anEntryWhoseConsumerKeepsDyingIsDeadLetteredWithLeaseExpired() {
         StreamQueue q = orders(100, 1, 1000, "c1");
         q.enqueue(message("m1", "a"));

@@ -189,7 +189,7 @@ public final class ListQueue implements ReliableQueue {
                 keys(keys.ready, keys.inflight, keys.delayed, keys.dead, keys.deadInflight, keys.meta, keys.failure,
                         keys.acked),
                 bytes(settings.maxDeliveries()), bytes(settings.reaperBatchSize()), bytes(keys.arrivalChannel));
-        return new ReapResult(moved.get(0), moved.get(1), moved.get(2), moved.get(3), moved.get(4));
+        return new ReapResult(moved.get(0), moved.get(1), moved.get(2), moved.get(3), moved.get(4), moved.get(5) == 1);
     }
 
     @Override

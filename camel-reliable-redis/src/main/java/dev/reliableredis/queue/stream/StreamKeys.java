@@ -16,11 +16,8 @@ final class StreamKeys {
     final byte[] acked;
     final byte[] delayed;
     final byte[] delayedMessages;
-    final byte[] idsCursor;
     final byte[] retry;
     final byte[] deadRetry;
-    final byte[] cursor;
-    final byte[] deadCursor;
 
     StreamKeys(String keyPrefix, String queue, StreamOptions options) {
         String base = QueueNames.validatePrefix(keyPrefix) + ":{" + QueueNames.validate(queue) + "}:";
@@ -30,12 +27,9 @@ final class StreamKeys {
         acked = bytes(base + "acked");
         delayed = bytes(base + "delayed");
         delayedMessages = bytes(base + "delayed-msg");
-        idsCursor = bytes(base + "ids-cursor");
         String group = base + "group:" + options.group() + ":";
         retry = bytes(group + "retry");
         deadRetry = bytes(group + "dead-retry");
-        cursor = bytes(group + "cursor");
-        deadCursor = bytes(group + "dead-cursor");
     }
 
     private static byte[] bytes(String key) {

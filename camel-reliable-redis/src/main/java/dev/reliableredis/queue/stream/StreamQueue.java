@@ -69,6 +69,8 @@ public final class StreamQueue implements ReliableQueue {
     private final StreamKeys keys;
     private final QueueSettings settings;
     private final boolean deadLetters;
+    /** Where the reaper's sweep of the id index goes on; each queue object walks the index on its own. */
+    private volatile String idsCursor = "0";
 
     private StreamQueue(RedisGateway redis, String keyPrefix, String name, StreamOptions options,
             QueueSettings settings, boolean deadLetters) {
@@ -170,7 +172,7 @@ public final class StreamQueue implements ReliableQueue {
         }
         List<byte[]> args = ownerArgs();
         QueueCalls.addLeases(args, leases);
-        return calls.settle("extend", EXTEND, keys(source(), retry()), args,
+        return calls.settle("extend", EXTEND, keys(source()), args,
                 code -> code == 1 ? Settled.EXTENDED : Settled.REFUSED);
     }
 
@@ -188,15 +190,16 @@ public final class StreamQueue implements ReliableQueue {
 
     @Override
     public ReapResult reap() {
-        List<Long> moved = inGroup("reap", () -> calls.run("reap", REAP, ScriptOutputType.MULTI,
-                keys(source(), retry(), deadLetters ? keys.deadCursor : keys.cursor, keys.stream, keys.dead, keys.ids,
-                        keys.acked, keys.delayed, keys.delayedMessages, keys.idsCursor),
-                bytes(options.group()), bytes(options.consumerName()),
-                bytes(settings.visibilityTimeout().toMillis()), bytes(deadLetters ? 0 : settings.maxDeliveries()),
-                bytes(settings.reaperBatchSize()), bytes(options.maxLen()), bytes(deletion())));
-        long takenOver = moved.get(0);
-        return new ReapResult(deadLetters ? 0 : takenOver, moved.get(1), moved.get(2), deadLetters ? takenOver : 0,
-                moved.get(3));
+        List<Object> moved = inGroup("reap", () -> calls.run("reap", REAP, ScriptOutputType.MULTI,
+                keys(source(), retry(), keys.stream, keys.dead, keys.ids, keys.acked, keys.delayed,
+                        keys.delayedMessages),
+                bytes(options.group()), bytes(settings.visibilityTimeout().toMillis()),
+                bytes(deadLetters ? 0 : settings.maxDeliveries()), bytes(settings.reaperBatchSize()),
+                bytes(options.maxLen()), bytes(deletion()), bytes(idsCursor)));
+        idsCursor = text(moved.get(6));
+        long takenOver = (Long) moved.get(0);
+        return new ReapResult(deadLetters ? 0 : takenOver, (Long) moved.get(1), (Long) moved.get(2),
+                deadLetters ? takenOver : 0, (Long) moved.get(3), (Long) moved.get(5) == 1);
     }
 
     @Override

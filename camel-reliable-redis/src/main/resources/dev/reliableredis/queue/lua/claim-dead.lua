@@ -29,10 +29,13 @@ if #ids == 0 then
   return {}
 end
 local deadline = now + tonumber(ARGV[1])
+-- ZREM first: on a Redis at its maxmemory only a script whose first write cannot need memory runs
+for _, id in ipairs(ids) do
+  redis.call('ZREM', KEYS[1], id)
+end
 local firstToken = redis.call('INCRBY', KEYS[7], #ids) - #ids
 local out = {}
 for i, id in ipairs(ids) do
-  redis.call('ZREM', KEYS[1], id)
   local meta = redis.call('HGET', KEYS[5], id)
   local enqueuedAt, deliveries
   if meta then

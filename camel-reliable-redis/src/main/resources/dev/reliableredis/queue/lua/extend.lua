@@ -11,6 +11,10 @@
   Returns an array with one code per delivery:
     1 extended (or already further out)
     0 refused: the token is not the current lease, or the message no longer exists
+
+  The deadline is moved with ZREM, then ZADD: Redis at its maxmemory refuses a script whose first write is one
+  that may need memory (ZADD), and lets a script that has written once run to its end; ZREM it never refuses.
+  A lease must be kept on a full Redis, or long exchanges lose theirs.
 ]]
 local t = redis.call('TIME')
 local deadline = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[1])
@@ -18,8 +22,10 @@ local codes = {}
 for i = 2, #ARGV, 2 do
   local id, token = ARGV[i], ARGV[i + 1]
   local meta = redis.call('HGET', KEYS[2], id)
-  if meta and string.match(meta, '|([^|]*)$') == token and redis.call('ZSCORE', KEYS[1], id) then
-    redis.call('ZADD', KEYS[1], 'XX', 'GT', deadline, id)
+  local current = redis.call('ZSCORE', KEYS[1], id)
+  if meta and string.match(meta, '|([^|]*)$') == token and current then
+    redis.call('ZREM', KEYS[1], id)
+    redis.call('ZADD', KEYS[1], math.max(deadline, tonumber(current)), id)
     codes[#codes + 1] = 1
   else
     codes[#codes + 1] = 0

@@ -25,14 +25,25 @@
   ARGV[3] channel to PUBLISH on when messages became ready
 
   Returns {expired leases returned to ready, expired leases dead-lettered,
-           delayed messages released, dead-letter leases returned, acked ids forgotten}
+           delayed messages released, dead-letter leases returned, acked ids forgotten,
+           1 when a part took a full batch (call again: there may be more) else 0}
+
+  Every part starts with ZREM, a write Redis does not refuse at its maxmemory, so housekeeping runs on a
+  full Redis (forgetting acked ids frees memory).
 ]]
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local maxDeliveries, batch = tonumber(ARGV[1]), tonumber(ARGV[2])
 
+local more = 0
+
+-- the due members of a sorted set, at most a batch; a full batch means there may be more
 local function due(key)
-  return redis.call('ZRANGEBYSCORE', key, '-inf', now, 'LIMIT', 0, batch)
+  local ids = redis.call('ZRANGEBYSCORE', key, '-inf', now, 'LIMIT', 0, batch)
+  if #ids == batch then
+    more = 1
+  end
+  return ids
 end
 
 local function clearToken(id)
@@ -49,6 +60,7 @@ local function clearToken(id)
 end
 
 local returned, deadLettered, released, deadReturned = 0, 0, 0, 0
+
 for _, id in ipairs(due(KEYS[2])) do
   redis.call('ZREM', KEYS[2], id)
   local deliveries = clearToken(id)
@@ -83,4 +95,4 @@ end
 if returned + released > 0 then
   redis.call('PUBLISH', ARGV[3], '1')
 end
-return {returned, deadLettered, released, deadReturned, #forgotten}
+return {returned, deadLettered, released, deadReturned, #forgotten, more}

@@ -1,7 +1,7 @@
 --[[
   stream/nack: settles a batch of deliveries as failed, each only while it is still this consumer's with
-  the same delivery count (its lease token). An entry with deliveries left stays pending and is put in the
-  retry set, due after retryDelay * multiplier^(deliveries - 1), capped at maxRetryDelay; claim re-delivers
+  the same delivery count (its lease token). An entry with deliveries left stays pending, parked with the retry
+  consumer, and is put in the retry set, due after retryDelay * multiplier^(deliveries - 1), capped at maxRetryDelay; claim re-delivers
   it then. An entry whose deliveries (the pending entries list's counter) are used up is added to the
   dead-letter stream with origin_id, content, failure, deliveries (plus id, headers and enqueued when it
   had them) and XACKed, in this one script; it is deleted from the stream like an acked entry.
@@ -20,6 +20,9 @@
   ARGV[7] 'all-groups' or 'never': when to delete a dead-lettered entry from the stream (see ack)
   ARGV[3k+5], ARGV[3k+6], ARGV[3k+7]  entry id, lease token and failure reason of the k-th delivery
 
+  Every nacked entry is first parked with the retry consumer (see stream/includes/groups), which is also the
+  script's first write: Redis at its maxmemory refuses only scripts whose first write may need memory.
+
   Returns an array with one code per delivery: 1 retry scheduled, 2 dead-lettered, 0 refused.
 ]]
 local stream, group, consumer = KEYS[1], ARGV[1], ARGV[2]
@@ -32,12 +35,15 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 --- @include "stream/includes/dead_letter"
 --- @include "includes/backoff"
 
+require_type(KEYS[2], 'zset')
+require_type(KEYS[3], 'stream')
 local codes = {}
 for i = 8, #ARGV, 3 do
   local entry, token, reason = ARGV[i], ARGV[i + 1], ARGV[i + 2]
   local pending = redis.call('XPENDING', stream, group, entry, entry, 1)
   if #pending == 1 and pending[1][2] == consumer and tostring(pending[1][4]) == token then
     local deliveries = tonumber(pending[1][4])
+    park(stream, group, entry)
     if maxDeliveries > 0 and deliveries >= maxDeliveries then
       dead_letter(stream, group, KEYS[2], KEYS[3], KEYS[4], entry, deliveries, reason, deletion)
       codes[#codes + 1] = 2

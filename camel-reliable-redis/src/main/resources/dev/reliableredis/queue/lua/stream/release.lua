@@ -1,7 +1,8 @@
 --[[
   stream/release: gives back deliveries that were claimed but never started (the consumer is stopping).
-  Each, checked on its lease token, has its delivery count set back by one (XCLAIM RETRYCOUNT) and is put in
-  the retry set, due now, so the next claim by any consumer delivers it again.
+  Each, checked on its lease token, is parked with the retry consumer (see stream/includes/groups) with its
+  delivery count set back by one (XCLAIM RETRYCOUNT) and is put in the retry set, due now, so the next claim by
+  any consumer delivers it again.
 
   KEYS[1] stream  the stream read (the dead-letter stream for a dead-letter consumer)
   KEYS[2] retry   zset entry id -> retry due time, of this group
@@ -13,6 +14,10 @@
   Returns the number of deliveries released.
 ]]
 local stream, group, consumer = KEYS[1], ARGV[1], ARGV[2]
+
+--- @include "stream/includes/groups"
+
+require_type(KEYS[2], 'zset')
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local released = 0
@@ -21,7 +26,7 @@ for i = 3, #ARGV, 2 do
   local pending = redis.call('XPENDING', stream, group, entry, entry, 1)
   if #pending == 1 and pending[1][2] == consumer and tostring(pending[1][4]) == token then
     local count = math.max(tonumber(token) - 1, 0)
-    redis.call('XCLAIM', stream, group, consumer, 0, entry, 'RETRYCOUNT', count, 'JUSTID')
+    redis.call('XCLAIM', stream, group, RETRY_CONSUMER, 0, entry, 'RETRYCOUNT', count, 'JUSTID')
     redis.call('ZADD', KEYS[2], now, entry)
     released = released + 1
   end

@@ -3,6 +3,28 @@
   and consumer groups.
 ]]
 
+-- The consumer that entries waiting for a retry belong to. Parked there, they are no longer the failed delivery's
+-- (its late settlements are refused), and the reaper's takeover, which looks only at other consumers' idle
+-- entries, never has to walk past them. Not a name the component accepts for consumerName.
+local RETRY_CONSUMER = '(retry)'
+
+-- moves a pending entry to RETRY_CONSUMER without counting a delivery; XCLAIM is a write Redis does not refuse at
+-- its maxmemory, so a script that parks first runs on a full Redis. Redis 7 drops an entry trimmed away meanwhile
+-- from the pending entries list instead.
+local function park(stream, group, entry)
+  redis.call('XCLAIM', stream, group, RETRY_CONSUMER, 0, entry, 'JUSTID')
+end
+
+-- errors when the key exists with a type other than kind. Called before a script's first write for the keys it
+-- moves entries into: a key another program broke must stop the script before an entry is half moved (parked, but
+-- not in the retry set or the dead letters).
+local function require_type(key, kind)
+  local found = redis.call('TYPE', key)['ok']
+  if found ~= kind and found ~= 'none' then
+    error({err = 'WRONGTYPE ' .. key .. ' holds a ' .. found .. ', not a ' .. kind})
+  end
+end
+
 -- the two numbers of a stream entry id 'ms-seq'
 local function ms_seq(entry)
   local ms, seq = string.match(entry, '^(%d+)-(%d+)$')
