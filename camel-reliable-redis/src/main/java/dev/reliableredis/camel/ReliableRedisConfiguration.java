@@ -6,14 +6,13 @@ import dev.reliableredis.queue.QueueNames;
 import dev.reliableredis.queue.QueueSettings;
 import dev.reliableredis.queue.stream.StreamOptions;
 import io.lettuce.core.AbstractRedisClient;
-import org.apache.camel.RuntimeCamelException;
 import org.apache.camel.spi.Metadata;
 import org.apache.camel.spi.UriParam;
 import org.apache.camel.spi.UriParams;
 
 /** The options of a reliable-redis endpoint; each endpoint has its own copy. */
 @UriParams
-public class ReliableRedisConfiguration implements Cloneable {
+public class ReliableRedisConfiguration {
 
     @UriParam(label = "common", defaultValue = "redis://localhost:6379", secret = true)
     private String redisUri = "redis://localhost:6379";
@@ -115,14 +114,6 @@ public class ReliableRedisConfiguration implements Cloneable {
 
     public boolean isStreamMode() {
         return "stream".equals(mode);
-    }
-
-    public ReliableRedisConfiguration copy() {
-        try {
-            return (ReliableRedisConfiguration) clone();
-        } catch (CloneNotSupportedException e) {
-            throw new RuntimeCamelException(e);
-        }
     }
 
     public String getRedisUri() {

@@ -8,7 +8,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
-import dev.reliableredis.queue.ArrivalWaiter;
+import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.ReliableQueue;
 import org.apache.camel.Exchange;
@@ -33,7 +33,7 @@ public class ReliableRedisConsumer extends DefaultConsumer {
 
     private final ReliableRedisConfiguration configuration;
     private ReliableQueue queue;
-    private ArrivalWaiter arrivals;
+    private Claimer claimer;
     private CountDownLatch stopping;
     private OutageReport outage;
     private Settler settler;
@@ -60,7 +60,7 @@ public class ReliableRedisConsumer extends DefaultConsumer {
         super.doStart();
         ReliableRedisEndpoint endpoint = getEndpoint();
         queue = configuration.isConsumeDeadLetters() ? endpoint.queue().deadLetters() : endpoint.queue();
-        arrivals = queue.newArrivalWaiter();
+        claimer = queue.newClaimer();
         stopping = new CountDownLatch(1);
         outage = new OutageReport(queue.name(), getExceptionHandler());
 
@@ -88,7 +88,7 @@ public class ReliableRedisConsumer extends DefaultConsumer {
         polling = false;
         if (poller != null) {
             stopping.countDown();
-            arrivals.wakeUp();
+            claimer.wakeUp();
             ExecutorServiceManager executors = getEndpoint().getCamelContext().getExecutorServiceManager();
             // one deadline for all the waiting below: as long as Camel itself waits for exchanges in flight
             ShutdownStrategy shutdown = getEndpoint().getCamelContext().getShutdownStrategy();
@@ -107,7 +107,7 @@ public class ReliableRedisConsumer extends DefaultConsumer {
                 LOG.warn("Consumer of queue '{}' stopped with settlements that did not reach Redis; their messages are "
                          + "delivered again when their leases expire", queue.name());
             }
-            arrivals.close();
+            claimer.close();
             poller = null;
         }
         super.doStop();
@@ -128,10 +128,14 @@ public class ReliableRedisConsumer extends DefaultConsumer {
                     continue;
                 }
                 try {
-                    dispatch(claim(Math.min(max, free), idleWait));
+                    dispatch(claimer.claim(Math.min(max, free), idleWait));
                     failures = 0;
                     outage.succeeded("claim");
                 } catch (RuntimeException e) {
+                    if (!polling) {
+                        // a claim cut short by the stop
+                        return;
+                    }
                     outage.failed("claim", e);
                     stopping.await(Backoff.after(++failures).toMillis(), TimeUnit.MILLISECONDS);
                 }
@@ -139,15 +143,6 @@ public class ReliableRedisConsumer extends DefaultConsumer {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    private List<Delivery> claim(int max, Duration idleWait) throws InterruptedException {
-        long mark = arrivals.mark();
-        List<Delivery> deliveries = queue.claim(max);
-        if (deliveries.isEmpty() && polling) {
-            deliveries = arrivals.await(mark, max, idleWait);
-        }
-        return deliveries;
     }
 
     private void dispatch(List<Delivery> deliveries) {

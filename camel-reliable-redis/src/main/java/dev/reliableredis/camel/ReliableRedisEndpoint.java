@@ -92,10 +92,6 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
         return queue;
     }
 
-    RedisGateway gateway() {
-        return gateway;
-    }
-
     public String getQueueName() {
         return queueName;
     }

@@ -19,14 +19,13 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
-import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
 
 /**
  * The Redis connections of one endpoint: a shared, thread-safe command connection opened on first use (so
- * that a route whose Redis is down still starts), and Pub/Sub connections for arrival signals. Works with a
+ * that a route whose Redis is down still starts), and dedicated connections for consumers' blocking waits. Works with a
  * {@link RedisClient} or a {@link RedisClusterClient}.
  */
 public final class RedisGateway implements AutoCloseable {
@@ -162,14 +161,6 @@ public final class RedisGateway implements AutoCloseable {
 
     public Duration commandTimeout() {
         return commandTimeout;
-    }
-
-    /** A new Pub/Sub connection; the caller closes it. */
-    public StatefulRedisPubSubConnection<byte[], byte[]> connectPubSub() {
-        if (client instanceof RedisClusterClient cluster) {
-            return cluster.connectPubSub(ByteArrayCodec.INSTANCE);
-        }
-        return ((RedisClient) client).connectPubSub(ByteArrayCodec.INSTANCE);
     }
 
     @Override

@@ -47,6 +47,6 @@ public interface ReliableQueue {
     default void leave() {
     }
 
-    /** A new waiter for one consumer, which closes it. */
-    ArrivalWaiter newArrivalWaiter();
+    /** A new claimer for one consumer, which closes it. */
+    Claimer newClaimer();
 }

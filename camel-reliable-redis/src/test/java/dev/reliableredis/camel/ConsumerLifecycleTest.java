@@ -53,12 +53,7 @@ class ConsumerLifecycleTest extends CamelRedisTestBase {
             }
         });
         ReliableRedisConsumer consumer = (ReliableRedisConsumer) context.getRoute("idle").getConsumer();
-        if (streamMode()) {
-            await().atMost(Duration.ofSeconds(5)).until(() -> raw.clientList().contains("cmd=xreadgroup"));
-        } else {
-            await().atMost(Duration.ofSeconds(5))
-                    .until(() -> raw.pubsubNumsub("rr:{q}:arrivals").get("rr:{q}:arrivals") == 1);
-        }
+        awaitWaitingConsumers(1);
         long sent = System.nanoTime();
 
         send("q", "wake up");
@@ -66,6 +61,55 @@ class ConsumerLifecycleTest extends CamelRedisTestBase {
         awaitReceived(1);
         assertThat(Duration.ofNanos(System.nanoTime() - sent)).isLessThan(Duration.ofSeconds(3));
         assertThat(consumer.getInflightCount()).isZero();
+    }
+
+    @Test
+    void anArrivalWakesOneOfEightIdleConsumersAndCostsTwoScriptCalls() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                // a long reaperInterval: no reaper rounds and no fallback claims while the test counts; one thread
+                // each, so maxMessagesPerPoll only tells the endpoints apart
+                for (int i = 1; i <= 8; i++) {
+                    from("reliable-redis:q?mode=" + mode + "&reaperInterval=60000&maxMessagesPerPoll=" + i)
+                            .process(received::add);
+                }
+            }
+        });
+        awaitWaitingConsumers(8);
+        int messages = 100;
+        long before = scriptCalls();
+
+        for (int i = 1; i <= messages; i++) {
+            send("q", "m" + i);
+            awaitReceived(i);
+        }
+        await("every ack landed").atMost(Duration.ofSeconds(10)).until(() -> raw.zcard(key("q", "acked")) == messages);
+
+        long claimsAndAcks = scriptCalls() - before - messages;
+        assertThat(claimsAndAcks).as("claim and ack script calls for %d messages", messages)
+                .isLessThanOrEqualTo(2L * messages);
+    }
+
+    /** Waits until this many consumers wait for arrivals in a blocking command. */
+    private void awaitWaitingConsumers(int consumers) {
+        String waiting = streamMode() ? "cmd=xreadgroup" : "cmd=blpop";
+        await(consumers + " waiting consumers").atMost(Duration.ofSeconds(10))
+                .until(() -> raw.clientList().split(waiting, -1).length - 1 == consumers);
+    }
+
+    /** Script executions so far: EVAL plus EVALSHA, less those that failed (NOSCRIPT). */
+    private long scriptCalls() {
+        long calls = 0;
+        for (String line : raw.info("commandstats").split("\\r?\\n")) {
+            if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
+                calls += stat(line, "calls") - stat(line, "failed_calls");
+            }
+        }
+        return calls;
+    }
+
+    private static long stat(String line, String name) {
+        return Long.parseLong(line.replaceAll(".*[:,]" + name + "=(\\d+).*", "$1"));
     }
 
     @Test

@@ -159,4 +159,17 @@ class SettleScriptsTest extends QueueTestBase {
         assertThat(again.messageId()).isEqualTo("m1");
         assertThat(again.deliveryCount()).isEqualTo(1);
     }
+
+    @Test
+    void releaseReturnsABatchToTheHeadOfTheReadyListInItsOrder() {
+        ListQueue q = queue("orders", settings(30_000, 3, 1000));
+        for (int i = 1; i <= 4; i++) {
+            q.enqueue(message("m" + i, "x"));
+        }
+        List<Delivery> claimed = q.claim(3);
+
+        assertThat(q.release(claimed.stream().map(Delivery::lease).toList())).isEqualTo(3);
+
+        assertThat(raw.lrange(key("orders", "ready"), 0, -1)).containsExactly("m1", "m2", "m3", "m4");
+    }
 }

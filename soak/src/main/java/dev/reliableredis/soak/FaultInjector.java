@@ -43,10 +43,7 @@ final class FaultInjector {
                 redis.kill();
                 redis.launch();
             }
-            case CLIENT_KILL -> {
-                redis.commands().clientKill(KillArgs.Builder.typeNormal());
-                redis.commands().clientKill(KillArgs.Builder.typePubsub());
-            }
+            case CLIENT_KILL -> redis.commands().clientKill(KillArgs.Builder.typeNormal());
             case SCRIPT_FLUSH -> redis.commands().scriptFlush();
             case REDIS_PAUSE -> {
                 redis.pause();

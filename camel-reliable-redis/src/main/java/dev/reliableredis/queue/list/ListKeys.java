@@ -21,7 +21,7 @@ final class ListKeys {
     final byte[] failure;
     final byte[] acked;
     final byte[] seq;
-    final String arrivalChannel;
+    final byte[] wake;
 
     ListKeys(String keyPrefix, String queue) {
         String base = QueueNames.validatePrefix(keyPrefix) + ":{" + QueueNames.validate(queue) + "}:";
@@ -36,7 +36,7 @@ final class ListKeys {
         failure = key(base, "failure");
         acked = key(base, "acked");
         seq = key(base, "seq");
-        arrivalChannel = base + "arrivals";
+        wake = key(base, "wake");
     }
 
     private static byte[] key(String base, String part) {

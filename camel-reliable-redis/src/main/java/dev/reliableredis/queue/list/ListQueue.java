@@ -4,14 +4,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import dev.reliableredis.queue.ArrivalSignal;
-import dev.reliableredis.queue.ArrivalWaiter;
+import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.Failure;
 import dev.reliableredis.queue.HeaderCodec;
 import dev.reliableredis.queue.Lease;
 import dev.reliableredis.queue.LuaScript;
 import dev.reliableredis.queue.NewMessage;
+import dev.reliableredis.queue.PollingClaimer;
 import dev.reliableredis.queue.QueueCalls;
 import dev.reliableredis.queue.QueueSettings;
 import dev.reliableredis.queue.QueueStats;
@@ -87,17 +87,17 @@ public final class ListQueue implements ReliableQueue {
     }
 
     @Override
-    public ArrivalWaiter newArrivalWaiter() {
-        return new ArrivalSignal(redis, keys.arrivalChannel);
+    public Claimer newClaimer() {
+        // dead letters fall due by time and leave no wake-up token: their consumers look every maxWait
+        return deadLetters ? new PollingClaimer(this::claim) : new ListClaimer(this, redis, keys.wake);
     }
 
     @Override
     public boolean enqueue(NewMessage message) {
         String headers = HeaderCodec.encode(message.headers());
         Long stored = calls.run("enqueue", ENQUEUE, ScriptOutputType.INTEGER,
-                keys(keys.ready, keys.delayed, keys.body, keys.headers, keys.meta, keys.acked),
-                bytes(message.id()), message.body(), bytes(headers), bytes(message.delayMs()),
-                bytes(keys.arrivalChannel));
+                keys(keys.ready, keys.delayed, keys.body, keys.headers, keys.meta, keys.acked, keys.wake),
+                bytes(message.id()), message.body(), bytes(headers), bytes(message.delayMs()));
         return stored == 1L;
     }
 
@@ -109,8 +109,8 @@ public final class ListQueue implements ReliableQueue {
                         keys(keys.dead, keys.deadInflight, keys.body, keys.headers, keys.meta, keys.failure, keys.seq),
                         visibility, bytes(max))
                 : calls.run("claim", CLAIM, ScriptOutputType.MULTI,
-                        keys(keys.ready, keys.inflight, keys.body, keys.headers, keys.meta, keys.seq), visibility,
-                        bytes(max));
+                        keys(keys.ready, keys.inflight, keys.body, keys.headers, keys.meta, keys.seq, keys.wake),
+                        visibility, bytes(max));
         List<Delivery> deliveries = new ArrayList<>(rows.size() / FIELDS_PER_DELIVERY);
         for (int i = 0; i < rows.size(); i += FIELDS_PER_DELIVERY) {
             deliveries.add(toDelivery(rows.subList(i, i + FIELDS_PER_DELIVERY)));
@@ -174,12 +174,11 @@ public final class ListQueue implements ReliableQueue {
         if (leases.isEmpty()) {
             return 0;
         }
-        List<byte[]> args = new ArrayList<>(2 + 2 * leases.size());
+        List<byte[]> args = new ArrayList<>(1 + 2 * leases.size());
         args.add(bytes(deadLetters ? "dead" : "ready"));
-        args.add(bytes(keys.arrivalChannel));
         QueueCalls.addLeases(args, leases);
         Long released = calls.run("release", RELEASE, ScriptOutputType.INTEGER,
-                keys(inflight(), deadLetters ? keys.dead : keys.ready, keys.meta), args.toArray(byte[][]::new));
+                keys(inflight(), deadLetters ? keys.dead : keys.ready, keys.meta, keys.wake), args);
         return released.intValue();
     }
 
@@ -187,8 +186,8 @@ public final class ListQueue implements ReliableQueue {
     public ReapResult reap() {
         List<Long> moved = calls.run("reap", REAP, ScriptOutputType.MULTI,
                 keys(keys.ready, keys.inflight, keys.delayed, keys.dead, keys.deadInflight, keys.meta, keys.failure,
-                        keys.acked),
-                bytes(settings.maxDeliveries()), bytes(settings.reaperBatchSize()), bytes(keys.arrivalChannel));
+                        keys.acked, keys.wake),
+                bytes(settings.maxDeliveries()), bytes(settings.reaperBatchSize()));
         return new ReapResult(moved.get(0), moved.get(1), moved.get(2), moved.get(3), moved.get(4), moved.get(5) == 1);
     }
 
@@ -198,7 +197,7 @@ public final class ListQueue implements ReliableQueue {
         while (moved < limit) {
             long batch = Math.min(BULK_BATCH, limit - moved);
             Long n = calls.run("redrive", REDRIVE, ScriptOutputType.INTEGER,
-                    keys(keys.dead, keys.ready, keys.meta, keys.failure), bytes(batch), bytes(keys.arrivalChannel));
+                    keys(keys.dead, keys.ready, keys.meta, keys.failure, keys.wake), bytes(batch));
             moved += n;
             if (n < batch) {
                 break;

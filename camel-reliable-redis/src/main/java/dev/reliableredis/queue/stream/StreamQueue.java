@@ -1,12 +1,13 @@
 package dev.reliableredis.queue.stream;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
-import dev.reliableredis.queue.ArrivalWaiter;
+import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.Failure;
 import dev.reliableredis.queue.HeaderCodec;
@@ -21,11 +22,14 @@ import dev.reliableredis.queue.ReapResult;
 import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.Settled;
+import io.lettuce.core.Consumer;
 import io.lettuce.core.RedisBusyException;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.StreamMessage;
 import io.lettuce.core.XGroupCreateArgs;
 import io.lettuce.core.XReadArgs;
+import io.lettuce.core.api.StatefulConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -108,8 +112,8 @@ public final class StreamQueue implements ReliableQueue {
     }
 
     @Override
-    public ArrivalWaiter newArrivalWaiter() {
-        return new BlockingReadWaiter(redis, source(), options, entry -> toDelivery(entry.id(), 1, entry.fields()));
+    public Claimer newClaimer() {
+        return new StreamClaimer(this, redis);
     }
 
     @Override
@@ -130,6 +134,23 @@ public final class StreamQueue implements ReliableQueue {
             @SuppressWarnings("unchecked")
             List<byte[]> fields = (List<byte[]>) rows.get(i + 2);
             deliveries.add(toDelivery(text(rows.get(i)), (Long) rows.get(i + 1), fieldMap(fields)));
+        }
+        return deliveries;
+    }
+
+    /**
+     * Claims new entries with a blocking XREADGROUP on the given connection, waiting at most {@code block} for
+     * entries to arrive: the waiting half of {@link StreamClaimer}, and like the claim script a read of the group.
+     */
+    List<Delivery> readNew(StatefulConnection<byte[], byte[]> connection, int max, Duration block) {
+        List<StreamMessage<byte[], byte[]>> read = calls.run("claim", () -> RedisGateway.sync(connection).xreadgroup(
+                Consumer.from(bytes(options.group()), bytes(options.consumerName())),
+                XReadArgs.Builder.count(max).block(block), XReadArgs.StreamOffset.lastConsumed(source())));
+        List<Delivery> deliveries = new ArrayList<>(read.size());
+        for (StreamMessage<byte[], byte[]> entry : read) {
+            Map<String, byte[]> fields = new LinkedHashMap<>();
+            entry.getBody().forEach((name, value) -> fields.put(text(name), value));
+            deliveries.add(toDelivery(entry.getId(), 1, fields));
         }
         return deliveries;
     }

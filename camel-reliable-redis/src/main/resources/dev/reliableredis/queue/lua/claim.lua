@@ -13,6 +13,7 @@
   KEYS[4] headers   hash id -> headers JSON
   KEYS[5] meta      hash id -> "enqueuedAt|deliveries|leaseToken"
   KEYS[6] seq       counter the lease tokens are drawn from
+  KEYS[7] wake      list of wake-up tokens for idle consumers (see includes/wake)
 
   ARGV[1] visibility timeout in ms
   ARGV[2] most messages to claim
@@ -20,10 +21,16 @@
   Returns a flat array, 7 entries per message:
     id, lease token, delivery count, enqueuedAt (ms), body, headers JSON or nil, nil
   (the 7th, the failure, is only set by claim-dead; the shape is shared).
+  When ready messages are left behind, a wake-up token is left for another consumer.
 ]]
+--- @include "includes/wake"
+
 local ids = redis.call('LPOP', KEYS[1], tonumber(ARGV[2]))
 if not ids then
   return {}
+end
+if redis.call('LLEN', KEYS[1]) > 0 then
+  wake(KEYS[7])
 end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)

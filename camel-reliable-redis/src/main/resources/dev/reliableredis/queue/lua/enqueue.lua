@@ -11,16 +11,18 @@
   KEYS[4] headers  hash id -> headers JSON
   KEYS[5] meta     hash id -> "enqueuedAt|deliveries|leaseToken"
   KEYS[6] acked    zset id -> time until which the acked id is remembered (ms)
+  KEYS[7] wake     list of wake-up tokens for idle consumers (see includes/wake)
 
   ARGV[1] message id
   ARGV[2] body bytes
   ARGV[3] headers JSON, '' for none
   ARGV[4] delay in ms, 0 for ready now
-  ARGV[5] channel to PUBLISH on when the ready list stops being empty
 
   Returns 1 when stored, 0 when the id is already queued, delayed, in flight, dead,
   or was acked within the idempotency window (a no-op).
 ]]
+--- @include "includes/wake"
+
 local id = ARGV[1]
 if redis.call('HEXISTS', KEYS[5], id) == 1 then
   return 0
@@ -43,6 +45,7 @@ local delay = tonumber(ARGV[4])
 if delay > 0 then
   redis.call('ZADD', KEYS[2], now + delay, id)
 elseif redis.call('RPUSH', KEYS[1], id) == 1 then
-  redis.call('PUBLISH', ARGV[5], '1')
+  -- a consumer that claims it leaves a token for the rest, if any
+  wake(KEYS[7])
 end
 return 1

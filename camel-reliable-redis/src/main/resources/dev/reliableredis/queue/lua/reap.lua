@@ -19,10 +19,10 @@
   KEYS[6] meta           hash id -> "enqueuedAt|deliveries|leaseToken"
   KEYS[7] failure        hash id -> last failure
   KEYS[8] acked          zset id -> time until which the acked id is remembered (ms)
+  KEYS[9] wake           list of wake-up tokens for idle consumers (see includes/wake)
 
   ARGV[1] deliveries after which an expired lease dead-letters (maxRetries + 1)
   ARGV[2] most entries to move in each of the four parts
-  ARGV[3] channel to PUBLISH on when messages became ready
 
   Returns {expired leases returned to ready, expired leases dead-lettered,
            delayed messages released, dead-letter leases returned, acked ids forgotten,
@@ -31,6 +31,8 @@
   Every part starts with ZREM, a write Redis does not refuse at its maxmemory, so housekeeping runs on a
   full Redis (forgetting acked ids frees memory).
 ]]
+--- @include "includes/wake"
+
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local maxDeliveries, batch = tonumber(ARGV[1]), tonumber(ARGV[2])
@@ -93,6 +95,6 @@ for i = 1, #forgotten, 1000 do
   redis.call('ZREM', KEYS[8], unpack(forgotten, i, math.min(i + 999, #forgotten)))
 end
 if returned + released > 0 then
-  redis.call('PUBLISH', ARGV[3], '1')
+  wake(KEYS[9])
 end
 return {returned, deadLettered, released, deadReturned, #forgotten, more}

@@ -7,14 +7,16 @@
   KEYS[2] ready    list of ids
   KEYS[3] meta     hash id -> "enqueuedAt|deliveries|leaseToken"
   KEYS[4] failure  hash id -> last failure
+  KEYS[5] wake     list of wake-up tokens for idle consumers (see includes/wake)
 
   ARGV[1] most dead letters to move
-  ARGV[2] channel to PUBLISH on when messages became ready
 
   A dead letter without readable metadata is dropped.
 
   Returns the number of messages moved.
 ]]
+--- @include "includes/wake"
+
 local ids = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1)
 local moved = 0
 for _, id in ipairs(ids) do
@@ -28,6 +30,6 @@ for _, id in ipairs(ids) do
   end
 end
 if moved > 0 then
-  redis.call('PUBLISH', ARGV[2], '1')
+  wake(KEYS[5])
 end
 return moved

@@ -9,13 +9,15 @@
   KEYS[1] inflight  zset id -> lease deadline (the dead-inflight set for dead letters)
   KEYS[2] target    the ready list (the dead zset for dead letters)
   KEYS[3] meta      hash id -> "enqueuedAt|deliveries|leaseToken"
+  KEYS[4] wake      list of wake-up tokens for idle consumers (see includes/wake)
 
   ARGV[1] 'ready' or 'dead': what KEYS[2] is
-  ARGV[2] channel to PUBLISH on when ready messages were released
-  ARGV[2k+1], ARGV[2k+2]  id and lease token of the k-th delivery
+  ARGV[2k], ARGV[2k+1]  id and lease token of the k-th delivery
 
   Returns the number of deliveries released (refused ones are not counted).
 ]]
+--- @include "includes/wake"
+
 local toReady = ARGV[1] == 'ready'
 local now
 if not toReady then
@@ -23,7 +25,8 @@ if not toReady then
   now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 local released = 0
-for i = 3, #ARGV, 2 do
+-- from the last to the first, so that LPUSH leaves them at the head of the ready list in their order
+for i = #ARGV - 1, 2, -2 do
   local id, token = ARGV[i], ARGV[i + 1]
   local meta = redis.call('HGET', KEYS[3], id)
   local enqueuedAt, deliveries, current
@@ -43,6 +46,6 @@ for i = 3, #ARGV, 2 do
   end
 end
 if toReady and released > 0 then
-  redis.call('PUBLISH', ARGV[2], '1')
+  wake(KEYS[4])
 end
 return released

@@ -1,0 +1,75 @@
+package dev.reliableredis.queue.stream;
+
+import java.time.Duration;
+import java.util.List;
+
+import dev.reliableredis.queue.Claimer;
+import dev.reliableredis.queue.Delivery;
+import dev.reliableredis.queue.RedisGateway;
+import io.lettuce.core.api.StatefulConnection;
+
+/**
+ * Claims from a stream-mode queue for one consumer: the claim script (due retries, then new entries), and when it
+ * finds nothing, blocking reads of new entries on a connection of its own until {@code maxWait} has passed. Any
+ * program's XADD ends the wait, and Redis serves each new entry to one of the group's waiting consumers. A blocking
+ * read lasts at most one second, which bounds how long a stopping consumer waits for it: it is not cut short,
+ * because a read Redis serves while the client gives up would leave its entries pending with no one to process
+ * them; for the same reason it lasts at most half the command timeout. Due retries are found by the claim script
+ * at the latest after {@code maxWait}.
+ */
+final class StreamClaimer implements Claimer {
+
+    private static final Duration MAX_BLOCK = Duration.ofSeconds(1);
+
+    private final StreamQueue queue;
+    private final RedisGateway gateway;
+    private StatefulConnection<byte[], byte[]> connection;
+    private volatile boolean woken;
+
+    StreamClaimer(StreamQueue queue, RedisGateway gateway) {
+        this.queue = queue;
+        this.gateway = gateway;
+    }
+
+    @Override
+    public List<Delivery> claim(int max, Duration maxWait) {
+        List<Delivery> deliveries = queue.claim(max);
+        long deadline = System.nanoTime() + maxWait.toNanos();
+        long left;
+        while (deliveries.isEmpty() && !woken && (left = deadline - System.nanoTime()) > 0) {
+            deliveries = queue.readNew(connection(), max, shortest(Duration.ofNanos(left), MAX_BLOCK,
+                    gateway.commandTimeout().dividedBy(2)));
+        }
+        return deliveries;
+    }
+
+    private synchronized StatefulConnection<byte[], byte[]> connection() {
+        if (connection == null) {
+            connection = gateway.connectDedicated(MAX_BLOCK.plus(gateway.commandTimeout()));
+        }
+        return connection;
+    }
+
+    private static Duration shortest(Duration... durations) {
+        Duration shortest = durations[0];
+        for (Duration d : durations) {
+            shortest = d.compareTo(shortest) < 0 ? d : shortest;
+        }
+        return shortest.toMillis() < 1 ? Duration.ofMillis(1) : shortest;
+    }
+
+    /** Ends the waiting after the blocking read under way, within a second. */
+    @Override
+    public void wakeUp() {
+        woken = true;
+    }
+
+    @Override
+    public synchronized void close() {
+        woken = true;
+        if (connection != null) {
+            connection.closeAsync();
+            connection = null;
+        }
+    }
+}
