@@ -1,15 +1,20 @@
 package dev.reliableredis.queue;
 
 import java.util.List;
+import java.util.Map;
 import java.util.function.LongFunction;
 import java.util.function.Supplier;
 
 import io.lettuce.core.ScriptOutputType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import static dev.reliableredis.queue.RedisBytes.bytes;
 
 /** Runs the script calls of one queue; a Redis failure becomes a QueueException naming the queue and the operation. */
 public final class QueueCalls {
+
+    private static final Logger LOG = LoggerFactory.getLogger(QueueCalls.class);
 
     private final RedisGateway redis;
     private final String queue;
@@ -36,6 +41,16 @@ public final class QueueCalls {
             LongFunction<Settled> meaning) {
         List<Long> codes = run(operation, script, ScriptOutputType.MULTI, keys, args);
         return codes.stream().map(meaning::apply).toList();
+    }
+
+    /** The travelling headers of a delivered message; headers that do not parse are dropped with a WARN. */
+    public Map<String, Object> headers(String messageId, String json) {
+        try {
+            return HeaderCodec.decode(json);
+        } catch (IllegalArgumentException e) {
+            LOG.warn("Message '{}' of queue '{}' is delivered without its headers: {}", messageId, queue, e.getMessage());
+            return Map.of();
+        }
     }
 
     /**

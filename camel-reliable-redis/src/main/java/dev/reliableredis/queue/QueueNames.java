@@ -32,6 +32,14 @@ public final class QueueNames {
         return name;
     }
 
+    /**
+     * The start of every key of a queue, {@code <keyPrefix>:{<queue>}:}: the hash tag puts all of them in one Redis
+     * Cluster slot, so every script can touch all of them.
+     */
+    public static String keyBase(String keyPrefix, String queue) {
+        return validatePrefix(keyPrefix) + ":{" + validate(queue) + "}:";
+    }
+
     /** Key prefixes follow the same rules, so that a key cannot break out of its hash tag. */
     public static String validatePrefix(String prefix) {
         if (prefix == null || prefix.isEmpty() || !ALLOWED.matcher(prefix).matches()) {

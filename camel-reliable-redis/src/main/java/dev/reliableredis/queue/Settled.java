@@ -7,5 +7,20 @@ public enum Settled {
     DEAD_LETTERED,
     EXTENDED,
     /** The lease token was not current: the lease expired and the message was returned or claimed again. */
-    REFUSED
+    REFUSED;
+
+    /** What an ack script's code for one delivery means, in both modes: 1 acked, 0 refused. */
+    public static Settled ofAck(long code) {
+        return code == 1 ? ACKED : REFUSED;
+    }
+
+    /** What a nack script's code for one delivery means, in both modes: 1 retry, 2 dead letter, 0 refused. */
+    public static Settled ofNack(long code) {
+        return code == 1 ? RETRY_SCHEDULED : code == 2 ? DEAD_LETTERED : REFUSED;
+    }
+
+    /** What an extend script's code for one delivery means, in both modes: 1 extended, 0 refused. */
+    public static Settled ofExtend(long code) {
+        return code == 1 ? EXTENDED : REFUSED;
+    }
 }

@@ -2,6 +2,7 @@ package dev.reliableredis.camel;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import dev.reliableredis.queue.QueueSettings;
 import dev.reliableredis.queue.RedisGateway;
@@ -65,7 +66,12 @@ class ConsumerCrashTest extends CamelRedisTestBase {
                     : ListQueue.of(gateway, "rr", "poison", settings);
             for (int delivery = 1; delivery <= 2; delivery++) {
                 ConsumerJvm consumer = ConsumerJvm.start(redis.uri(), endpoint, "halt");
-                assertThat(consumer.process().waitFor()).as(consumer.output()).isEqualTo(137);
+                if (!consumer.process().waitFor(60, TimeUnit.SECONDS)) {
+                    consumer.kill();
+                    throw new AssertionError("delivery " + delivery + " never reached the consumer; Redis: "
+                                             + redisState() + "; consumer output:\n" + consumer.output());
+                }
+                assertThat(consumer.process().exitValue()).as(consumer.output()).isEqualTo(137);
                 assertThat(consumer.processed()).containsExactly("PROCESSING " + id + " " + delivery);
                 await("the lease expires").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
                         .until(() -> queue.reap().total() > 0 && queue.stats().inflight() == 0);
@@ -76,5 +82,20 @@ class ConsumerCrashTest extends CamelRedisTestBase {
 
         assertThat(stats("poison")).isEqualTo(java.util.Map.of("ready", 0L, "inflight", 0L, "delayed", 0L, "dead", 1L));
         assertThat(failureOf("poison", id)).isEqualTo("lease expired");
+    }
+
+    /** What Redis holds of the poison queue, for the message of a failure. */
+    private String redisState() {
+        if (!streamMode()) {
+            return "ready " + raw.lrange(key("poison", "ready"), 0, -1) + ", inflight "
+                   + raw.zrangeWithScores(key("poison", "inflight"), 0, -1) + ", delayed "
+                   + raw.zrangeWithScores(key("poison", "delayed"), 0, -1) + ", meta " + raw.hgetall(key("poison", "meta"));
+        }
+        return "stream " + raw.xrange(key("poison", "stream"), io.lettuce.core.Range.create("-", "+")) + ", pending "
+               + raw.xpending(key("poison", "stream"), "camel", io.lettuce.core.Range.create("-", "+"),
+                       io.lettuce.core.Limit.from(10))
+               + ", retry " + raw.zrangeWithScores("rr:{poison}:group:camel:retry", 0, -1) + ", groups "
+               + raw.xinfoGroups(key("poison", "stream")) + ", consumers "
+               + raw.xinfoConsumers(key("poison", "stream"), "camel");
     }
 }

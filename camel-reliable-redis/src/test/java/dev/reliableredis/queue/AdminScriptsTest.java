@@ -114,4 +114,19 @@ class AdminScriptsTest extends QueueTestBase {
         assertThat(dead.release(List.of(d.lease()))).isEqualTo(1);
         assertThat(dead.claim(1)).extracting(Delivery::messageId).containsExactly("d0");
     }
+
+    @Test
+    void redriveStopsAtTheDeadLettersThereWereWhenItBegan() {
+        ListQueue q = queue("orders", settings(30_000, 0, 1000));
+        for (int i = 0; i < 2_500; i++) {
+            q.enqueue(message("m" + i, "x"));
+        }
+        for (List<Delivery> batch = q.claim(1_000); !batch.isEmpty(); batch = q.claim(1_000)) {
+            q.nack(batch.stream().map(d -> new Failure(d.lease(), "boom")).toList());
+        }
+
+        long moved = whileDeadLetteringAgain("orders", false, () -> q.redrive(Long.MAX_VALUE));
+
+        assertThat(moved).isEqualTo(2_500);
+    }
 }

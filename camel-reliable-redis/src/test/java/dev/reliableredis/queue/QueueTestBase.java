@@ -1,6 +1,8 @@
 package dev.reliableredis.queue;
 
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 import dev.reliableredis.queue.list.ListQueue;
 import dev.reliableredis.queue.stream.StreamOptions;
@@ -75,5 +77,43 @@ abstract class QueueTestBase {
 
     String key(String queue, String part) {
         return "rr:{" + queue + "}:" + part;
+    }
+
+    /**
+     * Runs the operation while whatever arrives in the queue is dead-lettered again at once: consumers failing every
+     * redriven message, played by a script that moves ready messages (list mode) or entries (stream mode) to the
+     * dead letters faster than any consumer could.
+     */
+    <T> T whileDeadLetteringAgain(String queue, boolean stream, Supplier<T> operation) {
+        String script = stream
+                ? "local es = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', 1000) "
+                  + "for _, e in ipairs(es) do "
+                  + "  local f = {} for i = 1, #e[2], 2 do f[e[2][i]] = e[2][i + 1] end "
+                  + "  redis.call('XADD', KEYS[2], '*', 'origin_id', e[1], 'content', f['body'], 'failure', 'again', "
+                  + "    'deliveries', '1', 'id', f['id']) "
+                  + "  redis.call('XDEL', KEYS[1], e[1]) "
+                  + "end return #es"
+                : "local ids = redis.call('LPOP', KEYS[1], 1000) or {} "
+                  + "for _, id in ipairs(ids) do redis.call('ZADD', KEYS[2], 1, id) end return #ids";
+        String[] keys = stream ? new String[] {key(queue, "stream"), key(queue, "dead")}
+                : new String[] {key(queue, "ready"), key(queue, "dead")};
+        AtomicBoolean done = new AtomicBoolean();
+        Thread failing = new Thread(() -> {
+            var commands = redis.commands();
+            for (int rounds = 0; !done.get() && rounds < 100_000; rounds++) {
+                commands.eval(script, io.lettuce.core.ScriptOutputType.INTEGER, keys);
+            }
+        });
+        failing.start();
+        try {
+            return operation.get();
+        } finally {
+            done.set(true);
+            try {
+                failing.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 }

@@ -400,4 +400,93 @@ class StreamQueueTest extends QueueTestBase {
 
         assertThat(q.extend(List.of(d.lease()))).containsExactly(Settled.REFUSED);
     }
+
+    @Test
+    void aDeadLetterOfAnEntryTrimmedAwayIsNotRedrivenAsAnEmptyEntry() {
+        StreamQueue q = orders(30_000, 0, 1000, "c1");
+        q.enqueue(message("m1", "x"));
+        Delivery d = q.claim(1).get(0);
+        raw.xtrim(STREAM, 0);
+        q.nack(List.of(new Failure(d.lease(), "boom")));
+        assertThat(raw.xlen(DEAD)).isEqualTo(1);
+
+        assertThat(q.redrive(10)).isZero();
+
+        assertThat(raw.xlen(STREAM)).isZero();
+        assertThat(raw.xlen(DEAD)).isEqualTo(1);
+    }
+
+    @Test
+    void redriveGoesOnPastADeadLetterWhoseContentIsAnEmptyObject() {
+        StreamQueue q = orders(30_000, 0, 1000, "c1");
+        q.claim(1);
+        raw.xadd(DEAD, Map.of("origin_id", "1-1", "content", "{}", "failure", "x", "deliveries", "4"));
+        raw.xadd(DEAD, Map.of("origin_id", "1-2", "content", "{\"order_id\":7,\"tags\":[\"a\"]}", "failure", "x",
+                "deliveries", "4"));
+
+        assertThat(q.redrive(10)).isEqualTo(2);
+
+        assertThat(q.claim(10)).extracting(Delivery::fields).containsExactly(Map.of("content", "{}"),
+                Map.of("order_id", "7", "tags", "[\"a\"]"));
+    }
+
+    @Test
+    void redriveStopsAtTheDeadLettersThereWereWhenItBegan() {
+        StreamQueue q = orders(30_000, 0, 1000, "c1");
+        for (int i = 0; i < 2_500; i++) {
+            q.enqueue(message("m" + i, "x"));
+        }
+        deadLetterAll(q);
+
+        long moved = whileDeadLetteringAgain("orders", true, () -> q.redrive(Long.MAX_VALUE));
+
+        assertThat(moved).isEqualTo(2_500);
+    }
+
+    @Test
+    void purgeGoesOnPastABatchOfDeadLettersBeingProcessed() {
+        StreamQueue q = orders(30_000, 0, 1000, "c1");
+        for (int i = 0; i < 1_005; i++) {
+            q.enqueue(message("m" + i, "x"));
+        }
+        deadLetterAll(q);
+        assertThat(q.deadLetters().claim(1_000)).hasSize(1_000);
+
+        assertThat(q.purge()).isEqualTo(5);
+
+        assertThat(raw.xlen(DEAD)).isEqualTo(1_000);
+    }
+
+    @Test
+    void statsKnowTheLagOfTheOnlyGroupAfterDeletionsWithoutReadingEntries() {
+        StreamQueue q = orders(30_000, 3, 1000, "c1");
+        q.claim(1);
+        List<String> entries = new java.util.ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            q.enqueue(message("m" + i, "x"));
+        }
+        raw.xrange(STREAM, io.lettuce.core.Range.create("-", "+")).forEach(e -> entries.add(e.getId()));
+        raw.xdel(STREAM, entries.get(3), entries.get(7));
+        q.claim(2);
+        long xrangeCalls = commandCalls("xrange");
+
+        assertThat(q.stats()).extracting(QueueStats::ready, QueueStats::inflight).containsExactly(6L, 2L);
+        assertThat(commandCalls("xrange")).isEqualTo(xrangeCalls);
+    }
+
+    private long commandCalls(String command) {
+        for (String line : raw.info("commandstats").split("\\r?\\n")) {
+            if (line.startsWith("cmdstat_" + command + ":")) {
+                return Long.parseLong(line.replaceAll(".*[:,]calls=(\\d+).*", "$1"));
+            }
+        }
+        return 0;
+    }
+
+    /** Claims every ready message and nacks it (the queue has no retries left: each is dead-lettered). */
+    private static void deadLetterAll(StreamQueue q) {
+        for (List<Delivery> batch = q.claim(1_000); !batch.isEmpty(); batch = q.claim(1_000)) {
+            q.nack(batch.stream().map(d -> new Failure(d.lease(), "boom")).toList());
+        }
+    }
 }

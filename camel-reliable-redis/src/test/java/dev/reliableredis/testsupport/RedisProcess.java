@@ -30,7 +30,9 @@ import static org.awaitility.Awaitility.await;
 public final class RedisProcess implements AutoCloseable {
 
     private static Path binary;
+    private static Path binary62;
 
+    private final Path server;
     private final int port;
     private final Path dir;
     private final List<String> extraArgs;
@@ -38,7 +40,8 @@ public final class RedisProcess implements AutoCloseable {
     private RedisClient client;
     private StatefulRedisConnection<String, String> connection;
 
-    private RedisProcess(int port, Path dir, List<String> extraArgs) {
+    private RedisProcess(Path server, int port, Path dir, List<String> extraArgs) {
+        this.server = server;
         this.port = port;
         this.dir = dir;
         this.extraArgs = extraArgs;
@@ -46,8 +49,18 @@ public final class RedisProcess implements AutoCloseable {
 
     /** Starts a server without persistence; extra args are redis-server options such as "--requirepass", "s3cret". */
     public static RedisProcess start(String... extraArgs) {
+        return started(binary(), extraArgs);
+    }
+
+    /** Starts a Redis 6.2 server, the oldest the component supports, from the binary com.github.codemonstur:embedded-redis ships. */
+    public static RedisProcess startRedis62(String... extraArgs) {
+        return started(binary62(), extraArgs);
+    }
+
+    private static RedisProcess started(Path server, String... extraArgs) {
         try {
-            RedisProcess redis = new RedisProcess(freePort(), Files.createTempDirectory("redis-test"), List.of(extraArgs));
+            RedisProcess redis = new RedisProcess(server, freePort(), Files.createTempDirectory("redis-test"),
+                    List.of(extraArgs));
             redis.launch();
             return redis;
         } catch (IOException e) {
@@ -58,14 +71,14 @@ public final class RedisProcess implements AutoCloseable {
     /** A port nothing listens on now, for a server to be started later. */
     public static RedisProcess onFreePort(String... extraArgs) {
         try {
-            return new RedisProcess(freePort(), Files.createTempDirectory("redis-test"), List.of(extraArgs));
+            return new RedisProcess(binary(), freePort(), Files.createTempDirectory("redis-test"), List.of(extraArgs));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
     public synchronized void launch() {
-        List<String> command = new ArrayList<>(List.of(binary().toString(), "--port", String.valueOf(port),
+        List<String> command = new ArrayList<>(List.of(server.toString(), "--port", String.valueOf(port),
                 "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString()));
         command.addAll(extraArgs);
         try {
@@ -194,9 +207,18 @@ public final class RedisProcess implements AutoCloseable {
 
     private static synchronized Path binary() {
         if (binary == null) {
-            binary = onPath().orElseGet(RedisProcess::embedded);
+            String arch = System.getProperty("os.arch").contains("aarch64") ? "arm64" : "amd64";
+            String os = System.getProperty("os.name").toLowerCase().contains("mac") ? "darwin" : "linux";
+            binary = onPath().orElseGet(() -> extract("/redis-server-7.0.15-" + os + "-" + arch));
         }
         return binary;
+    }
+
+    private static synchronized Path binary62() {
+        if (binary62 == null) {
+            binary62 = extract("/redis-server-6.2.6-v5-linux-amd64");
+        }
+        return binary62;
     }
 
     private static Optional<Path> onPath() {
@@ -209,13 +231,11 @@ public final class RedisProcess implements AutoCloseable {
         return Optional.empty();
     }
 
-    private static Path embedded() {
-        String arch = System.getProperty("os.arch").contains("aarch64") ? "arm64" : "amd64";
-        String os = System.getProperty("os.name").toLowerCase().contains("mac") ? "darwin" : "linux";
-        String resource = "/redis-server-7.0.15-" + os + "-" + arch;
+    /** Copies a redis-server binary that a test dependency ships to a temporary file. */
+    private static Path extract(String resource) {
         try (InputStream in = RedisProcess.class.getResourceAsStream(resource)) {
             if (in == null) {
-                throw new IllegalStateException("No redis-server on the PATH and no embedded binary " + resource);
+                throw new IllegalStateException("No embedded redis-server binary " + resource + " on the test class path");
             }
             Path file = Files.createTempFile("redis-server", "");
             Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);

@@ -24,7 +24,7 @@ final class ListKeys {
     final byte[] wake;
 
     ListKeys(String keyPrefix, String queue) {
-        String base = QueueNames.validatePrefix(keyPrefix) + ":{" + QueueNames.validate(queue) + "}:";
+        String base = QueueNames.keyBase(keyPrefix, queue);
         ready = key(base, "ready");
         inflight = key(base, "inflight");
         delayed = key(base, "delayed");

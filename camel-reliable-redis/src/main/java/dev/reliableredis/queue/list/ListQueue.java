@@ -2,7 +2,6 @@ package dev.reliableredis.queue.list;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
@@ -20,8 +19,6 @@ import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.Settled;
 import io.lettuce.core.ScriptOutputType;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import static dev.reliableredis.queue.QueueCalls.keys;
 import static dev.reliableredis.queue.RedisBytes.bytes;
@@ -36,7 +33,6 @@ import static dev.reliableredis.queue.RedisBytes.text;
  */
 public final class ListQueue implements ReliableQueue {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ListQueue.class);
     private static final int FIELDS_PER_DELIVERY = 7;
     private static final int BULK_BATCH = 1000;
 
@@ -120,16 +116,8 @@ public final class ListQueue implements ReliableQueue {
 
     private Delivery toDelivery(List<Object> row) {
         String id = text(row.get(0));
-        String headerJson = text(row.get(5));
-        Map<String, Object> headers;
-        try {
-            headers = HeaderCodec.decode(headerJson);
-        } catch (IllegalArgumentException e) {
-            LOG.warn("Message '{}' of queue '{}' is delivered without its headers: {}", id, name, e.getMessage());
-            headers = Map.of();
-        }
         return new Delivery(id, new Lease(id, id, text(row.get(1))), ((Long) row.get(2)).intValue(), (Long) row.get(3),
-                (byte[]) row.get(4), null, headers, text(row.get(6)));
+                (byte[]) row.get(4), null, calls.headers(id, text(row.get(5))), text(row.get(6)));
     }
 
     @Override
@@ -141,7 +129,7 @@ public final class ListQueue implements ReliableQueue {
         args.add(bytes(settings.idempotencyWindow().toMillis()));
         QueueCalls.addLeases(args, leases);
         return calls.settle("ack", ACK, keys(inflight(), keys.body, keys.headers, keys.meta, keys.failure, keys.acked),
-                args, code -> code == 1 ? Settled.ACKED : Settled.REFUSED);
+                args, Settled::ofAck);
     }
 
     @Override
@@ -154,7 +142,7 @@ public final class ListQueue implements ReliableQueue {
         QueueCalls.addFailures(args, failures);
         byte[] retryTarget = deadLetters ? keys.dead : keys.delayed;
         return calls.settle("nack", NACK, keys(inflight(), retryTarget, keys.dead, keys.meta, keys.failure), args,
-                code -> code == 1 ? Settled.RETRY_SCHEDULED : code == 2 ? Settled.DEAD_LETTERED : Settled.REFUSED);
+                Settled::ofNack);
     }
 
     @Override
@@ -165,8 +153,7 @@ public final class ListQueue implements ReliableQueue {
         List<byte[]> args = new ArrayList<>(1 + 2 * leases.size());
         args.add(bytes(settings.visibilityTimeout().toMillis()));
         QueueCalls.addLeases(args, leases);
-        return calls.settle("extend", EXTEND, keys(inflight(), keys.meta), args,
-                code -> code == 1 ? Settled.EXTENDED : Settled.REFUSED);
+        return calls.settle("extend", EXTEND, keys(inflight(), keys.meta), args, Settled::ofExtend);
     }
 
     @Override
@@ -193,6 +180,9 @@ public final class ListQueue implements ReliableQueue {
 
     @Override
     public long redrive(long limit) {
+        // no more than were dead at the start: consumers may dead-letter redriven messages again meanwhile
+        long dead = calls.run("redrive", () -> redis.commands().zcard(keys.dead));
+        limit = Math.min(limit, dead);
         long moved = 0;
         while (moved < limit) {
             long batch = Math.min(BULK_BATCH, limit - moved);

@@ -20,7 +20,7 @@ final class StreamKeys {
     final byte[] deadRetry;
 
     StreamKeys(String keyPrefix, String queue, StreamOptions options) {
-        String base = QueueNames.validatePrefix(keyPrefix) + ":{" + QueueNames.validate(queue) + "}:";
+        String base = QueueNames.keyBase(keyPrefix, queue);
         stream = bytes(options.streamKey() != null ? options.streamKey() : base + "stream");
         dead = bytes(options.deadLetterKey() != null ? options.deadLetterKey() : base + "dead");
         ids = bytes(base + "ids");

@@ -23,6 +23,8 @@ import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.Settled;
 import io.lettuce.core.Consumer;
+import io.lettuce.core.Limit;
+import io.lettuce.core.Range;
 import io.lettuce.core.RedisBusyException;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.ScriptOutputType;
@@ -50,8 +52,11 @@ public final class StreamQueue implements ReliableQueue {
 
     private static final Logger LOG = LoggerFactory.getLogger(StreamQueue.class);
     private static final int BULK_BATCH = 1000;
-    /** Counting reads whole entries into the script: a bound that keeps Redis responsive. */
-    private static final int LAG_COUNT_LIMIT = 10_000;
+    /**
+     * Counting the lag reads whole entries, bodies included, into the script: the bound keeps that cheap. It is
+     * needed only when Redis cannot tell the lag and the stream has other groups or keeps acked entries.
+     */
+    private static final int LAG_COUNT_LIMIT = 1_000;
 
     private static final LuaScript ENQUEUE = LuaScript.load("stream/enqueue");
     private static final LuaScript CLAIM = LuaScript.load("stream/claim");
@@ -169,8 +174,7 @@ public final class StreamQueue implements ReliableQueue {
             args.add(bytes(lease.token()));
             args.add(bytes(lease.messageId()));
         }
-        return calls.settle("ack", ACK, keys(source(), retry(), keys.ids, keys.acked), args,
-                code -> code == 1 ? Settled.ACKED : Settled.REFUSED);
+        return calls.settle("ack", ACK, keys(source(), retry(), keys.ids, keys.acked), args, Settled::ofAck);
     }
 
     @Override
@@ -182,8 +186,7 @@ public final class StreamQueue implements ReliableQueue {
         QueueCalls.addRetryPolicy(args, settings, deadLetters);
         args.add(bytes(deletion()));
         QueueCalls.addFailures(args, failures);
-        return calls.settle("nack", NACK, keys(source(), retry(), keys.dead, keys.ids), args,
-                code -> code == 1 ? Settled.RETRY_SCHEDULED : code == 2 ? Settled.DEAD_LETTERED : Settled.REFUSED);
+        return calls.settle("nack", NACK, keys(source(), retry(), keys.dead, keys.ids), args, Settled::ofNack);
     }
 
     @Override
@@ -193,8 +196,7 @@ public final class StreamQueue implements ReliableQueue {
         }
         List<byte[]> args = ownerArgs();
         QueueCalls.addLeases(args, leases);
-        return calls.settle("extend", EXTEND, keys(source()), args,
-                code -> code == 1 ? Settled.EXTENDED : Settled.REFUSED);
+        return calls.settle("extend", EXTEND, keys(source()), args, Settled::ofExtend);
     }
 
     @Override
@@ -225,13 +227,20 @@ public final class StreamQueue implements ReliableQueue {
 
     @Override
     public long redrive(long limit) {
+        // up to the newest dead letter now: consumers may dead-letter redriven messages again meanwhile
+        List<StreamMessage<byte[], byte[]>> newest = calls.run("redrive",
+                () -> redis.commands().xrevrange(keys.dead, Range.create("-", "+"), Limit.from(1)));
+        if (newest.isEmpty()) {
+            return 0;
+        }
+        byte[] until = bytes(newest.get(0).getId());
         long moved = 0;
         String from = "-";
         while (moved < limit) {
             long batch = Math.min(BULK_BATCH, limit - moved);
             List<Object> result = calls.run("redrive", REDRIVE, ScriptOutputType.MULTI,
                     keys(keys.dead, keys.stream, keys.ids, keys.deadRetry), bytes(options.group()), bytes(batch),
-                    bytes(options.maxLen()), bytes(from));
+                    bytes(options.maxLen()), bytes(from), until);
             moved += (Long) result.get(0);
             String last = text(result.get(1));
             if (last.isEmpty()) {
@@ -245,12 +254,17 @@ public final class StreamQueue implements ReliableQueue {
     @Override
     public long purge() {
         long removed = 0;
+        String deadFrom = "-";
         while (true) {
-            List<Long> result = calls.run("purge", PURGE, ScriptOutputType.MULTI,
+            List<Object> result = calls.run("purge", PURGE, ScriptOutputType.MULTI,
                     keys(keys.stream, keys.retry, keys.dead, keys.delayed, keys.delayedMessages, keys.ids, keys.deadRetry),
-                    bytes(options.group()), bytes(BULK_BATCH));
-            removed += result.get(0);
-            if (result.get(1) == 0) {
+                    bytes(options.group()), bytes(BULK_BATCH), bytes(deadFrom));
+            removed += (Long) result.get(0);
+            String lastDead = text(result.get(2));
+            if (!lastDead.isEmpty()) {
+                deadFrom = "(" + lastDead;
+            }
+            if ((Long) result.get(1) == 0) {
                 return removed;
             }
         }
@@ -260,7 +274,7 @@ public final class StreamQueue implements ReliableQueue {
     public QueueStats stats() {
         List<Long> counts = calls.run("stats", STATS, ScriptOutputType.MULTI,
                 keys(keys.stream, keys.retry, keys.dead, keys.deadRetry, keys.delayed), bytes(options.group()),
-                bytes(LAG_COUNT_LIMIT));
+                bytes(LAG_COUNT_LIMIT), bytes(deletion()));
         return new QueueStats(counts.get(0), counts.get(1), counts.get(2), counts.get(3), counts.get(4));
     }
 
@@ -288,8 +302,7 @@ public final class StreamQueue implements ReliableQueue {
         try {
             return queueCall.get();
         } catch (QueueException e) {
-            if (!(e.getCause() instanceof RedisCommandExecutionException cause) || cause.getMessage() == null
-                || !cause.getMessage().startsWith("NOGROUP")) {
+            if (!(e.getCause() instanceof RedisCommandExecutionException cause) || !isNoGroup(cause.getMessage())) {
                 throw e;
             }
             calls.run("create group", () -> {
@@ -298,6 +311,14 @@ public final class StreamQueue implements ReliableQueue {
             });
             return queueCall.get();
         }
+    }
+
+    /**
+     * Redis 7 answers a script whose group is missing with the command's own error ("NOGROUP No such key ...");
+     * Redis 6.2 wraps it ("ERR Error running script (call to f_...): @user_script:12: NOGROUP No such key ...").
+     */
+    private static boolean isNoGroup(String error) {
+        return error != null && (error.startsWith("NOGROUP ") || error.contains(": NOGROUP "));
     }
 
     private void createGroup() {
@@ -321,26 +342,17 @@ public final class StreamQueue implements ReliableQueue {
             return new Delivery(id, new Lease(id, entryId, token),
                     intOr(text(fields.get("deliveries")), (int) pendingCount),
                     enqueuedAt(fields, origin != null ? origin : entryId), orEmpty(fields.get("content")), null,
-                    headers(entryId, fields), text(fields.get("failure")));
+                    calls.headers(id, text(fields.get("headers"))), text(fields.get("failure")));
         }
         if (fields.containsKey("body") && fields.containsKey("id")) {
             String id = text(fields.get("id"));
             return new Delivery(id, new Lease(id, entryId, token), (int) pendingCount, enqueuedAt(fields, entryId),
-                    fields.get("body"), null, headers(entryId, fields), null);
+                    fields.get("body"), null, calls.headers(id, text(fields.get("headers"))), null);
         }
         Map<String, String> foreign = new LinkedHashMap<>();
         fields.forEach((k, v) -> foreign.put(k, text(v)));
         return new Delivery(entryId, new Lease(entryId, entryId, token), (int) pendingCount, entryTime(entryId),
                 new byte[0], foreign, Map.of(), null);
-    }
-
-    private Map<String, Object> headers(String entryId, Map<String, byte[]> fields) {
-        try {
-            return HeaderCodec.decode(text(fields.get("headers")));
-        } catch (IllegalArgumentException e) {
-            LOG.warn("Entry '{}' of queue '{}' is delivered without its headers: {}", entryId, name, e.getMessage());
-            return Map.of();
-        }
     }
 
     private static long enqueuedAt(Map<String, byte[]> fields, String entryId) {

@@ -17,17 +17,16 @@
     0 refused: the token is not the current lease (the lease expired and the message
       was returned or claimed again), or the message no longer exists
 ]]
+--- @include "includes/time"
+--- @include "includes/meta"
+
 local window = tonumber(ARGV[1])
-local now = 0
-if window > 0 then
-  local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
+local now = window > 0 and now_ms() or 0
 local codes = {}
 for i = 2, #ARGV, 2 do
   local id, token = ARGV[i], ARGV[i + 1]
-  local meta = redis.call('HGET', KEYS[4], id)
-  if meta and string.match(meta, '|([^|]*)$') == token and redis.call('ZREM', KEYS[1], id) == 1 then
+  local _, _, current = read_meta(KEYS[4], id)
+  if current == token and redis.call('ZREM', KEYS[1], id) == 1 then
     redis.call('HDEL', KEYS[2], id)
     redis.call('HDEL', KEYS[3], id)
     redis.call('HDEL', KEYS[4], id)

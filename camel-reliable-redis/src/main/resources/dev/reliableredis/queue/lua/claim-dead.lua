@@ -22,8 +22,10 @@
   Returns a flat array, 7 entries per message:
     id, lease token, delivery count, enqueuedAt (ms), body, headers JSON or nil, failure or nil
 ]]
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+--- @include "includes/time"
+--- @include "includes/meta"
+
+local now = now_ms()
 local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[2]))
 if #ids == 0 then
   return {}
@@ -36,19 +38,15 @@ end
 local firstToken = redis.call('INCRBY', KEYS[7], #ids) - #ids
 local out = {}
 for i, id in ipairs(ids) do
-  local meta = redis.call('HGET', KEYS[5], id)
-  local enqueuedAt, deliveries
-  if meta then
-    enqueuedAt, deliveries = string.match(meta, '^(%d+)|(%d+)|')
-  end
+  local enqueuedAt, deliveries = read_meta(KEYS[5], id)
   if enqueuedAt then
     local token = string.format('%d', firstToken + i)
-    redis.call('HSET', KEYS[5], id, enqueuedAt .. '|' .. deliveries .. '|' .. token)
+    write_meta(KEYS[5], id, enqueuedAt, deliveries, token)
     redis.call('ZADD', KEYS[2], deadline, id)
     local n = #out
     out[n + 1] = id
     out[n + 2] = token
-    out[n + 3] = tonumber(deliveries)
+    out[n + 3] = deliveries
     out[n + 4] = tonumber(enqueuedAt)
     out[n + 5] = redis.call('HGET', KEYS[3], id) or ''
     out[n + 6] = redis.call('HGET', KEYS[4], id)

@@ -24,6 +24,8 @@
   When ready messages are left behind, a wake-up token is left for another consumer.
 ]]
 --- @include "includes/wake"
+--- @include "includes/time"
+--- @include "includes/meta"
 
 local ids = redis.call('LPOP', KEYS[1], tonumber(ARGV[2]))
 if not ids then
@@ -32,21 +34,15 @@ end
 if redis.call('LLEN', KEYS[1]) > 0 then
   wake(KEYS[7])
 end
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local deadline = now + tonumber(ARGV[1])
+local deadline = now_ms() + tonumber(ARGV[1])
 local firstToken = redis.call('INCRBY', KEYS[6], #ids) - #ids
 local out = {}
 for i, id in ipairs(ids) do
-  local meta = redis.call('HGET', KEYS[5], id)
-  local enqueuedAt, deliveries
-  if meta then
-    enqueuedAt, deliveries = string.match(meta, '^(%d+)|(%d+)|')
-  end
+  local enqueuedAt, deliveries = read_meta(KEYS[5], id)
   if enqueuedAt then
-    deliveries = tonumber(deliveries) + 1
+    deliveries = deliveries + 1
     local token = string.format('%d', firstToken + i)
-    redis.call('HSET', KEYS[5], id, enqueuedAt .. '|' .. deliveries .. '|' .. token)
+    write_meta(KEYS[5], id, enqueuedAt, deliveries, token)
     redis.call('ZADD', KEYS[2], deadline, id)
     local n = #out
     out[n + 1] = id

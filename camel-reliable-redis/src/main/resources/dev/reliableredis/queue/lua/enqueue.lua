@@ -22,13 +22,14 @@
   or was acked within the idempotency window (a no-op).
 ]]
 --- @include "includes/wake"
+--- @include "includes/time"
+--- @include "includes/meta"
 
 local id = ARGV[1]
 if redis.call('HEXISTS', KEYS[5], id) == 1 then
   return 0
 end
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local now = now_ms()
 local remembered = redis.call('ZSCORE', KEYS[6], id)
 if remembered and tonumber(remembered) > now then
   return 0
@@ -40,7 +41,7 @@ redis.call('ZREM', KEYS[6], id)
 if ARGV[3] ~= '' then
   redis.call('HSET', KEYS[4], id, ARGV[3])
 end
-redis.call('HSET', KEYS[5], id, now .. '|0|')
+write_meta(KEYS[5], id, string.format('%d', now), 0, '')
 local delay = tonumber(ARGV[4])
 if delay > 0 then
   redis.call('ZADD', KEYS[2], now + delay, id)

@@ -16,16 +16,18 @@
   that may need memory (ZADD), and lets a script that has written once run to its end; ZREM it never refuses.
   A lease must be kept on a full Redis, or long exchanges lose theirs.
 ]]
-local t = redis.call('TIME')
-local deadline = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[1])
+--- @include "includes/time"
+--- @include "includes/meta"
+
+local deadline = now_ms() + tonumber(ARGV[1])
 local codes = {}
 for i = 2, #ARGV, 2 do
   local id, token = ARGV[i], ARGV[i + 1]
-  local meta = redis.call('HGET', KEYS[2], id)
-  local current = redis.call('ZSCORE', KEYS[1], id)
-  if meta and string.match(meta, '|([^|]*)$') == token and current then
+  local _, _, current = read_meta(KEYS[2], id)
+  local held = redis.call('ZSCORE', KEYS[1], id)
+  if current == token and held then
     redis.call('ZREM', KEYS[1], id)
-    redis.call('ZADD', KEYS[1], math.max(deadline, tonumber(current)), id)
+    redis.call('ZADD', KEYS[1], math.max(deadline, tonumber(held)), id)
     codes[#codes + 1] = 1
   else
     codes[#codes + 1] = 0

@@ -22,23 +22,20 @@
     2 dead-lettered
     0 refused: the token is not the current lease, or the message no longer exists
 ]]
+--- @include "includes/time"
+--- @include "includes/meta"
+--- @include "includes/backoff"
+
 local maxDeliveries = tonumber(ARGV[1])
 local retryDelay, multiplier, maxDelay = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
---- @include "includes/backoff"
+local now = now_ms()
 
 local codes = {}
 for i = 5, #ARGV, 3 do
   local id, token, reason = ARGV[i], ARGV[i + 1], ARGV[i + 2]
-  local meta = redis.call('HGET', KEYS[4], id)
-  local enqueuedAt, deliveries, current
-  if meta then
-    enqueuedAt, deliveries, current = string.match(meta, '^(%d+)|(%d+)|(.*)$')
-  end
+  local enqueuedAt, deliveries, current = read_meta(KEYS[4], id)
   if current == token and redis.call('ZREM', KEYS[1], id) == 1 then
-    deliveries = tonumber(deliveries)
-    redis.call('HSET', KEYS[4], id, enqueuedAt .. '|' .. deliveries .. '|')
+    write_meta(KEYS[4], id, enqueuedAt, deliveries, '')
     redis.call('HSET', KEYS[5], id, reason)
     if maxDeliveries > 0 and deliveries >= maxDeliveries then
       redis.call('ZADD', KEYS[3], now, id)

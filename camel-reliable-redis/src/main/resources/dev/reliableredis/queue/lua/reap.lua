@@ -32,9 +32,10 @@
   full Redis (forgetting acked ids frees memory).
 ]]
 --- @include "includes/wake"
+--- @include "includes/time"
+--- @include "includes/meta"
 
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local now = now_ms()
 local maxDeliveries, batch = tonumber(ARGV[1]), tonumber(ARGV[2])
 
 local more = 0
@@ -48,24 +49,20 @@ local function due(key)
   return ids
 end
 
-local function clearToken(id)
-  local meta = redis.call('HGET', KEYS[6], id)
-  if not meta then
-    return nil
+-- ends the lease of a message; returns its deliveries, or nil when its metadata is unreadable
+local function clear_token(id)
+  local enqueuedAt, deliveries = read_meta(KEYS[6], id)
+  if enqueuedAt then
+    write_meta(KEYS[6], id, enqueuedAt, deliveries, '')
   end
-  local enqueuedAt, deliveries = string.match(meta, '^(%d+)|(%d+)|')
-  if not enqueuedAt then
-    return nil
-  end
-  redis.call('HSET', KEYS[6], id, enqueuedAt .. '|' .. deliveries .. '|')
-  return tonumber(deliveries)
+  return deliveries
 end
 
 local returned, deadLettered, released, deadReturned = 0, 0, 0, 0
 
 for _, id in ipairs(due(KEYS[2])) do
   redis.call('ZREM', KEYS[2], id)
-  local deliveries = clearToken(id)
+  local deliveries = clear_token(id)
   if deliveries and deliveries >= maxDeliveries then
     redis.call('HSET', KEYS[7], id, 'lease expired')
     redis.call('ZADD', KEYS[4], now, id)
@@ -84,7 +81,7 @@ for _, id in ipairs(due(KEYS[3])) do
 end
 for _, id in ipairs(due(KEYS[5])) do
   redis.call('ZREM', KEYS[5], id)
-  if clearToken(id) then
+  if clear_token(id) then
     redis.call('ZADD', KEYS[4], now, id)
     deadReturned = deadReturned + 1
   end

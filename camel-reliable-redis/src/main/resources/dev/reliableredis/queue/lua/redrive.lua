@@ -16,14 +16,15 @@
   Returns the number of messages moved.
 ]]
 --- @include "includes/wake"
+--- @include "includes/meta"
 
 local ids = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1)
 local moved = 0
 for _, id in ipairs(ids) do
   redis.call('ZREM', KEYS[1], id)
-  local enqueuedAt = string.match(redis.call('HGET', KEYS[3], id) or '', '^(%d+)|')
+  local enqueuedAt = read_meta(KEYS[3], id)
   if enqueuedAt then
-    redis.call('HSET', KEYS[3], id, enqueuedAt .. '|0|')
+    write_meta(KEYS[3], id, enqueuedAt, 0, '')
     redis.call('HDEL', KEYS[4], id)
     redis.call('RPUSH', KEYS[2], id)
     moved = moved + 1

@@ -17,31 +17,24 @@
   Returns the number of deliveries released (refused ones are not counted).
 ]]
 --- @include "includes/wake"
+--- @include "includes/time"
+--- @include "includes/meta"
 
 local toReady = ARGV[1] == 'ready'
-local now
-if not toReady then
-  local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
+local now = not toReady and now_ms()
 local released = 0
 -- from the last to the first, so that LPUSH leaves them at the head of the ready list in their order
 for i = #ARGV - 1, 2, -2 do
   local id, token = ARGV[i], ARGV[i + 1]
-  local meta = redis.call('HGET', KEYS[3], id)
-  local enqueuedAt, deliveries, current
-  if meta then
-    enqueuedAt, deliveries, current = string.match(meta, '^(%d+)|(%d+)|(.*)$')
-  end
+  local enqueuedAt, deliveries, current = read_meta(KEYS[3], id)
   if current == token and redis.call('ZREM', KEYS[1], id) == 1 then
-    deliveries = tonumber(deliveries)
     if toReady then
       deliveries = math.max(deliveries - 1, 0)
       redis.call('LPUSH', KEYS[2], id)
     else
       redis.call('ZADD', KEYS[2], now, id)
     end
-    redis.call('HSET', KEYS[3], id, enqueuedAt .. '|' .. deliveries .. '|')
+    write_meta(KEYS[3], id, enqueuedAt, deliveries, '')
     released = released + 1
   end
 end

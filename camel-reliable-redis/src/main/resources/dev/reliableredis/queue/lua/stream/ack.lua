@@ -26,10 +26,11 @@
 ]]
 local stream, group, consumer = KEYS[1], ARGV[1], ARGV[2]
 local window, deletion, refPrefix = tonumber(ARGV[3]), ARGV[4], ARGV[5]
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 
+--- @include "includes/time"
 --- @include "stream/includes/groups"
+
+local now = now_ms()
 
 local codes = {}
 for i = 6, #ARGV, 3 do

@@ -14,8 +14,9 @@
   A due retry whose entry was deleted meanwhile is acked away and not returned.
   Errors with NOGROUP when the group does not exist (the caller creates it).
 ]]
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+--- @include "includes/time"
+
+local now = now_ms()
 local stream, group, consumer, count = KEYS[1], ARGV[1], ARGV[2], tonumber(ARGV[3])
 local out = {}
 for _, entry in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now, 'LIMIT', 0, count)) do

@@ -20,6 +20,7 @@
   Returns 1 when stored, 0 when the id is known: in the stream (undelivered or pending), delayed, dead,
   or acked within the idempotency window. An id whose entry was trimmed away counts as unknown.
 ]]
+--- @include "includes/time"
 --- @include "stream/includes/add"
 
 local id = ARGV[1]
@@ -36,8 +37,7 @@ end
 if redis.call('ZSCORE', KEYS[5], id) then
   return 0
 end
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local now = now_ms()
 local remembered = redis.call('ZSCORE', KEYS[4], id)
 if remembered and tonumber(remembered) > now then
   return 0

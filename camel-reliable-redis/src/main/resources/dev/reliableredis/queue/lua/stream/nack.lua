@@ -28,12 +28,13 @@
 local stream, group, consumer = KEYS[1], ARGV[1], ARGV[2]
 local maxDeliveries, retryDelay = tonumber(ARGV[3]), tonumber(ARGV[4])
 local multiplier, maxDelay, deletion = tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7]
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 
+--- @include "includes/time"
 --- @include "stream/includes/groups"
 --- @include "stream/includes/dead_letter"
 --- @include "includes/backoff"
+
+local now = now_ms()
 
 require_type(KEYS[2], 'zset')
 require_type(KEYS[3], 'stream')

@@ -1,8 +1,10 @@
 --[[
   stream/purge: removes up to ARGV[2] messages from each of: the entries the group has not read yet, the
   entries waiting for a retry, the delayed messages and the dead letters (but not those a dead-letter
-  consumer of the group is processing; one waiting for its retry is removed). Entries being processed are not touched. Removed entries are deleted
-  from the stream, so other groups of the same stream lose them too. The caller repeats while it says so.
+  consumer of the group is processing; one waiting for its retry is removed). Entries being processed are not
+  touched. Removed entries are deleted from the stream, so other groups of the same stream lose them too. The
+  dead letters are walked from the caller's cursor, so that a batch of dead letters being processed does not
+  end the purge early. The caller repeats while it says so.
 
   KEYS[1] stream       the queue's stream
   KEYS[2] retry        zset entry id -> retry due time, of this group
@@ -14,8 +16,10 @@
 
   ARGV[1] group
   ARGV[2] most messages to remove from each part
+  ARGV[3] where to go on in the dead letters: '-' for the beginning, else '(' .. the last one looked at
 
-  Returns {messages removed, 1 if any part gave a full batch (call again) else 0}.
+  Returns {messages removed, 1 if any part gave a full batch (call again) else 0, the last dead letter looked at
+           ('' when there were none)}.
 ]]
 local group, batch = ARGV[1], tonumber(ARGV[2])
 local removed, more = 0, 0
@@ -59,7 +63,7 @@ end
 if #delayed == 2 * batch then more = 1 end
 
 local deadGroup = group_info(KEYS[3], group)
-local letters = redis.call('XRANGE', KEYS[3], '-', '+', 'COUNT', batch)
+local letters = redis.call('XRANGE', KEYS[3], ARGV[3], '+', 'COUNT', batch)
 local free = {}
 for _, letter in ipairs(letters) do
   local pending = deadGroup and #redis.call('XPENDING', KEYS[3], group, letter[1], letter[1], 1) > 0
@@ -71,6 +75,6 @@ for _, letter in ipairs(letters) do
   end
 end
 delete(KEYS[3], free)
-if #letters == batch and #free > 0 then more = 1 end
+if #letters == batch then more = 1 end
 
-return {removed, more}
+return {removed, more, #letters > 0 and letters[#letters][1] or ''}

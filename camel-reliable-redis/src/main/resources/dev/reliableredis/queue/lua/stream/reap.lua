@@ -40,12 +40,13 @@
 ]]
 local source, group, visibility = KEYS[1], ARGV[1], ARGV[2]
 local maxDeliveries, batch, maxLen, deletion = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6]
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 
+--- @include "includes/time"
 --- @include "stream/includes/groups"
 --- @include "stream/includes/dead_letter"
 --- @include "stream/includes/add"
+
+local now = now_ms()
 
 require_type(KEYS[2], 'zset')
 require_type(KEYS[3], 'stream')

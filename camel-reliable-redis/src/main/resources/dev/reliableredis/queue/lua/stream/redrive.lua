@@ -1,9 +1,11 @@
 --[[
-  stream/redrive: moves up to ARGV[2] dead letters, oldest first from ARGV[4] on, back into the stream as
+  stream/redrive: moves up to ARGV[2] dead letters, oldest first from ARGV[4] up to ARGV[5], back into the stream as
   new entries (so their delivery count starts afresh), keeping their id, headers and first enqueue time. A
-  dead letter of an entry written by another program gets its original fields back (decoded from content).
-  Dead letters a dead-letter consumer of this group is processing are not moved; one whose consumption
-  failed and waits for a retry is moved (and acked in the dead-letter group).
+  dead letter of an entry written by another program gets its original fields back (decoded from content:
+  a JSON object of at least one field; other content comes back as the one field 'content'). Not moved: dead
+  letters a dead-letter consumer of this group is processing (one whose consumption failed and waits for a
+  retry is moved, and acked in the dead-letter group), and dead letters whose entry was trimmed away before it
+  could be dead-lettered (no id, empty content: there is nothing to deliver again).
 
   KEYS[1] dead        the dead-letter stream
   KEYS[2] stream      the queue's stream
@@ -14,16 +16,36 @@
   ARGV[2] most dead letters to look at
   ARGV[3] approximate MAXLEN for the XADD, 0 for none
   ARGV[4] where to start: '-' for the beginning, else '(' .. the last entry id of the previous call
+  ARGV[5] the last dead letter to look at: the newest one when the redrive began, so that dead letters added
+          meanwhile (a redriven message failing again) are not redriven in a loop
 
   Returns {dead letters moved, the last entry id looked at when ARGV[2] were looked at (call again from
   there), else ''}.
 ]]
+
+-- the XADD fields of a dead letter of a foreign entry: its original fields when content is a JSON object
+local function original_fields(content)
+  local ok, original = pcall(cjson.decode, content)
+  local fields = {}
+  if ok and type(original) == 'table' then
+    for k, v in pairs(original) do
+      if type(k) == 'string' then
+        fields[#fields + 1] = k
+        fields[#fields + 1] = type(v) == 'table' and cjson.encode(v) or tostring(v)
+      end
+    end
+  end
+  if #fields == 0 then
+    fields = {'content', content}
+  end
+  return fields
+end
 --- @include "stream/includes/groups"
 --- @include "stream/includes/add"
 
 local group, maxLen = ARGV[1], tonumber(ARGV[3])
 local deadGroup = group_info(KEYS[1], group)
-local letters = redis.call('XRANGE', KEYS[1], ARGV[4], '+', 'COUNT', tonumber(ARGV[2]))
+local letters = redis.call('XRANGE', KEYS[1], ARGV[4], ARGV[5], 'COUNT', tonumber(ARGV[2]))
 local moved = 0
 for _, letter in ipairs(letters) do
   local entry, map = letter[1], {}
@@ -32,7 +54,8 @@ for _, letter in ipairs(letters) do
   end
   local pending = deadGroup and #redis.call('XPENDING', KEYS[1], group, entry, entry, 1) > 0
   local waiting = redis.call('ZSCORE', KEYS[4], entry)
-  if not pending or waiting then
+  local lost = not map['id'] and (map['content'] or '') == ''
+  if (not pending or waiting) and not lost then
     if pending then
       redis.call('XACK', KEYS[1], group, entry)
       redis.call('ZREM', KEYS[4], entry)
@@ -41,15 +64,8 @@ for _, letter in ipairs(letters) do
       add_message(KEYS[2], KEYS[3], maxLen, map['id'], map['content'] or '', map['headers'], map['enqueued'])
     else
       local xadd = xadd_start(KEYS[2], maxLen)
-      local ok, original = pcall(cjson.decode, map['content'] or '')
-      if ok and type(original) == 'table' then
-        for k, v in pairs(original) do
-          xadd[#xadd + 1] = k
-          xadd[#xadd + 1] = tostring(v)
-        end
-      else
-        xadd[#xadd + 1] = 'content'
-        xadd[#xadd + 1] = map['content'] or ''
+      for _, v in ipairs(original_fields(map['content'])) do
+        xadd[#xadd + 1] = v
       end
       redis.call(unpack(xadd))
     end

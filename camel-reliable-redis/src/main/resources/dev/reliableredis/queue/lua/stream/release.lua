@@ -15,11 +15,11 @@
 ]]
 local stream, group, consumer = KEYS[1], ARGV[1], ARGV[2]
 
+--- @include "includes/time"
 --- @include "stream/includes/groups"
 
 require_type(KEYS[2], 'zset')
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local now = now_ms()
 local released = 0
 for i = 3, #ARGV, 2 do
   local entry, token = ARGV[i], ARGV[i + 1]

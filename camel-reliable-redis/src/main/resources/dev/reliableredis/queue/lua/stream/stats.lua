@@ -1,8 +1,10 @@
 --[[
   stream/stats: one consistent snapshot of a stream queue's counts, for one group.
 
-  ready     entries the group has not been delivered yet (its lag where Redis knows it, else counted, at
-            most ARGV[2]; the whole stream while the group does not exist) plus retries that are due
+  ready     entries the group has not been delivered yet (its lag where Redis knows it; else, when the group is
+            the stream's only one and acked entries are deleted, the stream's length less the pending entries;
+            else counted, at most ARGV[2]; the whole stream while the group does not exist) plus retries that
+            are due
   inflight  pending entries being processed (of the stream, and of the dead-letter stream by this group's
             dead-letter consumers), not counting those waiting for a retry
   delayed   delayed messages plus pending entries waiting for a retry that is not due yet
@@ -16,15 +18,18 @@
   KEYS[5] delayed      zset message id -> due time
 
   ARGV[1] group
-  ARGV[2] most entries to count when Redis does not know the lag
+  ARGV[2] most entries to count when neither Redis nor the stream's shape tells the lag (counting reads whole
+          entries, bodies included)
+  ARGV[3] 'all-groups' or 'never': whether acked entries are deleted (deleteAfterAck)
 
   Returns {ready, inflight, delayed, dead, oldest}
 ]]
 local group = ARGV[1]
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 
+--- @include "includes/time"
 --- @include "stream/includes/groups"
+
+local now = now_ms()
 
 -- Redis does not correct a group's lag for entries deleted after its last delivered id
 local function deleted_after(stream, last)
@@ -44,6 +49,10 @@ if info then
   local lag = info['lag']
   if lag and (deleted_after(KEYS[1], info['last-delivered-id']) or lag > redis.call('XLEN', KEYS[1])) then
     lag = nil
+  end
+  if not lag and ARGV[3] == 'all-groups' and #groups_of(KEYS[1]) == 1 then
+    -- every entry the group has read stays pending until its ack deletes it: the rest is unread
+    lag = math.max(0, redis.call('XLEN', KEYS[1]) - info['pending'])
   end
   if not lag then
     lag = #redis.call('XRANGE', KEYS[1], '(' .. info['last-delivered-id'], '+', 'COUNT', tonumber(ARGV[2]))

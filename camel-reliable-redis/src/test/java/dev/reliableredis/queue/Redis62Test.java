@@ -1,0 +1,34 @@
+package dev.reliableredis.queue;
+
+import java.time.Duration;
+
+import dev.reliableredis.queue.stream.StreamOptions;
+import dev.reliableredis.queue.stream.StreamQueue;
+import dev.reliableredis.testsupport.RedisProcess;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.resource.ClientResources;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** What Redis 6.2, the oldest Redis the component supports, does differently: on a real 6.2 server. */
+class Redis62Test {
+
+    @Test
+    void aStreamConsumerCreatesItsMissingGroupThoughRedis62WrapsTheNoGroupError() {
+        ClientResources resources = RedisGateway.newClientResources();
+        try (RedisProcess redis = RedisProcess.startRedis62();
+             RedisGateway gateway = RedisGateway.create(resources, RedisURI.create(redis.uri()), Duration.ofSeconds(5))) {
+            assertThat(redis.commands().info("server")).contains("redis_version:6.2.");
+            StreamQueue queue = StreamQueue.of(gateway, "rr", "orders",
+                    new StreamOptions(null, null, "g", "0", "c1", 0, true), QueueSettings.defaults());
+            queue.enqueue(new NewMessage("m1", "x".getBytes(), null, 0));
+
+            assertThat(queue.reap().total()).isZero();
+            assertThat(queue.claim(1)).extracting(Delivery::messageId).containsExactly("m1");
+            assertThat(redis.commands().xinfoGroups("rr:{orders}:stream")).hasSize(1);
+        } finally {
+            resources.shutdown();
+        }
+    }
+}
