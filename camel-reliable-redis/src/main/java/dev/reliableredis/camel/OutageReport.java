@@ -39,11 +39,22 @@ final class OutageReport {
         }
         String reason = RedisUris.mask(describe(cause));
         if (first) {
-            // outside the lock: a bridged error handler routes an exchange, which may take its time
-            handler.handleException("Redis calls for queue '" + queue + "' fail: " + reason
-                                    + " (retrying with backoff; reported once until they succeed)", cause);
+            report("Redis calls for queue '" + queue + "' fail: " + reason
+                   + " (retrying with backoff; reported once until they succeed)", cause);
         } else {
             LOG.debug("Redis calls for queue '{}' still fail (attempt {}, {}): {}", queue, attempt, activity, reason);
+        }
+    }
+
+    /**
+     * Outside the lock: a bridged error handler routes an exchange, which may take its time. A handler that throws
+     * must not stop the activity that reported, which keeps retrying.
+     */
+    private void report(String message, Throwable cause) {
+        try {
+            handler.handleException(message, cause);
+        } catch (RuntimeException e) {
+            LOG.warn("{} (the exception handler failed too: {})", message, e.getMessage(), cause);
         }
     }
 

@@ -116,4 +116,9 @@ abstract class QueueTestBase {
             }
         }
     }
+
+    /** Writes Redis has applied since its last save: an AOF and the replicas see each of them. */
+    long changesSinceSave() {
+        return Long.parseLong(raw.info("persistence").replaceAll("(?s).*rdb_changes_since_last_save:(\\d+).*", "$1"));
+    }
 }

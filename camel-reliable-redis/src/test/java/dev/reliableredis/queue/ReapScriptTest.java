@@ -1,6 +1,7 @@
 package dev.reliableredis.queue;
 
 import java.time.Duration;
+import java.util.List;
 
 import dev.reliableredis.queue.list.ListQueue;
 import org.junit.jupiter.api.Test;
@@ -147,5 +148,19 @@ class ReapScriptTest extends QueueTestBase {
         assertThat(first.more()).isTrue();
         assertThat(second.delayedReleased()).isEqualTo(50);
         assertThat(second.more()).isFalse();
+    }
+
+    @Test
+    void anIdleReapWritesNothing() {
+        ListQueue q = queue("orders", settings(30_000, 3, 1000));
+        q.enqueue(message("m1", "a"));
+        q.ack(List.of(q.claim(1).get(0).lease()));
+        q.reap();
+        long changes = changesSinceSave();
+
+        q.reap();
+        q.reap();
+
+        assertThat(changesSinceSave()).isEqualTo(changes);
     }
 }

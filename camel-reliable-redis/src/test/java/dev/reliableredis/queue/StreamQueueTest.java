@@ -489,4 +489,31 @@ class StreamQueueTest extends QueueTestBase {
             q.nack(batch.stream().map(d -> new Failure(d.lease(), "boom")).toList());
         }
     }
+
+    @Test
+    void anAckDoesNotReadTheEntry() {
+        StreamQueue q = orders(30_000, 3, 1000, "c1");
+        q.enqueue(message("m1", "a large body, not to be copied"));
+        Delivery d = q.claim(1).get(0);
+        long xrangeCalls = commandCalls("xrange");
+
+        assertThat(q.ack(List.of(d.lease()))).containsExactly(Settled.ACKED);
+
+        assertThat(commandCalls("xrange")).isEqualTo(xrangeCalls);
+        assertThat(raw.zscore("rr:{orders}:acked", "m1")).isNotNull();
+    }
+
+    @Test
+    void anIdleReapWritesNothing() {
+        StreamQueue q = orders(30_000, 3, 1000, "c1");
+        q.enqueue(message("m1", "a"));
+        q.ack(List.of(q.claim(1).get(0).lease()));
+        q.reap();
+        long changes = changesSinceSave();
+
+        q.reap();
+        q.reap();
+
+        assertThat(changesSinceSave()).isEqualTo(changes);
+    }
 }

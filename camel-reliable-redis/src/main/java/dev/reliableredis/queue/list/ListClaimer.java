@@ -5,6 +5,7 @@ import java.util.List;
 
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
+import dev.reliableredis.queue.QueueCalls;
 import dev.reliableredis.queue.RedisGateway;
 import io.lettuce.core.api.StatefulConnection;
 
@@ -19,23 +20,26 @@ import io.lettuce.core.api.StatefulConnection;
 final class ListClaimer implements Claimer {
 
     private final ListQueue queue;
+    private final QueueCalls calls;
     private final RedisGateway gateway;
     private final byte[] wakeKey;
     private StatefulConnection<byte[], byte[]> connection;
     private boolean woken;
 
-    ListClaimer(ListQueue queue, RedisGateway gateway, byte[] wakeKey) {
+    ListClaimer(ListQueue queue, QueueCalls calls, RedisGateway gateway, byte[] wakeKey) {
         this.queue = queue;
+        this.calls = calls;
         this.gateway = gateway;
         this.wakeKey = wakeKey;
     }
 
     @Override
     public List<Delivery> claim(int max, Duration maxWait) {
-        StatefulConnection<byte[], byte[]> waiting = connection(maxWait);
-        if (waiting != null) {
-            RedisGateway.sync(waiting).blpop(Math.max(maxWait.toMillis(), 1) / 1000.0, wakeKey);
-        }
+        calls.run("claim", () -> {
+            StatefulConnection<byte[], byte[]> waiting = connection(maxWait);
+            return waiting == null ? null
+                    : RedisGateway.sync(waiting).blpop(Math.max(maxWait.toMillis(), 1) / 1000.0, wakeKey);
+        });
         return queue.claim(max);
     }
 

@@ -85,7 +85,7 @@ public final class ListQueue implements ReliableQueue {
     @Override
     public Claimer newClaimer() {
         // dead letters fall due by time and leave no wake-up token: their consumers look every maxWait
-        return deadLetters ? new PollingClaimer(this::claim) : new ListClaimer(this, redis, keys.wake);
+        return deadLetters ? new PollingClaimer(this::claim) : new ListClaimer(this, calls, redis, keys.wake);
     }
 
     @Override

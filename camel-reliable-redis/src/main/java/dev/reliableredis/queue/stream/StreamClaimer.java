@@ -37,7 +37,7 @@ final class StreamClaimer implements Claimer {
         long deadline = System.nanoTime() + maxWait.toNanos();
         long left;
         while (deliveries.isEmpty() && !woken && (left = deadline - System.nanoTime()) > 0) {
-            deliveries = queue.readNew(connection(), max, shortest(Duration.ofNanos(left), MAX_BLOCK,
+            deliveries = queue.readNew(this::connection, max, shortest(Duration.ofNanos(left), MAX_BLOCK,
                     gateway.commandTimeout().dividedBy(2)));
         }
         return deliveries;

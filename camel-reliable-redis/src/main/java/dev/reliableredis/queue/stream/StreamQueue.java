@@ -147,8 +147,8 @@ public final class StreamQueue implements ReliableQueue {
      * Claims new entries with a blocking XREADGROUP on the given connection, waiting at most {@code block} for
      * entries to arrive: the waiting half of {@link StreamClaimer}, and like the claim script a read of the group.
      */
-    List<Delivery> readNew(StatefulConnection<byte[], byte[]> connection, int max, Duration block) {
-        List<StreamMessage<byte[], byte[]>> read = calls.run("claim", () -> RedisGateway.sync(connection).xreadgroup(
+    List<Delivery> readNew(Supplier<StatefulConnection<byte[], byte[]>> connection, int max, Duration block) {
+        List<StreamMessage<byte[], byte[]>> read = calls.run("claim", () -> RedisGateway.sync(connection.get()).xreadgroup(
                 Consumer.from(bytes(options.group()), bytes(options.consumerName())),
                 XReadArgs.Builder.count(max).block(block), XReadArgs.StreamOffset.lastConsumed(source())));
         List<Delivery> deliveries = new ArrayList<>(read.size());

@@ -1,7 +1,7 @@
 --[[
   purge: removes up to ARGV[1] messages from each of the ready list, the delayed set
   and the dead letters, with their bodies, headers and metadata. Messages in flight
-  are not touched: they finish normally. The caller repeats until it returns 0.
+  are not touched: they finish normally. The caller repeats while the second value it returns is 1.
 
   KEYS[1] ready    list of ids
   KEYS[2] delayed  zset id -> due time (ms)
