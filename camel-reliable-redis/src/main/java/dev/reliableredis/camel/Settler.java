@@ -89,8 +89,8 @@ final class Settler {
     private void retry(Lease lease, String failureReason, int failedAttempts) {
         if (!leases.holds(lease)) {
             end(lease);
-            LOG.warn("Could not {} message '{}' of queue '{}' before its lease ended; unless an attempt whose answer was "
-                     + "lost carried it out, the message is delivered again", failureReason == null ? "ack" : "nack",
+            LOG.warn("Could not {} message '{}' of queue '{}' before its lease ended; unless an attempt whose answer "
+                     + "was lost carried it out, the message is delivered again", failureReason == null ? "ack" : "nack",
                     lease.messageId(), queue);
             return;
         }
@@ -99,8 +99,8 @@ final class Settler {
                     Backoff.after(failedAttempts).toMillis(), TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException stopped) {
             end(lease);
-            LOG.warn("Gave up settling message '{}' of queue '{}': the consumer stopped; it is delivered again when its "
-                     + "lease expires", lease.messageId(), queue);
+            LOG.warn("Gave up settling message '{}' of queue '{}': the consumer stopped; it is delivered again when "
+                     + "its lease expires", lease.messageId(), queue);
         }
     }
 
@@ -112,8 +112,8 @@ final class Settler {
                 LOG.warn("The {} of message '{}' of queue '{}' was refused: its lease had expired and the message was "
                          + "returned or claimed again", operation, lease.messageId(), queue);
             } else {
-                LOG.warn("The retried {} of message '{}' of queue '{}' was refused: an earlier attempt whose answer was "
-                         + "lost carried it out, or its lease had expired", operation, lease.messageId(), queue);
+                LOG.warn("The retried {} of message '{}' of queue '{}' was refused: an earlier attempt whose answer "
+                         + "was lost carried it out, or its lease had expired", operation, lease.messageId(), queue);
             }
         } else if (result == Settled.DEAD_LETTERED) {
             LOG.debug("Message '{}' of queue '{}' moved to the dead letters", lease.messageId(), queue);

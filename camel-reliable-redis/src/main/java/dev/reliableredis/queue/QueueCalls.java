@@ -48,7 +48,8 @@ public final class QueueCalls {
         try {
             return HeaderCodec.decode(json);
         } catch (IllegalArgumentException e) {
-            LOG.warn("Message '{}' of queue '{}' is delivered without its headers: {}", messageId, queue, e.getMessage());
+            LOG.warn("Message '{}' of queue '{}' is delivered without its headers: {}", messageId, queue,
+                    e.getMessage());
             return Map.of();
         }
     }

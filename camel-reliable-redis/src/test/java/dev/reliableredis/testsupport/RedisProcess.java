@@ -52,7 +52,10 @@ public final class RedisProcess implements AutoCloseable {
         return started(binary(), extraArgs);
     }
 
-    /** Starts a Redis 6.2 server, the oldest the component supports, from the binary com.github.codemonstur:embedded-redis ships. */
+    /**
+     * Starts a Redis 6.2 server, the oldest the component supports, from the binary that
+     * com.github.codemonstur:embedded-redis ships.
+     */
     public static RedisProcess startRedis62(String... extraArgs) {
         return started(binary62(), extraArgs);
     }

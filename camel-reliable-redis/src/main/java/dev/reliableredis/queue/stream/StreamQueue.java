@@ -148,9 +148,10 @@ public final class StreamQueue implements ReliableQueue {
      * entries to arrive: the waiting half of {@link StreamClaimer}, and like the claim script a read of the group.
      */
     List<Delivery> readNew(Supplier<StatefulConnection<byte[], byte[]>> connection, int max, Duration block) {
-        List<StreamMessage<byte[], byte[]>> read = calls.run("claim", () -> RedisGateway.sync(connection.get()).xreadgroup(
-                Consumer.from(bytes(options.group()), bytes(options.consumerName())),
-                XReadArgs.Builder.count(max).block(block), XReadArgs.StreamOffset.lastConsumed(source())));
+        List<StreamMessage<byte[], byte[]>> read = calls.run("claim",
+                () -> RedisGateway.sync(connection.get()).xreadgroup(
+                        Consumer.from(bytes(options.group()), bytes(options.consumerName())),
+                        XReadArgs.Builder.count(max).block(block), XReadArgs.StreamOffset.lastConsumed(source())));
         List<Delivery> deliveries = new ArrayList<>(read.size());
         for (StreamMessage<byte[], byte[]> entry : read) {
             Map<String, byte[]> fields = new LinkedHashMap<>();
@@ -257,7 +258,8 @@ public final class StreamQueue implements ReliableQueue {
         String deadFrom = "-";
         while (true) {
             List<Object> result = calls.run("purge", PURGE, ScriptOutputType.MULTI,
-                    keys(keys.stream, keys.retry, keys.dead, keys.delayed, keys.delayedMessages, keys.ids, keys.deadRetry),
+                    keys(keys.stream, keys.retry, keys.dead, keys.delayed, keys.delayedMessages, keys.ids,
+                            keys.deadRetry),
                     bytes(options.group()), bytes(BULK_BATCH), bytes(deadFrom));
             removed += (Long) result.get(0);
             String lastDead = text(result.get(2));
