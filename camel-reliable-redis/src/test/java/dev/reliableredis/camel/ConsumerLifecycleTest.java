@@ -6,6 +6,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import dev.reliableredis.testsupport.CommandStats;
 import dev.reliableredis.testsupport.RedisProcess;
 import org.apache.camel.Exchange;
 import org.apache.camel.ServiceStatus;
@@ -77,7 +78,7 @@ class ConsumerLifecycleTest extends CamelRedisTestBase {
         });
         awaitWaitingConsumers(8);
         int messages = 100;
-        long before = scriptCalls();
+        long before = CommandStats.scriptRuns(raw);
 
         for (int i = 1; i <= messages; i++) {
             send("q", "m" + i);
@@ -85,7 +86,7 @@ class ConsumerLifecycleTest extends CamelRedisTestBase {
         }
         await("every ack landed").atMost(Duration.ofSeconds(10)).until(() -> raw.zcard(key("q", "acked")) == messages);
 
-        long claimsAndAcks = scriptCalls() - before - messages;
+        long claimsAndAcks = CommandStats.scriptRuns(raw) - before - messages;
         assertThat(claimsAndAcks).as("claim and ack script calls for %d messages", messages)
                 .isLessThanOrEqualTo(2L * messages);
     }
@@ -95,21 +96,6 @@ class ConsumerLifecycleTest extends CamelRedisTestBase {
         String waiting = streamMode() ? "cmd=xreadgroup" : "cmd=blpop";
         await(consumers + " waiting consumers").atMost(Duration.ofSeconds(10))
                 .until(() -> raw.clientList().split(waiting, -1).length - 1 == consumers);
-    }
-
-    /** Script executions so far: EVAL plus EVALSHA, less those that failed (NOSCRIPT). */
-    private long scriptCalls() {
-        long calls = 0;
-        for (String line : raw.info("commandstats").split("\\r?\\n")) {
-            if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
-                calls += stat(line, "calls") - stat(line, "failed_calls");
-            }
-        }
-        return calls;
-    }
-
-    private static long stat(String line, String name) {
-        return Long.parseLong(line.replaceAll(".*[:,]" + name + "=(\\d+).*", "$1"));
     }
 
     @Test

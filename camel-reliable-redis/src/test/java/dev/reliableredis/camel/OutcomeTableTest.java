@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import dev.reliableredis.testsupport.CommandStats;
 import io.lettuce.core.AclSetuserArgs;
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
@@ -264,11 +265,11 @@ class OutcomeTableTest extends CamelRedisTestBase {
         awaitReceived(1);
         // every script that touches the acked set is refused from now on: the ack, not the extension
         raw.aclSetuser("app", AclSetuserArgs.Builder.resetKeys().keyPattern("rr:{q}:[^a]*"));
-        long refusedBefore = refusedScriptCalls();
+        long refusedBefore = CommandStats.of(raw, "evalsha", "rejected_calls");
         finish.countDown();
 
         await("six failed ack attempts, over three leases' time").atMost(Duration.ofSeconds(15))
-                .until(() -> refusedScriptCalls() - refusedBefore >= 6);
+                .until(() -> CommandStats.of(raw, "evalsha", "rejected_calls") - refusedBefore >= 6);
         assertThat(leaseIsLive(id)).as("the lease is still extended").isTrue();
         raw.aclSetuser("app", AclSetuserArgs.Builder.allKeys());
 
@@ -278,16 +279,6 @@ class OutcomeTableTest extends CamelRedisTestBase {
         ReliableRedisConsumer consumer = (ReliableRedisConsumer) context.getRoute("blip").getConsumer();
         assertThat(consumer.getRefusedSettlementCount()).isZero();
         raw.aclDeluser("app");
-    }
-
-    /** Script calls Redis refused before running them (ACL). */
-    private long refusedScriptCalls() {
-        for (String line : raw.info("commandstats").split("\r?\n")) {
-            if (line.startsWith("cmdstat_evalsha:")) {
-                return Long.parseLong(line.replaceAll(".*rejected_calls=(\\d+).*", "$1"));
-            }
-        }
-        return 0;
     }
 
     private boolean leaseIsLive(String id) {

@@ -9,6 +9,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import dev.reliableredis.queue.list.ListQueue;
+import dev.reliableredis.testsupport.CommandStats;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -32,7 +33,7 @@ class SettlementBatcherTest extends QueueTestBase {
             }
         });
         SettlementBatcher batcher = new SettlementBatcher(q, sender, 500);
-        long scriptCallsBefore = scriptCalls();
+        long scriptCallsBefore = CommandStats.scriptRuns(raw);
 
         List<CompletableFuture<Settled>> results = new ArrayList<>();
         for (int i = 0; i < 200; i++) {
@@ -47,22 +48,7 @@ class SettlementBatcherTest extends QueueTestBase {
         assertThat(results.subList(0, 200)).allSatisfy(r -> assertThat(r.get()).isEqualTo(Settled.ACKED));
         assertThat(results.get(200).get()).isEqualTo(Settled.REFUSED);
         assertThat(results.get(201).get()).isEqualTo(Settled.DEAD_LETTERED);
-        assertThat(scriptCalls() - scriptCallsBefore).as("one ack call and one nack call").isEqualTo(2);
+        assertThat(CommandStats.scriptRuns(raw) - scriptCallsBefore).as("one ack call and one nack call").isEqualTo(2);
         assertThat(q.stats()).isEqualTo(new QueueStats(0, 0, 0, 1));
-    }
-
-    /** Script executions so far: EVAL plus EVALSHA, less the EVALSHA calls refused with NOSCRIPT. */
-    private long scriptCalls() {
-        long calls = 0;
-        for (String line : raw.info("commandstats").split("\r?\n")) {
-            if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
-                calls += stat(line, "calls") - stat(line, "failed_calls");
-            }
-        }
-        return calls;
-    }
-
-    private static long stat(String line, String name) {
-        return Long.parseLong(line.replaceAll(".*[:,]" + name + "=(\\d+).*", "$1"));
     }
 }

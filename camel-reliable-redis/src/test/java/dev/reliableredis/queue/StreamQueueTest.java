@@ -6,6 +6,7 @@ import java.util.Map;
 
 import dev.reliableredis.queue.stream.StreamOptions;
 import dev.reliableredis.queue.stream.StreamQueue;
+import dev.reliableredis.testsupport.CommandStats;
 import io.lettuce.core.StreamMessage;
 import org.junit.jupiter.api.Test;
 
@@ -468,19 +469,10 @@ class StreamQueueTest extends QueueTestBase {
         raw.xrange(STREAM, io.lettuce.core.Range.create("-", "+")).forEach(e -> entries.add(e.getId()));
         raw.xdel(STREAM, entries.get(3), entries.get(7));
         q.claim(2);
-        long xrangeCalls = commandCalls("xrange");
+        long xrangeCalls = CommandStats.of(raw, "xrange", "calls");
 
         assertThat(q.stats()).extracting(QueueStats::ready, QueueStats::inflight).containsExactly(6L, 2L);
-        assertThat(commandCalls("xrange")).isEqualTo(xrangeCalls);
-    }
-
-    private long commandCalls(String command) {
-        for (String line : raw.info("commandstats").split("\\r?\\n")) {
-            if (line.startsWith("cmdstat_" + command + ":")) {
-                return Long.parseLong(line.replaceAll(".*[:,]calls=(\\d+).*", "$1"));
-            }
-        }
-        return 0;
+        assertThat(CommandStats.of(raw, "xrange", "calls")).isEqualTo(xrangeCalls);
     }
 
     /** Claims every ready message and nacks it (the queue has no retries left: each is dead-lettered). */
@@ -495,11 +487,11 @@ class StreamQueueTest extends QueueTestBase {
         StreamQueue q = orders(30_000, 3, 1000, "c1");
         q.enqueue(message("m1", "a large body, not to be copied"));
         Delivery d = q.claim(1).get(0);
-        long xrangeCalls = commandCalls("xrange");
+        long xrangeCalls = CommandStats.of(raw, "xrange", "calls");
 
         assertThat(q.ack(List.of(d.lease()))).containsExactly(Settled.ACKED);
 
-        assertThat(commandCalls("xrange")).isEqualTo(xrangeCalls);
+        assertThat(CommandStats.of(raw, "xrange", "calls")).isEqualTo(xrangeCalls);
         assertThat(raw.zscore("rr:{orders}:acked", "m1")).isNotNull();
     }
 
