@@ -2,6 +2,8 @@ package dev.reliableredis.camel;
 
 import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 
 import org.apache.camel.spi.ExceptionHandler;
 import org.slf4j.Logger;
@@ -20,12 +22,15 @@ final class OutageReport {
 
     private final String queue;
     private final ExceptionHandler handler;
+    private final Executor reporter;
     private final Set<String> failing = new HashSet<>();
     private int failures;
 
-    OutageReport(String queue, ExceptionHandler handler) {
+    /** @param reporter runs the exception handler, so that a slow one delays no lease extension or settlement */
+    OutageReport(String queue, ExceptionHandler handler, Executor reporter) {
         this.queue = queue;
         this.handler = handler;
+        this.reporter = reporter;
     }
 
     /** One failed Redis call of the activity. */
@@ -47,14 +52,20 @@ final class OutageReport {
     }
 
     /**
-     * Outside the lock: a bridged error handler routes an exchange, which may take its time. A handler that throws
-     * must not stop the activity that reported, which keeps retrying.
+     * On the reporter, outside the lock: a bridged error handler routes an exchange, which may take its time. A
+     * handler that throws must not stop the activity that reported, which keeps retrying.
      */
     private void report(String message, Throwable cause) {
         try {
-            handler.handleException(message, cause);
-        } catch (RuntimeException e) {
-            LOG.warn("{} (the exception handler failed too: {})", message, e.getMessage(), cause);
+            reporter.execute(() -> {
+                try {
+                    handler.handleException(message, cause);
+                } catch (RuntimeException e) {
+                    LOG.warn("{} (the exception handler failed too: {})", message, e.getMessage(), cause);
+                }
+            });
+        } catch (RejectedExecutionException stopped) {
+            LOG.warn(message, cause);
         }
     }
 

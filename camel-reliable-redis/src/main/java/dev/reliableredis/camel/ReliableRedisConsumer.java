@@ -17,7 +17,9 @@ import org.apache.camel.Processor;
 import org.apache.camel.spi.ExecutorServiceManager;
 import org.apache.camel.spi.HeaderFilterStrategy;
 import org.apache.camel.spi.ShutdownStrategy;
+import org.apache.camel.spi.ThreadPoolProfile;
 import org.apache.camel.support.DefaultConsumer;
+import org.apache.camel.util.concurrent.ThreadPoolRejectedPolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * Claims messages under a lease, no more than it has free processing threads, and hands each exchange's outcome to
  * a {@link Settler} through a {@link SettleOnCompletion}. One poller thread claims; {@code concurrentConsumers}
  * threads process; one thread sends the grouped acks and nacks; one timer thread extends leases and retries
- * settlements; one housekeeping thread runs the {@link Reaper}.
+ * settlements; one housekeeping thread runs the {@link Reaper} and reports outages.
  */
 public class ReliableRedisConsumer extends DefaultConsumer {
 
@@ -33,13 +35,10 @@ public class ReliableRedisConsumer extends DefaultConsumer {
 
     private final ReliableRedisConfiguration configuration;
     private ReliableQueue queue;
-    private Claimer claimer;
-    private CountDownLatch stopping;
     private OutageReport outage;
     private Settler settler;
-    private ProcessingSlots slots;
-    private volatile boolean polling;
-    private ExecutorService poller;
+    private Poller poller;
+    private ExecutorService pollerThread;
     private ExecutorService workers;
     private ExecutorService settleSender;
     private ScheduledExecutorService leaseTimer;
@@ -60,110 +59,156 @@ public class ReliableRedisConsumer extends DefaultConsumer {
         super.doStart();
         ReliableRedisEndpoint endpoint = getEndpoint();
         queue = configuration.isConsumeDeadLetters() ? endpoint.queue().deadLetters() : endpoint.queue();
-        claimer = queue.newClaimer();
-        stopping = new CountDownLatch(1);
-        outage = new OutageReport(queue.name(), getExceptionHandler());
 
         ExecutorServiceManager executors = endpoint.getCamelContext().getExecutorServiceManager();
         String name = "ReliableRedis[" + queue.name() + "]";
         int threads = configuration.getConcurrentConsumers();
-        workers = executors.newFixedThreadPool(this, name, threads);
-        settleSender = executors.newSingleThreadExecutor(this, name + "-settle");
-        leaseTimer = executors.newSingleThreadScheduledExecutor(this, name + "-leases");
+        // a worker that has just given back its slot may not wait for the next task yet: a queue as long as the
+        // pool holds the task meanwhile; there are never more tasks than slots
+        workers = executors.newThreadPool(this, name, pool(name, threads, threads));
+        settleSender = executors.newThreadPool(this, name + "-settle", pool(name + "-settle", 1, 1_000));
+        leaseTimer = executors.newScheduledThreadPool(this, name + "-leases", pool(name + "-leases", 1, -1));
+        housekeeping = executors.newScheduledThreadPool(this, name + "-housekeeping",
+                pool(name + "-housekeeping", 1, -1));
+        outage = new OutageReport(queue.name(), getExceptionHandler(), housekeeping);
         settler = new Settler(queue, settleSender, leaseTimer, outage);
         if (configuration.isExtendVisibility()) {
             long every = Math.max(1, configuration.getVisibilityTimeout() / 3);
             leaseTimer.scheduleWithFixedDelay(settler::extendLeases, every, every, TimeUnit.MILLISECONDS);
         }
-        housekeeping = executors.newSingleThreadScheduledExecutor(this, name + "-housekeeping");
         new Reaper(queue, Duration.ofMillis(configuration.getReaperInterval()), housekeeping, outage).start();
-        slots = new ProcessingSlots(threads);
-        polling = true;
-        poller = executors.newSingleThreadExecutor(this, name + "-poll");
-        poller.execute(this::poll);
+        poller = new Poller(queue.newClaimer(), new ProcessingSlots(threads));
+        pollerThread = executors.newThreadPool(this, name + "-poll", pool(name + "-poll", 1, 1));
+        pollerThread.execute(poller);
+    }
+
+    /**
+     * Pools that refuse tasks once shut down (Camel's default profile runs them on the caller, or drops them after a
+     * shutdown), whatever the application's default thread pool profile says.
+     */
+    private static ThreadPoolProfile pool(String name, int threads, int queueSize) {
+        ThreadPoolProfile profile = new ThreadPoolProfile(name);
+        profile.setPoolSize(threads);
+        profile.setMaxPoolSize(threads);
+        profile.setMaxQueueSize(queueSize);
+        profile.setRejectedPolicy(ThreadPoolRejectedPolicy.Abort);
+        return profile;
     }
 
     @Override
     protected void doStop() throws Exception {
-        polling = false;
-        if (poller != null) {
-            stopping.countDown();
-            claimer.wakeUp();
-            ExecutorServiceManager executors = getEndpoint().getCamelContext().getExecutorServiceManager();
-            // one deadline for all the waiting below: as long as Camel itself waits for exchanges in flight
-            ShutdownStrategy shutdown = getEndpoint().getCamelContext().getShutdownStrategy();
-            long deadline = System.nanoTime() + shutdown.getTimeUnit().toNanos(shutdown.getTimeout());
+        if (poller == null) {
+            super.doStop();
+            return;
+        }
+        ExecutorServiceManager executors = getEndpoint().getCamelContext().getExecutorServiceManager();
+        // one deadline for all the waiting below: as long as Camel itself waits for exchanges in flight
+        ShutdownStrategy shutdown = getEndpoint().getCamelContext().getShutdownStrategy();
+        long deadline = System.nanoTime() + shutdown.getTimeUnit().toNanos(shutdown.getTimeout());
+        boolean settled = false;
+        try {
+            poller.stop();
             // lets a claim under way finish, so that nothing is left claimed but unstarted
-            executors.shutdownGraceful(poller, millisLeft(deadline));
+            executors.shutdownGraceful(pollerThread, millisLeft(deadline));
             // exchanges in flight finish; their settlements go out, retried while their leases are extended
             executors.shutdownGraceful(workers, millisLeft(deadline));
-            boolean settled = settler.awaitSettled(deadline);
+            settled = settler.awaitSettled(deadline);
+        } finally {
+            settler.stop();
             executors.shutdownNow(settleSender);
             executors.shutdownNow(leaseTimer);
             executors.shutdownNow(housekeeping);
             if (settled) {
                 leaveQueue();
             } else {
-                LOG.warn("Consumer of queue '{}' stopped with settlements that did not reach Redis; their messages are "
-                         + "delivered again when their leases expire", queue.name());
+                LOG.warn("Consumer of queue '{}' stopped with deliveries that did not settle in time; their messages "
+                         + "are delivered again when their leases expire", queue.name());
             }
-            claimer.close();
+            poller.close();
             poller = null;
+            super.doStop();
         }
-        super.doStop();
     }
 
     private static long millisLeft(long deadlineNanos) {
         return Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime()));
     }
 
-    private void poll() {
-        int max = configuration.getMaxMessagesPerPoll();
-        Duration idleWait = Duration.ofMillis(configuration.getReaperInterval());
-        int failures = 0;
-        try {
-            while (polling) {
-                int free = slots.awaitFree(idleWait);
-                if (free == 0 || !polling) {
-                    continue;
-                }
-                try {
-                    dispatch(claimer.claim(Math.min(max, free), idleWait));
-                    failures = 0;
-                    outage.succeeded("claim");
-                } catch (RuntimeException e) {
-                    if (!polling) {
-                        // a claim cut short by the stop
-                        return;
-                    }
-                    outage.failed("claim", e);
-                    stopping.await(Backoff.after(++failures).toMillis(), TimeUnit.MILLISECONDS);
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
+    /**
+     * The claim loop of one start of the consumer, with what it uses: a poller that outlives a stop can never take
+     * part in the next start.
+     */
+    private final class Poller implements Runnable {
 
-    private void dispatch(List<Delivery> deliveries) {
-        if (!polling) {
-            giveBack(deliveries);
-            return;
+        private final Claimer claimer;
+        private final ProcessingSlots slots;
+        private final CountDownLatch stopping = new CountDownLatch(1);
+        private volatile boolean polling = true;
+
+        Poller(Claimer claimer, ProcessingSlots slots) {
+            this.claimer = claimer;
+            this.slots = slots;
         }
-        for (Delivery delivery : deliveries) {
-            // the slot goes back to this start's slots even if the worker outlives a restart
-            ProcessingSlots taken = slots;
-            taken.take();
+
+        @Override
+        public void run() {
+            int max = configuration.getMaxMessagesPerPoll();
+            Duration idleWait = Duration.ofMillis(configuration.getReaperInterval());
+            int failures = 0;
             try {
-                workers.execute(() -> process(delivery, taken));
-            } catch (RejectedExecutionException e) {
-                taken.release();
-                giveBack(List.of(delivery));
+                while (polling) {
+                    int free = slots.awaitFree(idleWait);
+                    if (free == 0 || !polling) {
+                        continue;
+                    }
+                    try {
+                        dispatch(claimer.claim(Math.min(max, free), idleWait));
+                        failures = 0;
+                        outage.succeeded("claim");
+                    } catch (RuntimeException e) {
+                        if (!polling) {
+                            // a claim cut short by the stop
+                            return;
+                        }
+                        outage.failed("claim", e);
+                        stopping.await(Backoff.after(++failures).toMillis(), TimeUnit.MILLISECONDS);
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
+        }
+
+        private void dispatch(List<Delivery> deliveries) {
+            if (!polling) {
+                giveBack(deliveries);
+                return;
+            }
+            for (int i = 0; i < deliveries.size(); i++) {
+                Delivery delivery = deliveries.get(i);
+                slots.take();
+                try {
+                    workers.execute(() -> process(delivery, slots));
+                } catch (RejectedExecutionException e) {
+                    slots.release();
+                    giveBack(deliveries.subList(i, deliveries.size()));
+                    return;
+                }
+            }
+        }
+
+        void stop() {
+            polling = false;
+            stopping.countDown();
+            claimer.wakeUp();
+        }
+
+        void close() {
+            claimer.close();
         }
     }
 
-    private void process(Delivery delivery, ProcessingSlots taken) {
+    private void process(Delivery delivery, ProcessingSlots slots) {
         Exchange exchange = null;
         try {
             exchange = createExchange(false);
@@ -178,7 +223,7 @@ public class ReliableRedisConsumer extends DefaultConsumer {
             if (exchange != null) {
                 releaseExchange(exchange, false);
             }
-            taken.release();
+            slots.release();
         }
     }
 

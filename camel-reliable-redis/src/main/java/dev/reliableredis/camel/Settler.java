@@ -27,6 +27,7 @@ final class Settler {
 
     private static final Logger LOG = LoggerFactory.getLogger(Settler.class);
     private static final int BATCH = 500;
+    private static final long AWAIT_STEP_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
     private final String queue;
     private final LeaseKeeper leases;
@@ -34,8 +35,9 @@ final class Settler {
     private final ScheduledExecutorService timer;
     private final OutageReport outage;
     private final AtomicLong refused = new AtomicLong();
-    /** Settlements on their way or waiting for a retry; guarded by this. */
-    private int unsettled;
+    /** Settlements whose last attempt failed: the settle activity fails while there are any. Guarded by this. */
+    private int failing;
+    private volatile boolean stopped;
 
     /**
      * @param sender runs the batched script calls, one at a time
@@ -55,31 +57,34 @@ final class Settler {
     }
 
     void ack(Lease lease) {
-        start(lease);
+        leases.settling(lease);
         settle(lease, null, 0);
     }
 
     void nack(Lease lease, String reason) {
-        start(lease);
-        settle(lease, reason, 0);
-    }
-
-    private void start(Lease lease) {
         leases.settling(lease);
-        synchronized (this) {
-            unsettled++;
-        }
+        settle(lease, reason, 0);
     }
 
     private void settle(Lease lease, String failureReason, int failedAttempts) {
         CompletableFuture<Settled> sent = failureReason == null
                 ? batcher.ack(lease)
                 : batcher.nack(new Failure(lease, failureReason));
+        String operation = failureReason == null ? "ack" : "nack";
         sent.whenComplete((result, error) -> {
             if (error == null) {
+                if (failedAttempts > 0) {
+                    recovered();
+                }
                 outage.succeeded("settle");
-                settled(lease, failureReason == null ? "ack" : "nack", result, failedAttempts);
+                settled(lease, operation, result, failedAttempts);
+            } else if (stopped) {
+                giveUp(lease, failedAttempts > 0, "Gave up settling message '{}' of queue '{}': the consumer stopped; "
+                                                  + "it is delivered again when its lease expires");
             } else {
+                if (failedAttempts == 0) {
+                    failed();
+                }
                 outage.failed("settle", error);
                 retry(lease, failureReason, failedAttempts + 1);
             }
@@ -88,24 +93,39 @@ final class Settler {
 
     private void retry(Lease lease, String failureReason, int failedAttempts) {
         if (!leases.holds(lease)) {
-            end(lease);
-            LOG.warn("Could not {} message '{}' of queue '{}' before its lease ended; unless an attempt whose answer "
-                     + "was lost carried it out, the message is delivered again", failureReason == null ? "ack" : "nack",
-                    lease.messageId(), queue);
+            giveUp(lease, true, "Could not settle message '{}' of queue '{}' before its lease ended; unless an "
+                                + "attempt whose answer was lost carried it out, the message is delivered again");
             return;
         }
         try {
             timer.schedule(() -> settle(lease, failureReason, failedAttempts),
                     Backoff.after(failedAttempts).toMillis(), TimeUnit.MILLISECONDS);
-        } catch (RejectedExecutionException stopped) {
-            end(lease);
-            LOG.warn("Gave up settling message '{}' of queue '{}': the consumer stopped; it is delivered again when "
-                     + "its lease expires", lease.messageId(), queue);
+        } catch (RejectedExecutionException stopping) {
+            giveUp(lease, true, "Gave up settling message '{}' of queue '{}': the consumer stopped; it is delivered "
+                                + "again when its lease expires");
         }
     }
 
+    /** Ends a settlement that will not land; the settle activity no longer fails once none is left failing. */
+    private void giveUp(Lease lease, boolean wasFailing, String warning) {
+        leases.drop(lease);
+        if (wasFailing && recovered() == 0) {
+            outage.succeeded("settle");
+        }
+        LOG.warn(warning, lease.messageId(), queue);
+    }
+
+    private synchronized void failed() {
+        failing++;
+    }
+
+    /** One failing settlement landed or ended; returns how many still fail. */
+    private synchronized int recovered() {
+        return --failing;
+    }
+
     private void settled(Lease lease, String operation, Settled result, int failedAttempts) {
-        end(lease);
+        leases.drop(lease);
         if (result == Settled.REFUSED) {
             refused.incrementAndGet();
             if (failedAttempts == 0) {
@@ -120,14 +140,6 @@ final class Settler {
         }
     }
 
-    private void end(Lease lease) {
-        leases.drop(lease);
-        synchronized (this) {
-            unsettled--;
-            notifyAll();
-        }
-    }
-
     /** Extends every held lease; logs the leases of running exchanges that were lost. */
     void extendLeases() {
         try {
@@ -138,17 +150,34 @@ final class Settler {
                          + "may be processed twice", lease.messageId(), queue);
             }
         } catch (RuntimeException e) {
-            outage.failed("extend", e);
+            if (!stopped) {
+                outage.failed("extend", e);
+            }
         }
     }
 
-    /** Waits until every settlement under way has landed or ended, at most until the deadline (System.nanoTime). */
-    synchronized boolean awaitSettled(long deadlineNanos) throws InterruptedException {
+    /**
+     * Waits until no lease is held any more: every delivery's exchange is done and its settlement landed (or
+     * ended), also for exchanges that Camel handed over to another thread. At most until the deadline
+     * (System.nanoTime); an interrupt ends the wait too. Returns whether nothing is held.
+     */
+    boolean awaitSettled(long deadlineNanos) {
         long left;
-        while (unsettled > 0 && (left = deadlineNanos - System.nanoTime()) > 0) {
-            TimeUnit.NANOSECONDS.timedWait(this, left);
+        while (leases.size() > 0 && (left = deadlineNanos - System.nanoTime()) > 0) {
+            try {
+                // leases end on several threads, or are refused by an extension: a short sleep sees each of them
+                TimeUnit.NANOSECONDS.sleep(Math.min(left, AWAIT_STEP_NANOS));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
         }
-        return unsettled == 0;
+        return leases.size() == 0;
+    }
+
+    /** The consumer stopped: a failure from now on ends its settlement instead of reporting an outage. */
+    void stop() {
+        stopped = true;
     }
 
     /** Settlements Redis refused because the lease had already expired and moved on. */

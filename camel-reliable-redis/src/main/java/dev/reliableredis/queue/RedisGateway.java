@@ -123,15 +123,16 @@ public final class RedisGateway implements AutoCloseable {
         try {
             opened = connectDedicated(commandTimeout);
             RedisSettingsCheck.warnOnce(sync(opened));
+            RedisClusterCommands<byte[], byte[]> opening = sync(opened);
             synchronized (this) {
                 connecting = null;
                 if (closed) {
                     throw new RedisException("The connection to Redis is closed");
                 }
                 connection = opened;
-                commands = sync(opened);
+                commands = opening;
             }
-            attempt.complete(commands);
+            attempt.complete(opening);
         } catch (RuntimeException e) {
             synchronized (this) {
                 connecting = null;

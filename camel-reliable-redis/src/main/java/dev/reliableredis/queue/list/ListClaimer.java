@@ -40,16 +40,30 @@ final class ListClaimer implements Claimer {
             return waiting == null ? null
                     : RedisGateway.sync(waiting).blpop(Math.max(maxWait.toMillis(), 1) / 1000.0, wakeKey);
         });
-        return queue.claim(max);
+        return isWoken() ? List.of() : queue.claim(max);
     }
 
-    /** The waiting connection, opened on first use; null once woken up. */
-    private synchronized StatefulConnection<byte[], byte[]> connection(Duration maxWait) {
-        if (connection == null && !woken) {
-            // the client must not give up on a wait that Redis still serves
-            connection = gateway.connectDedicated(maxWait.plus(gateway.commandTimeout()));
+    /** The waiting connection, opened on first use outside the lock (wakeUp must not wait for it); null once woken. */
+    private StatefulConnection<byte[], byte[]> connection(Duration maxWait) {
+        synchronized (this) {
+            if (connection != null || woken) {
+                return connection;
+            }
         }
-        return connection;
+        // the client must not give up on a wait that Redis still serves
+        StatefulConnection<byte[], byte[]> opened = gateway.connectDedicated(maxWait.plus(gateway.commandTimeout()));
+        synchronized (this) {
+            if (!woken) {
+                connection = opened;
+                return opened;
+            }
+        }
+        opened.closeAsync();
+        return null;
+    }
+
+    private synchronized boolean isWoken() {
+        return woken;
     }
 
     /** Closing the connection ends a BLPOP under way at once; the claim it was for then fails. */

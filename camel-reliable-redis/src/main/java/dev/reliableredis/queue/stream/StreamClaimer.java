@@ -6,6 +6,7 @@ import java.util.List;
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.RedisGateway;
+import io.lettuce.core.RedisException;
 import io.lettuce.core.api.StatefulConnection;
 
 /**
@@ -25,6 +26,7 @@ final class StreamClaimer implements Claimer {
     private final RedisGateway gateway;
     private StatefulConnection<byte[], byte[]> connection;
     private volatile boolean woken;
+    private boolean closed;
 
     StreamClaimer(StreamQueue queue, RedisGateway gateway) {
         this.queue = queue;
@@ -33,6 +35,9 @@ final class StreamClaimer implements Claimer {
 
     @Override
     public List<Delivery> claim(int max, Duration maxWait) {
+        if (woken) {
+            return List.of();
+        }
         List<Delivery> deliveries = queue.claim(max);
         long deadline = System.nanoTime() + maxWait.toNanos();
         long left;
@@ -44,6 +49,9 @@ final class StreamClaimer implements Claimer {
     }
 
     private synchronized StatefulConnection<byte[], byte[]> connection() {
+        if (closed) {
+            throw new RedisException("The claimer of queue '" + queue.name() + "' is closed");
+        }
         if (connection == null) {
             connection = gateway.connectDedicated(MAX_BLOCK.plus(gateway.commandTimeout()));
         }
@@ -67,6 +75,7 @@ final class StreamClaimer implements Claimer {
     @Override
     public synchronized void close() {
         woken = true;
+        closed = true;
         if (connection != null) {
             connection.closeAsync();
             connection = null;

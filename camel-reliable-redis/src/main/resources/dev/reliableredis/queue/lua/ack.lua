@@ -19,7 +19,12 @@
 ]]
 --- @include "includes/time"
 --- @include "includes/meta"
+--- @include "includes/types"
 
+for _, key in ipairs({KEYS[2], KEYS[3], KEYS[5]}) do
+  require_type(key, 'hash')
+end
+require_type(KEYS[6], 'zset')
 local window = tonumber(ARGV[1])
 local now = window > 0 and now_ms() or 0
 local codes = {}

@@ -24,7 +24,13 @@
 ]]
 --- @include "includes/time"
 --- @include "includes/meta"
+--- @include "includes/types"
 
+require_type(KEYS[2], 'zset')
+for _, key in ipairs({KEYS[3], KEYS[4], KEYS[5], KEYS[6]}) do
+  require_type(key, 'hash')
+end
+require_counter(KEYS[7])
 local now = now_ms()
 local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[2]))
 if #ids == 0 then

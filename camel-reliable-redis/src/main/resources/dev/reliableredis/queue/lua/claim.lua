@@ -26,7 +26,14 @@
 --- @include "includes/wake"
 --- @include "includes/time"
 --- @include "includes/meta"
+--- @include "includes/types"
 
+for _, key in ipairs({KEYS[3], KEYS[4], KEYS[5]}) do
+  require_type(key, 'hash')
+end
+require_type(KEYS[2], 'zset')
+require_counter(KEYS[6])
+require_type(KEYS[7], 'list')
 local ids = redis.call('LPOP', KEYS[1], tonumber(ARGV[2]))
 if not ids then
   return {}

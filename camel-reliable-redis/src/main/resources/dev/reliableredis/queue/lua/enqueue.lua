@@ -24,6 +24,7 @@
 --- @include "includes/wake"
 --- @include "includes/time"
 --- @include "includes/meta"
+--- @include "includes/types"
 
 local id = ARGV[1]
 if redis.call('HEXISTS', KEYS[5], id) == 1 then
@@ -34,6 +35,11 @@ local remembered = redis.call('ZSCORE', KEYS[6], id)
 if remembered and tonumber(remembered) > now then
   return 0
 end
+require_type(KEYS[1], 'list')
+require_type(KEYS[2], 'zset')
+require_type(KEYS[3], 'hash')
+require_type(KEYS[4], 'hash')
+require_type(KEYS[7], 'list')
 -- The first write must be one Redis refuses when it is out of memory (HSET): a script that has written once is
 -- let through to the end, so a refusal can only come before anything is written.
 redis.call('HSET', KEYS[3], id, ARGV[2])

@@ -25,7 +25,11 @@
 --- @include "includes/time"
 --- @include "includes/meta"
 --- @include "includes/backoff"
+--- @include "includes/types"
 
+require_type(KEYS[2], 'zset')
+require_type(KEYS[3], 'zset')
+require_type(KEYS[5], 'hash')
 local maxDeliveries = tonumber(ARGV[1])
 local retryDelay, multiplier, maxDelay = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 local now = now_ms()

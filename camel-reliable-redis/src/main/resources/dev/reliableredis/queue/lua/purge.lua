@@ -15,6 +15,13 @@
 
   Returns {messages removed, 1 if any of the three gave a full batch (call again) else 0}.
 ]]
+--- @include "includes/types"
+
+require_type(KEYS[2], 'zset')
+require_type(KEYS[3], 'zset')
+for _, key in ipairs({KEYS[4], KEYS[5], KEYS[6], KEYS[7]}) do
+  require_type(key, 'hash')
+end
 local batch = tonumber(ARGV[1])
 local ids = redis.call('LPOP', KEYS[1], batch) or {}
 local more = #ids == batch and 1 or 0

@@ -34,7 +34,15 @@
 --- @include "includes/wake"
 --- @include "includes/time"
 --- @include "includes/meta"
+--- @include "includes/types"
 
+require_type(KEYS[1], 'list')
+for _, key in ipairs({KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[8]}) do
+  require_type(key, 'zset')
+end
+require_type(KEYS[6], 'hash')
+require_type(KEYS[7], 'hash')
+require_type(KEYS[9], 'list')
 local now = now_ms()
 local maxDeliveries, batch = tonumber(ARGV[1]), tonumber(ARGV[2])
 

@@ -17,7 +17,12 @@
 ]]
 --- @include "includes/wake"
 --- @include "includes/meta"
+--- @include "includes/types"
 
+require_type(KEYS[2], 'list')
+require_type(KEYS[3], 'hash')
+require_type(KEYS[4], 'hash')
+require_type(KEYS[5], 'list')
 local ids = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1)
 local moved = 0
 for _, id in ipairs(ids) do

@@ -19,8 +19,11 @@
 --- @include "includes/wake"
 --- @include "includes/time"
 --- @include "includes/meta"
+--- @include "includes/types"
 
 local toReady = ARGV[1] == 'ready'
+require_type(KEYS[2], toReady and 'list' or 'zset')
+require_type(KEYS[4], 'list')
 local now = not toReady and now_ms()
 local released = 0
 -- from the last to the first, so that LPUSH leaves them at the head of the ready list in their order

@@ -28,9 +28,14 @@ local stream, group, consumer = KEYS[1], ARGV[1], ARGV[2]
 local window, deletion, refPrefix = tonumber(ARGV[3]), ARGV[4], ARGV[5]
 
 --- @include "includes/time"
+--- @include "includes/types"
 --- @include "stream/includes/groups"
 
 local now = now_ms()
+
+require_type(KEYS[2], 'zset')
+require_type(KEYS[3], 'hash')
+require_type(KEYS[4], 'zset')
 
 local codes = {}
 for i = 6, #ARGV, 3 do

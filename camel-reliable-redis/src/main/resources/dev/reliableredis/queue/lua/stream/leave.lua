@@ -8,7 +8,8 @@
   ARGV[1] group
   ARGV[2] consumer
 
-  Returns 1 when the consumer was removed, 0 when it still has pending entries or is not in the group.
+  Returns 1 when the consumer was removed (or was not in the group), 0 when it still has pending entries or the
+  stream does not exist.
 ]]
 if redis.call('EXISTS', KEYS[1]) == 0 then
   return 0

@@ -23,13 +23,15 @@
   Every nacked entry is first parked with the retry consumer (see stream/includes/groups), which is also the
   script's first write: Redis at its maxmemory refuses only scripts whose first write may need memory.
 
-  Returns an array with one code per delivery: 1 retry scheduled, 2 dead-lettered, 0 refused.
+  Returns an array with one code per delivery: 1 retry scheduled, 2 dead-lettered, 0 refused (or, with
+  deliveries left, trimmed away meanwhile: there is nothing to retry).
 ]]
 local stream, group, consumer = KEYS[1], ARGV[1], ARGV[2]
 local maxDeliveries, retryDelay = tonumber(ARGV[3]), tonumber(ARGV[4])
 local multiplier, maxDelay, deletion = tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7]
 
 --- @include "includes/time"
+--- @include "includes/types"
 --- @include "stream/includes/groups"
 --- @include "stream/includes/dead_letter"
 --- @include "includes/backoff"
@@ -38,19 +40,23 @@ local now = now_ms()
 
 require_type(KEYS[2], 'zset')
 require_type(KEYS[3], 'stream')
+require_type(KEYS[4], 'hash')
 local codes = {}
 for i = 8, #ARGV, 3 do
   local entry, token, reason = ARGV[i], ARGV[i + 1], ARGV[i + 2]
   local pending = redis.call('XPENDING', stream, group, entry, entry, 1)
   if #pending == 1 and pending[1][2] == consumer and tostring(pending[1][4]) == token then
     local deliveries = tonumber(pending[1][4])
-    park(stream, group, entry)
+    local parked = park(stream, group, entry)
     if maxDeliveries > 0 and deliveries >= maxDeliveries then
+      -- also for an entry trimmed away meanwhile: its failure is not hidden
       dead_letter(stream, group, KEYS[2], KEYS[3], KEYS[4], entry, deliveries, reason, deletion)
       codes[#codes + 1] = 2
-    else
+    elseif parked then
       redis.call('ZADD', KEYS[2], now + retry_delay(retryDelay, multiplier, maxDelay, deliveries), entry)
       codes[#codes + 1] = 1
+    else
+      codes[#codes + 1] = 0
     end
   else
     codes[#codes + 1] = 0

@@ -42,6 +42,7 @@ local source, group, visibility = KEYS[1], ARGV[1], ARGV[2]
 local maxDeliveries, batch, maxLen, deletion = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6]
 
 --- @include "includes/time"
+--- @include "includes/types"
 --- @include "stream/includes/groups"
 --- @include "stream/includes/dead_letter"
 --- @include "stream/includes/add"
@@ -51,6 +52,7 @@ local now = now_ms()
 require_type(KEYS[2], 'zset')
 require_type(KEYS[3], 'stream')
 require_type(KEYS[4], 'stream')
+require_type(KEYS[5], 'hash')
 local takenOver, deadLettered, released, swept, more = 0, 0, 0, 0, 0
 
 local old = redis.call('ZRANGEBYSCORE', KEYS[6], '-inf', now, 'LIMIT', 0, batch)
@@ -78,11 +80,11 @@ for _, owner in ipairs(redis.call('XPENDING', source, group)[4] or {}) do
   if owner[1] ~= RETRY_CONSUMER and room > 0 then
     for _, p in ipairs(redis.call('XPENDING', source, group, 'IDLE', visibility, '-', '+', room, owner[1])) do
       local entry, deliveries = p[1], tonumber(p[4])
-      park(source, group, entry)
+      local parked = park(source, group, entry)
       if maxDeliveries > 0 and deliveries >= maxDeliveries then
         dead_letter(source, group, KEYS[2], KEYS[4], KEYS[5], entry, deliveries, 'lease expired', deletion)
         deadLettered = deadLettered + 1
-      else
+      elseif parked then
         redis.call('ZADD', KEYS[2], now, entry)
         takenOver = takenOver + 1
       end

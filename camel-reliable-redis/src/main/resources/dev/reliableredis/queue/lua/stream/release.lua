@@ -16,6 +16,7 @@
 local stream, group, consumer = KEYS[1], ARGV[1], ARGV[2]
 
 --- @include "includes/time"
+--- @include "includes/types"
 --- @include "stream/includes/groups"
 
 require_type(KEYS[2], 'zset')
@@ -26,9 +27,11 @@ for i = 3, #ARGV, 2 do
   local pending = redis.call('XPENDING', stream, group, entry, entry, 1)
   if #pending == 1 and pending[1][2] == consumer and tostring(pending[1][4]) == token then
     local count = math.max(tonumber(token) - 1, 0)
-    redis.call('XCLAIM', stream, group, RETRY_CONSUMER, 0, entry, 'RETRYCOUNT', count, 'JUSTID')
-    redis.call('ZADD', KEYS[2], now, entry)
-    released = released + 1
+    -- Redis 7 answers nothing (and drops the pending entry) when the entry was trimmed away meanwhile
+    if #redis.call('XCLAIM', stream, group, RETRY_CONSUMER, 0, entry, 'RETRYCOUNT', count, 'JUSTID') > 0 then
+      redis.call('ZADD', KEYS[2], now, entry)
+      released = released + 1
+    end
   end
 end
 return released

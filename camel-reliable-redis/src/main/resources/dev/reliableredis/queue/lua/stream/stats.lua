@@ -2,9 +2,9 @@
   stream/stats: one consistent snapshot of a stream queue's counts, for one group.
 
   ready     entries the group has not been delivered yet (its lag where Redis knows it; else, when the group is
-            the stream's only one and acked entries are deleted, the stream's length less the pending entries;
-            else counted, at most ARGV[2]; the whole stream while the group does not exist) plus retries that
-            are due
+            the stream's only one, acked entries are deleted and every entry up to the group's position is
+            pending, the stream's length less the pending entries; else counted, at most ARGV[2]; the whole
+            stream while the group does not exist) plus retries that are due
   inflight  pending entries being processed (of the stream, and of the dead-letter stream by this group's
             dead-letter consumers), not counting those waiting for a retry
   delayed   delayed messages plus pending entries waiting for a retry that is not due yet
@@ -31,15 +31,42 @@ local group = ARGV[1]
 
 local now = now_ms()
 
--- Redis does not correct a group's lag for entries deleted after its last delivered id
-local function deleted_after(stream, last)
-  local info = redis.call('XINFO', 'STREAM', stream)
-  for i = 1, #info, 2 do
-    if info[i] == 'max-deleted-entry-id' then
-      return after(info[i + 1], last)
+-- XINFO STREAM as a field map, read once (it copies the first and last entries)
+local stream_info
+local function stream_field(stream, name)
+  if not stream_info then
+    stream_info = {}
+    local info = redis.call('XINFO', 'STREAM', stream)
+    for i = 1, #info, 2 do
+      stream_info[info[i]] = info[i + 1]
     end
   end
-  return true
+  return stream_info[name]
+end
+
+-- Redis does not correct a group's lag for entries deleted after its last delivered id (Redis 6.2 reports neither
+-- a max-deleted-entry-id nor a lag)
+local function deleted_after(stream, last)
+  local maxDeleted = stream_field(stream, 'max-deleted-entry-id')
+  return not maxDeleted or after(maxDeleted, last)
+end
+
+-- true when every entry of the stream up to the group's position is pending in it, so that the stream's length
+-- less the pending entries is what the group has not read: no history from before the group's start, no acked
+-- entry kept, no pending entry trimmed away (the oldest pending entry is not before the first entry)
+local function only_pending_before(stream, info)
+  if #groups_of(stream) ~= 1 or ARGV[3] ~= 'all-groups' then
+    return false
+  end
+  local first = stream_field(stream, 'first-entry')
+  if not first then
+    return true
+  end
+  if not after(first[1], info['last-delivered-id'])
+      and #redis.call('XPENDING', stream, group, first[1], first[1], 1) == 0 then
+    return false
+  end
+  return info['pending'] == 0 or not after(first[1], redis.call('XPENDING', stream, group)[2])
 end
 
 local ready, inflight, oldest = 0, 0, 0
@@ -50,8 +77,7 @@ if info then
   if lag and (deleted_after(KEYS[1], info['last-delivered-id']) or lag > redis.call('XLEN', KEYS[1])) then
     lag = nil
   end
-  if not lag and ARGV[3] == 'all-groups' and #groups_of(KEYS[1]) == 1 then
-    -- every entry the group has read stays pending until its ack deletes it: the rest is unread
+  if not lag and only_pending_before(KEYS[1], info) then
     lag = math.max(0, redis.call('XLEN', KEYS[1]) - info['pending'])
   end
   if not lag then

@@ -9,20 +9,10 @@
 local RETRY_CONSUMER = '(retry)'
 
 -- moves a pending entry to RETRY_CONSUMER without counting a delivery; XCLAIM is a write Redis does not refuse at
--- its maxmemory, so a script that parks first runs on a full Redis. Redis 7 drops an entry trimmed away meanwhile
--- from the pending entries list instead.
+-- its maxmemory, so a script that parks first runs on a full Redis. Returns false when the entry was trimmed away
+-- meanwhile: Redis 7 then drops it from the pending entries list instead, and there is nothing to retry.
 local function park(stream, group, entry)
-  redis.call('XCLAIM', stream, group, RETRY_CONSUMER, 0, entry, 'JUSTID')
-end
-
--- errors when the key exists with a type other than kind. Called before a script's first write for the keys it
--- moves entries into: a key another program broke must stop the script before an entry is half moved (parked, but
--- not in the retry set or the dead letters).
-local function require_type(key, kind)
-  local found = redis.call('TYPE', key)['ok']
-  if found ~= kind and found ~= 'none' then
-    error({err = 'WRONGTYPE ' .. key .. ' holds a ' .. found .. ', not a ' .. kind})
-  end
+  return #redis.call('XCLAIM', stream, group, RETRY_CONSUMER, 0, entry, 'JUSTID') > 0
 end
 
 -- the two numbers of a stream entry id 'ms-seq'

@@ -1,0 +1,22 @@
+--[[
+  Included by the scripts that move messages between keys, in both modes: a key another program broke (a value of
+  the wrong type) must stop a script before its first write, not halfway, where a message would be out of one
+  key and in none. Redis does not undo a script's writes when it fails.
+]]
+
+-- errors when the key exists with a type other than kind ('list', 'zset', 'hash', 'stream', 'string')
+local function require_type(key, kind)
+  local found = redis.call('TYPE', key)['ok']
+  if found ~= kind and found ~= 'none' then
+    error({err = 'WRONGTYPE ' .. key .. ' holds a ' .. found .. ', not a ' .. kind})
+  end
+end
+
+-- errors when the key holds something other than an integer counter
+local function require_counter(key)
+  require_type(key, 'string')
+  local value = redis.call('GET', key)
+  if value and not string.match(value, '^%d+$') then
+    error({err = 'ERR ' .. key .. ' holds ' .. value .. ', not a counter'})
+  end
+end
