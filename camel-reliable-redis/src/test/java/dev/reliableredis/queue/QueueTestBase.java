@@ -1,6 +1,7 @@
 package dev.reliableredis.queue;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
@@ -15,6 +16,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** One redis-server per test class, emptied before each test. */
 abstract class QueueTestBase {
@@ -117,8 +120,20 @@ abstract class QueueTestBase {
         }
     }
 
-    /** Writes Redis has applied since its last save: an AOF and the replicas see each of them. */
-    long changesSinceSave() {
+    /** A reap after one that found nothing to do writes nothing: an AOF and the replicas would see every write. */
+    void assertAnIdleReapWritesNothing(ReliableQueue q) {
+        q.enqueue(message("m1", "a"));
+        q.ack(List.of(q.claim(1).get(0).lease()));
+        q.reap();
+        long changes = changesSinceSave();
+
+        q.reap();
+        q.reap();
+
+        assertThat(changesSinceSave()).isEqualTo(changes);
+    }
+
+    private long changesSinceSave() {
         return Long.parseLong(raw.info("persistence").replaceAll("(?s).*rdb_changes_since_last_save:(\\d+).*", "$1"));
     }
 }

@@ -122,7 +122,7 @@ class ReapScriptTest extends QueueTestBase {
     void returnsExpiredDeadLetterLeasesToTheDeadLetters() {
         ListQueue q = queue("orders", settings(30_000, 0, 1000));
         q.enqueue(message("m1", "a"));
-        q.nack(java.util.List.of(new Failure(q.claim(1).get(0).lease(), "boom")));
+        q.nack(List.of(new Failure(q.claim(1).get(0).lease(), "boom")));
         q.deadLetters().claim(1);
         assertThat(q.stats()).isEqualTo(new QueueStats(0, 1, 0, 0));
         raw.zadd(key("orders", "dead-inflight"), now() - 1, "m1");
@@ -152,15 +152,6 @@ class ReapScriptTest extends QueueTestBase {
 
     @Test
     void anIdleReapWritesNothing() {
-        ListQueue q = queue("orders", settings(30_000, 3, 1000));
-        q.enqueue(message("m1", "a"));
-        q.ack(List.of(q.claim(1).get(0).lease()));
-        q.reap();
-        long changes = changesSinceSave();
-
-        q.reap();
-        q.reap();
-
-        assertThat(changesSinceSave()).isEqualTo(changes);
+        assertAnIdleReapWritesNothing(queue("orders", settings(30_000, 3, 1000)));
     }
 }

@@ -24,7 +24,7 @@ final class ListClaimer implements Claimer {
     private final RedisGateway gateway;
     private final byte[] wakeKey;
     private StatefulConnection<byte[], byte[]> connection;
-    private boolean woken;
+    private volatile boolean woken;
 
     ListClaimer(ListQueue queue, QueueCalls calls, RedisGateway gateway, byte[] wakeKey) {
         this.queue = queue;
@@ -40,7 +40,7 @@ final class ListClaimer implements Claimer {
             return waiting == null ? null
                     : RedisGateway.sync(waiting).blpop(Math.max(maxWait.toMillis(), 1) / 1000.0, wakeKey);
         });
-        return isWoken() ? List.of() : queue.claim(max);
+        return woken ? List.of() : queue.claim(max);
     }
 
     /** The waiting connection, opened on first use outside the lock (wakeUp must not wait for it); null once woken. */
@@ -60,10 +60,6 @@ final class ListClaimer implements Claimer {
         }
         opened.closeAsync();
         return null;
-    }
-
-    private synchronized boolean isWoken() {
-        return woken;
     }
 
     /** Closing the connection ends a BLPOP under way at once; the claim it was for then fails. */
