@@ -1,0 +1,30 @@
+package dev.reliableredis.bench;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/** Message bodies of 100 bytes that carry their index in the first ten, so every contender's receipts can be checked. */
+public final class Bodies {
+
+    public static final int SIZE = 100;
+    private static final int DIGITS = 10;
+
+    private Bodies() {
+    }
+
+    public static byte[] of(int index) {
+        byte[] body = new byte[SIZE];
+        Arrays.fill(body, (byte) 'x');
+        byte[] digits = String.format("%010d", index).getBytes(StandardCharsets.US_ASCII);
+        System.arraycopy(digits, 0, body, 0, DIGITS);
+        return body;
+    }
+
+    public static int index(byte[] body) {
+        int index = 0;
+        for (int i = 0; i < DIGITS; i++) {
+            index = index * 10 + (body[i] - '0');
+        }
+        return index;
+    }
+}

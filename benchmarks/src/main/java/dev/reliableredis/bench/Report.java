@@ -1,0 +1,285 @@
+package dev.reliableredis.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Predicate;
+
+import org.HdrHistogram.Histogram;
+
+/** Medians over the rounds, ratios to the ceiling and the floor, the targets, and the charts: docs/performance.md. */
+final class Report {
+
+    private static final String BEGIN = "<!-- benchmark results: written by benchmarks/run -->";
+    private static final String END = "<!-- end of benchmark results -->";
+
+    private final List<Map<String, Object>> results;
+    private final Path docs;
+    private final String redisVersion;
+    private final boolean node;
+    private final int rounds;
+    private final int messages;
+    private final int sweepMessages;
+    private final StringBuilder md = new StringBuilder();
+
+    Report(List<Map<String, Object>> results, Path docs, String redisVersion, boolean node, int rounds, int messages,
+            int sweepMessages) {
+        this.results = results;
+        this.docs = docs;
+        this.redisVersion = redisVersion;
+        this.node = node;
+        this.rounds = rounds;
+        this.messages = messages;
+        this.sweepMessages = sweepMessages;
+    }
+
+    void write() throws IOException {
+        Path charts = docs.resolve("performance");
+        Files.createDirectories(charts);
+        Charts.throughput(this, charts.resolve("throughput-by-consumers.png"));
+        Charts.latency(this, charts.resolve("latency-at-half-load.png"));
+        header();
+        headline("none");
+        latency();
+        targets();
+        sweep();
+        headline("everysec");
+        Path page = docs.resolve("performance.md");
+        String text = Files.exists(page) ? Files.readString(page) : "# Performance\n\n" + BEGIN + "\n" + END + "\n";
+        int begin = text.indexOf(BEGIN);
+        int end = text.indexOf(END);
+        if (begin < 0 || end < begin) {
+            throw new IllegalStateException(page + " has no " + BEGIN + " ... " + END + " section to write into");
+        }
+        Files.writeString(page, text.substring(0, begin + BEGIN.length()) + "\n" + md + text.substring(end));
+    }
+
+    private void header() {
+        md.append("Written by `benchmarks/run` on ").append(LocalDate.now()).append(" (").append(Machine.describe())
+          .append(", Redis ").append(redisVersion).append("): ").append(rounds).append(" rounds, each contender in a")
+          .append(" fresh process, interleaved; every figure is the median over the rounds. ")
+          .append(messages).append(" messages of 100 bytes per headline run, produced by 8 threads while consumed")
+          .append(" and acked, every id checked.\n\n");
+        if (!node) {
+            md.append("BullMQ was skipped: Node.js or its `npm ci` was missing.\n\n");
+        }
+    }
+
+    private void headline(String redis) {
+        List<String> labels = labels(r -> spec(r, "redis").equals(redis) && number(r, "msgsPerSec") != null
+                                          && intSpec(r, "messages") == messages);
+        if (labels.isEmpty()) {
+            return;
+        }
+        Double ceiling = median("ceiling", redis, "msgsPerSec");
+        md.append(redis.equals("none") ? "## Throughput, Redis without persistence\n\n"
+                : "## Throughput, Redis with `appendonly yes`, `appendfsync everysec`\n\n");
+        md.append("| contender | msgs/s | × ceiling | Redis CPU µs/msg | Redis bytes/queued msg | keys left | bytes left/msg"
+                  + " | lost | duplicated |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (String label : labels) {
+            Double rate = median(label, redis, "msgsPerSec");
+            md.append("| ").append(label).append(" | ").append(fmt(rate, 0)).append(" | ")
+              .append(ceiling == null ? "" : fmt(rate / ceiling, 3)).append(" | ")
+              .append(fmt(median(label, redis, "cpuUsPerMsg"), 1)).append(" | ")
+              .append(fmt(median(label, redis, "bytesPerQueued"), 0)).append(" | ")
+              .append(fmt(median(label, redis, "leftKeys"), 0)).append(" | ")
+              .append(fmt(median(label, redis, "leftBytesPerMsg"), 0)).append(" | ")
+              .append(fmt(sum(label, redis, "lost"), 0)).append(" | ")
+              .append(fmt(sum(label, redis, "duplicates"), 0)).append(" |\n");
+        }
+        md.append("\n");
+    }
+
+    private void latency() {
+        List<String> labels = labels(r -> number(r, "idleP50") != null);
+        if (labels.isEmpty()) {
+            return;
+        }
+        Double floor50 = median("ceiling", "none", "idleP50");
+        Double floor99 = median("ceiling", "none", "idleP99");
+        md.append("## Latency, send to route start (ms)\n\n")
+          .append("Idle: one message at a time. Loaded: paced at half the throughput the same contender reached in")
+          .append(" the same round, counted from when each message was due. `ceiling` here is the raw hand-off")
+          .append(" floor: an RPUSH to a consumer blocked in BLPOP.\n\n")
+          .append("| contender | idle p50 | idle p99 | idle p99.9 | idle p50 × floor | idle p99 × floor | loaded msgs/s"
+                  + " | loaded p50 | loaded p99 | loaded p99.9 |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (String label : labels) {
+            Double p50 = median(label, "none", "idleP50");
+            Double p99 = median(label, "none", "idleP99");
+            md.append("| ").append(label).append(" | ").append(fmt(p50, 3)).append(" | ").append(fmt(p99, 3))
+              .append(" | ").append(fmt(median(label, "none", "idleP999"), 3)).append(" | ")
+              .append(floor50 == null ? "" : fmt(p50 / floor50, 2)).append(" | ")
+              .append(floor99 == null ? "" : fmt(p99 / floor99, 2)).append(" | ")
+              .append(fmt(median(label, "none", "loadedRate"), 0)).append(" | ")
+              .append(fmt(median(label, "none", "loadedP50"), 3)).append(" | ")
+              .append(fmt(median(label, "none", "loadedP99"), 3)).append(" | ")
+              .append(fmt(median(label, "none", "loadedP999"), 3)).append(" |\n");
+        }
+        md.append("\n![latency at half load](performance/latency-at-half-load.png)\n\n");
+    }
+
+    private void targets() {
+        md.append("## Targets (issue #8)\n\n| target | measured | met |\n|---|---|---|\n");
+        Double ceiling = median("ceiling", "none", "msgsPerSec");
+        for (String send : List.of("plain", "fast")) {
+            String list = "component list " + send + " c=8 p=100";
+            Double rate = median(list, "none", "msgsPerSec");
+            ratioTarget(list + " ≥ 0.25× ceiling", rate, ceiling, 0.25);
+            ratioTarget(list + " ≥ 5× seed", rate, median("seed c=8", "none", "msgsPerSec"), 5);
+            ratioTarget(list + " ≥ 10× BullMQ", rate, median("bullmq c=8", "none", "msgsPerSec"), 10);
+            ratioTarget(list + " ≥ 10× camel-spring-rabbitmq", rate, median("rabbitmq c=8", "none", "msgsPerSec"), 10);
+            ratioTarget(list + " > batched scripts", rate, median("batched c=8", "none", "msgsPerSec"), 1.0001);
+            String stream = "component stream " + send + " c=8 p=100";
+            ratioTarget(stream + " ≥ 0.8× raw streams", median(stream, "none", "msgsPerSec"),
+                    median("streams c=8", "none", "msgsPerSec"), 0.8);
+            atMost(list + ": Redis CPU ≤ 4 µs/msg", median(list, "none", "cpuUsPerMsg"), 4, "µs");
+            atMost(list + ": ≤ 250 Redis bytes per queued 100-byte message", median(list, "none", "bytesPerQueued"),
+                    250, "bytes");
+        }
+        for (String mode : List.of("list", "stream")) {
+            String label = "component " + mode + " plain c=8 p=100";
+            Double floor50 = median("ceiling", "none", "idleP50");
+            Double floor99 = median("ceiling", "none", "idleP99");
+            Double p50 = median(label, "none", "idleP50");
+            Double p99 = median(label, "none", "idleP99");
+            atMost(mode + " mode idle p50 ≤ 2× floor", p50 == null || floor50 == null ? null : p50 / floor50, 2, "×");
+            atMost(mode + " mode idle p99 ≤ 1.5× floor", p99 == null || floor99 == null ? null : p99 / floor99, 1.5,
+                    "×");
+        }
+        md.append("\n");
+    }
+
+    private void ratioTarget(String name, Double value, Double base, double atLeast) {
+        if (value == null || base == null) {
+            md.append("| ").append(name).append(" | not measured | – |\n");
+            return;
+        }
+        double ratio = value / base;
+        md.append("| ").append(name).append(" | ").append(fmt(ratio, 2)).append("× (").append(fmt(value, 0))
+          .append(" vs ").append(fmt(base, 0)).append(" msgs/s) | ").append(ratio >= atLeast ? "yes" : "**no**")
+          .append(" |\n");
+    }
+
+    private void atMost(String name, Double value, double limit, String unit) {
+        if (value == null) {
+            md.append("| ").append(name).append(" | not measured | – |\n");
+            return;
+        }
+        md.append("| ").append(name).append(" | ").append(fmt(value, 2)).append(' ').append(unit).append(" | ")
+          .append(value <= limit ? "yes" : "**no**").append(" |\n");
+    }
+
+    private void sweep() {
+        md.append("## The component over concurrentConsumers × maxMessagesPerPoll (msgs/s)\n\n").append(sweepMessages)
+          .append(" messages per run, 8 producer threads.\n\n")
+          .append("![throughput by consumers](performance/throughput-by-consumers.png)\n\n");
+        for (String mode : List.of("list", "stream")) {
+            for (String send : List.of("plain", "fast")) {
+                md.append("**").append(mode).append(", ").append(send).append(" sends**\n\n")
+                  .append("| consumers | p=1 | p=10 | p=100 |\n|---:|---:|---:|---:|\n");
+                for (int consumers : List.of(1, 4, 16, 64)) {
+                    md.append("| ").append(consumers);
+                    for (int perPoll : List.of(1, 10, 100)) {
+                        md.append(" | ").append(fmt(sweepPoint(mode, send, consumers, perPoll), 0));
+                    }
+                    md.append(" |\n");
+                }
+                md.append("\n");
+            }
+        }
+    }
+
+    Double sweepPoint(String mode, String send, int consumers, int perPoll) {
+        String label = "component " + mode + " " + send + " c=" + consumers + " p=" + perPoll;
+        return medianOf(r -> r.get("label").equals(label) && intSpec(r, "messages") == sweepMessages
+                             && spec(r, "redis").equals("none"), "msgsPerSec");
+    }
+
+    /** The loaded-latency histograms of a contender, merged over the rounds. */
+    Histogram loadedHistogram(String label) {
+        Histogram merged = null;
+        for (Map<String, Object> r : results) {
+            if (r.get("label").equals(label) && r.get("loadedHistogram") instanceof String encoded) {
+                Histogram h = Histograms.decode(encoded);
+                if (merged == null) {
+                    merged = h;
+                } else {
+                    merged.add(h);
+                }
+            }
+        }
+        return merged;
+    }
+
+    private List<String> labels(Predicate<Map<String, Object>> filter) {
+        List<String> labels = new ArrayList<>();
+        for (Map<String, Object> r : results) {
+            String label = (String) r.get("label");
+            if (filter.test(r) && !labels.contains(label)) {
+                labels.add(label);
+            }
+        }
+        return labels;
+    }
+
+    private Double median(String label, String redis, String field) {
+        return medianOf(r -> r.get("label").equals(label) && spec(r, "redis").equals(redis)
+                             && (field.startsWith("idle") || field.startsWith("loaded")
+                                 || intSpec(r, "messages") == messages), field);
+    }
+
+    private Double medianOf(Predicate<Map<String, Object>> filter, String field) {
+        List<Double> values = results.stream().filter(filter).map(r -> number(r, field)).filter(Objects::nonNull)
+                .sorted(Comparator.naturalOrder()).toList();
+        if (values.isEmpty()) {
+            return null;
+        }
+        int n = values.size();
+        return n % 2 == 1 ? values.get(n / 2) : (values.get(n / 2 - 1) + values.get(n / 2)) / 2;
+    }
+
+    private Double sum(String label, String redis, String field) {
+        return results.stream().filter(r -> r.get("label").equals(label) && spec(r, "redis").equals(redis)
+                                            && intSpec(r, "messages") == messages)
+                .map(r -> number(r, field)).filter(Objects::nonNull).reduce(Double::sum).orElse(null);
+    }
+
+    private static Double number(Map<String, Object> r, String field) {
+        return r.get(field) instanceof Number n ? n.doubleValue() : null;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static String spec(Map<String, Object> r, String field) {
+        return String.valueOf(((Map<String, Object>) r.get("spec")).get(field));
+    }
+
+    private static int intSpec(Map<String, Object> r, String field) {
+        return Integer.parseInt(spec(r, field));
+    }
+
+    private static String fmt(Double value, int decimals) {
+        if (value == null) {
+            return "–";
+        }
+        return decimals == 0 ? String.format(Locale.ROOT, "%,d", Math.round(value))
+                : String.format(Locale.ROOT, "%." + decimals + "f", value);
+    }
+
+    static Map<String, String> latencySeries() {
+        Map<String, String> series = new LinkedHashMap<>();
+        series.put("floor: RPUSH → BLPOP", "ceiling");
+        series.put("component list", "component list plain c=8 p=100");
+        series.put("component stream", "component stream plain c=8 p=100");
+        series.put("raw streams", "streams c=8");
+        series.put("camel-spring-rabbitmq", "rabbitmq c=8");
+        return series;
+    }
+}

@@ -1,0 +1,52 @@
+package dev.reliableredis.bench;
+
+/**
+ * One measured run of one contender, passed to its JVM as JSON.
+ *
+ * @param contender     which contender (see {@link Contenders})
+ * @param mode          list or stream, for the component
+ * @param send          plain (sendBody from each producer thread) or fast (the quickest path the contender offers)
+ * @param consumers     consumer threads (concurrentConsumers)
+ * @param perPoll       most messages per claim (maxMessagesPerPoll)
+ * @param producers     producer threads
+ * @param messages      messages in the throughput phase (and in the memory phase)
+ * @param memory        whether to measure Redis bytes per queued message first
+ * @param idleSamples   messages sent one at a time for the idle latency; 0 for none
+ * @param loadedRate    messages per second for the loaded latency; 0 for none
+ * @param loadedSeconds how long the loaded latency phase lasts
+ * @param redis         the label of the Redis configuration (none, everysec)
+ * @param port          the benchmark's Redis
+ * @param round         which round of the run
+ */
+public record Spec(String contender, String mode, String send, int consumers, int perPoll, int producers,
+        int messages, boolean memory, int idleSamples, double loadedRate, int loadedSeconds, String redis, int port,
+        int round) {
+
+    public String redisUri() {
+        return "redis://127.0.0.1:" + port;
+    }
+
+    /** Names the configuration, the same in every round. */
+    public String label() {
+        return switch (contender) {
+            case "component" -> "component " + mode + " " + send + " c=" + consumers + " p=" + perPoll;
+            case "batched", "bullmq", "rabbitmq", "seed", "streams" -> contender + " c=" + consumers;
+            default -> contender;
+        };
+    }
+
+    public Spec withRound(int r) {
+        return new Spec(contender, mode, send, consumers, perPoll, producers, messages, memory, idleSamples,
+                loadedRate, loadedSeconds, redis, port, r);
+    }
+
+    public Spec withLatency(int samples, double rate, int seconds) {
+        return new Spec(contender, mode, send, consumers, perPoll, producers, 0, false, samples, rate, seconds, redis,
+                port, round);
+    }
+
+    public Spec on(String redisLabel, int redisPort) {
+        return new Spec(contender, mode, send, consumers, perPoll, producers, messages, memory, idleSamples,
+                loadedRate, loadedSeconds, redisLabel, redisPort, round);
+    }
+}
