@@ -6,8 +6,9 @@ import org.apache.camel.spi.Metadata;
 public interface ReliableRedisConstants {
 
     @Metadata(description = "Consumer: the id of the delivered message. Producer: set after the send to the id the "
-                            + "message is stored under. The producer never reads it, so a consumed message's id can "
-                            + "never turn a later send into a no-op.",
+                            + "message is stored under (for a List body, the List of the ids, in order). The "
+                            + "producer never reads it, so a consumed message's id can never turn a later send into "
+                            + "a no-op.",
               javaType = "String")
     String MESSAGE_ID = "CamelReliableRedisMessageId";
 
@@ -16,13 +17,14 @@ public interface ReliableRedisConstants {
                             + "delayed, in flight or dead, or that was acked within the consumer's "
                             + "idempotencyWindow, is a no-op. Absent: a fresh id, and every send enqueues. To chain "
                             + "queues without duplicates, set it from the consumed message's "
-                            + "CamelReliableRedisMessageId.",
+                            + "CamelReliableRedisMessageId. For a List body, element i is stored under <id>:<i>, "
+                            + "unless the element is a Camel Message with its own.",
               javaType = "String")
     String DEDUPLICATION_ID = "CamelReliableRedisDeduplicationId";
 
     @Metadata(label = "producer",
               description = "Set after the send: true when the message was stored, false when the send was a no-op "
-                            + "for a known id.",
+                            + "for a known id (for a List body, the List of these, in order).",
               javaType = "Boolean")
     String ENQUEUED = "CamelReliableRedisEnqueued";
 

@@ -39,6 +39,7 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
 
     private RedisGateway gateway;
     private ReliableQueue queue;
+    private Enqueuer enqueuer;
 
     public ReliableRedisEndpoint(String uri, ReliableRedisComponent component, String queueName,
             ReliableRedisConfiguration configuration) {
@@ -75,6 +76,12 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
 
     @Override
     protected void doStop() throws Exception {
+        synchronized (this) {
+            if (enqueuer != null) {
+                enqueuer.stop();
+                enqueuer = null;
+            }
+        }
         if (gateway != null) {
             gateway.close();
             gateway = null;
@@ -85,6 +92,14 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
     @Override
     public ReliableRedisComponent getComponent() {
         return (ReliableRedisComponent) super.getComponent();
+    }
+
+    /** The sends of this endpoint's producers, started with the first producer. */
+    synchronized Enqueuer enqueuer() {
+        if (enqueuer == null) {
+            enqueuer = new Enqueuer(queue, getCamelContext().getExecutorServiceManager(), this);
+        }
+        return enqueuer;
     }
 
     /** The queue the producer writes to (and the consumer reads, unless it consumes dead letters). */

@@ -1,27 +1,35 @@
 package dev.reliableredis.camel;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletionException;
 
 import dev.reliableredis.queue.HeaderCodec;
 import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.ReliableQueue;
+import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.spi.HeaderFilterStrategy;
-import org.apache.camel.support.DefaultProducer;
+import org.apache.camel.support.DefaultAsyncProducer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Enqueues the exchange's message (idempotently on {@link ReliableRedisConstants#DEDUPLICATION_ID} when it is
- * set), or runs the queue operation named by
- * {@link ReliableRedisConstants#OPERATION}. A send that Redis did not accept fails the exchange.
+ * set), or, for a {@link List} body, every element as a message of its own; or runs the queue operation named by
+ * {@link ReliableRedisConstants#OPERATION}. Enqueues are asynchronous: the endpoint's {@link Enqueuer} groups the
+ * sends of all threads into one script call per round trip, and the exchange continues when its messages are stored.
+ * A send that Redis did not accept fails the exchange.
  */
-public class ReliableRedisProducer extends DefaultProducer {
+public class ReliableRedisProducer extends DefaultAsyncProducer {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReliableRedisProducer.class);
+
+    private Enqueuer enqueuer;
 
     public ReliableRedisProducer(ReliableRedisEndpoint endpoint) {
         super(endpoint);
@@ -33,36 +41,97 @@ public class ReliableRedisProducer extends DefaultProducer {
     }
 
     @Override
-    public void process(Exchange exchange) throws Exception {
-        Message message = exchange.getMessage();
-        ReliableQueue queue = getEndpoint().queue();
-        String operation = message.getHeader(ReliableRedisConstants.OPERATION, "enqueue", String.class);
-        switch (operation) {
-            case "enqueue" -> enqueue(queue, exchange);
-            case "stats" -> message.setBody(queue.stats().toMap());
-            case "redrive" -> message.setBody(queue.redrive(
-                    message.getHeader(ReliableRedisConstants.LIMIT, Long.MAX_VALUE, Long.class)));
-            case "purge" -> message.setBody(queue.purge());
-            default -> throw new IllegalArgumentException(ReliableRedisConstants.OPERATION + " '" + operation
-                    + "' is not one of enqueue, stats, redrive, purge (queue '" + queue.name() + "')");
-        }
+    protected void doStart() throws Exception {
+        super.doStart();
+        enqueuer = getEndpoint().enqueuer();
     }
 
-    private void enqueue(ReliableQueue queue, Exchange exchange) throws Exception {
+    @Override
+    public boolean process(Exchange exchange, AsyncCallback callback) {
         Message message = exchange.getMessage();
-        String id = message.getHeader(ReliableRedisConstants.DEDUPLICATION_ID, String.class);
-        if (id == null || id.isEmpty()) {
-            id = UUID.randomUUID().toString();
+        ReliableQueue queue = getEndpoint().queue();
+        try {
+            String operation = message.getHeader(ReliableRedisConstants.OPERATION, "enqueue", String.class);
+            switch (operation) {
+                case "enqueue" -> {
+                    return enqueue(queue, exchange, callback);
+                }
+                // admin operations are rare and may take many calls: they run on the caller's thread
+                case "stats" -> message.setBody(queue.stats().toMap());
+                case "redrive" -> message.setBody(queue.redrive(
+                        message.getHeader(ReliableRedisConstants.LIMIT, Long.MAX_VALUE, Long.class)));
+                case "purge" -> message.setBody(queue.purge());
+                default -> throw new IllegalArgumentException(ReliableRedisConstants.OPERATION + " '" + operation
+                        + "' is not one of enqueue, stats, redrive, purge (queue '" + queue.name() + "')");
+            }
+        } catch (Exception e) {
+            exchange.setException(e);
         }
-        byte[] body = message.getBody() == null ? new byte[0] : message.getMandatoryBody(byte[].class);
+        callback.done(true);
+        return true;
+    }
+
+    private boolean enqueue(ReliableQueue queue, Exchange exchange, AsyncCallback callback) throws Exception {
+        Message message = exchange.getMessage();
+        boolean batch = message.getBody() instanceof List<?>;
+        List<NewMessage> messages = batch ? elements(exchange, (List<?>) message.getBody())
+                : List.of(toMessage(exchange, message.getBody(), travellingHeaders(exchange, message),
+                        message.getHeader(ReliableRedisConstants.DELAY, 0L, Long.class),
+                        message.getHeader(ReliableRedisConstants.DEDUPLICATION_ID, String.class)));
+        // the exchange goes on in another thread than the one that talks to Redis, so a slow route cannot hold up
+        // the sends of the others
+        enqueuer.submit(messages).whenCompleteAsync((enqueued, error) -> {
+            if (error != null) {
+                exchange.setException(error instanceof CompletionException wrapped ? wrapped.getCause() : error);
+            } else {
+                List<String> ids = messages.stream().map(NewMessage::id).toList();
+                logNoOps(queue, ids, enqueued);
+                message.setHeader(ReliableRedisConstants.MESSAGE_ID, batch ? ids : ids.get(0));
+                message.setHeader(ReliableRedisConstants.ENQUEUED, batch ? enqueued : enqueued.get(0));
+            }
+            callback.done(false);
+        }, enqueuer.completions());
+        return false;
+    }
+
+    /**
+     * The messages of a List body: an element that is a Camel Message brings its own body, headers, delay and
+     * deduplication id; any other element is a body, sent with the exchange's headers and delay. With a deduplication
+     * id on the exchange, element i gets {@code <id>:<i>}, so sending the same batch again is a no-op.
+     */
+    private List<NewMessage> elements(Exchange exchange, List<?> body) throws Exception {
+        Message message = exchange.getMessage();
+        String batchId = message.getHeader(ReliableRedisConstants.DEDUPLICATION_ID, String.class);
+        Map<String, Object> headers = travellingHeaders(exchange, message);
         long delay = message.getHeader(ReliableRedisConstants.DELAY, 0L, Long.class);
-        boolean stored = queue.enqueue(new NewMessage(id, body, travellingHeaders(exchange), delay));
-        if (!stored) {
-            LOG.info("Message '{}' is already known to queue '{}' (queued, delayed, in flight, dead, or acked within "
-                     + "the idempotency window): the send was a no-op", id, queue.name());
+        List<NewMessage> messages = new ArrayList<>(body.size());
+        for (int i = 0; i < body.size(); i++) {
+            String id = batchId == null || batchId.isEmpty() ? null : batchId + ":" + i;
+            if (body.get(i) instanceof Message element) {
+                String own = element.getHeader(ReliableRedisConstants.DEDUPLICATION_ID, String.class);
+                messages.add(toMessage(exchange, element.getBody(), travellingHeaders(exchange, element),
+                        element.getHeader(ReliableRedisConstants.DELAY, 0L, Long.class), own != null ? own : id));
+            } else {
+                messages.add(toMessage(exchange, body.get(i), headers, delay, id));
+            }
         }
-        message.setHeader(ReliableRedisConstants.MESSAGE_ID, id);
-        message.setHeader(ReliableRedisConstants.ENQUEUED, stored);
+        return messages;
+    }
+
+    private static NewMessage toMessage(Exchange exchange, Object body, Map<String, Object> headers, long delay,
+            String id) throws Exception {
+        byte[] bytes = body == null ? new byte[0]
+                : exchange.getContext().getTypeConverter().mandatoryConvertTo(byte[].class, exchange, body);
+        return new NewMessage(id == null || id.isEmpty() ? UUID.randomUUID().toString() : id, bytes, headers, delay);
+    }
+
+    private static void logNoOps(ReliableQueue queue, List<String> ids, List<Boolean> enqueued) {
+        for (int i = 0; i < ids.size(); i++) {
+            if (!enqueued.get(i)) {
+                LOG.info("Message '{}' is already known to queue '{}' (queued, delayed, in flight, dead, or acked "
+                         + "within the idempotency window): the send was a no-op", ids.get(i), queue.name());
+            }
+        }
     }
 
     @Override
@@ -70,10 +139,10 @@ public class ReliableRedisProducer extends DefaultProducer {
         return "ReliableRedisProducer[" + getEndpoint().getQueueName() + "]";
     }
 
-    private Map<String, Object> travellingHeaders(Exchange exchange) {
+    private Map<String, Object> travellingHeaders(Exchange exchange, Message message) {
         HeaderFilterStrategy filter = getEndpoint().getHeaderFilterStrategy();
         Map<String, Object> headers = new LinkedHashMap<>();
-        exchange.getMessage().getHeaders().forEach((name, value) -> {
+        message.getHeaders().forEach((name, value) -> {
             if (filter.applyFilterToCamelHeaders(name, value, exchange)) {
                 return;
             }

@@ -11,8 +11,17 @@ public interface ReliableQueue {
     /** The queue's name. */
     String name();
 
-    /** Stores the message; returns false when it was a no-op because the id is known (idempotency). */
-    boolean enqueue(NewMessage message);
+    /**
+     * Stores the messages in one call, each idempotent on its own id; returns, in order, whether each was stored
+     * (false: a no-op, because the id is known). Either all of them are written or, when Redis refuses the call,
+     * none.
+     */
+    List<Boolean> enqueue(List<NewMessage> messages);
+
+    /** Stores one message; returns false when it was a no-op because the id is known (idempotency). */
+    default boolean enqueue(NewMessage message) {
+        return enqueue(List.of(message)).get(0);
+    }
 
     /** Claims up to {@code max} messages under a lease of the visibility timeout. */
     List<Delivery> claim(int max);

@@ -68,7 +68,7 @@ class BadInputTest extends CamelRedisTestBase {
             raw.xadd(key("q", "stream"), Map.of("id", "forged", "body", "body", "headers", "{not json"));
         } else {
             String id = send("q", "body", Map.of("k", "v"));
-            raw.hset(key("q", "headers"), id, "{not json");
+            raw.hset(key("q", "messages"), id, "1700000000000|9|{not jsonbody");
         }
         consume("q");
 
@@ -123,8 +123,7 @@ class BadInputTest extends CamelRedisTestBase {
                 assertThat(redis.hexists("rr:{oom}:ids", failedId)).isFalse();
                 assertThat(redis.xlen("rr:{oom}:stream")).isEqualTo(Long.parseLong(failedId.substring(1)));
             } else {
-                assertThat(redis.hexists("rr:{oom}:body", failedId)).isFalse();
-                assertThat(redis.hexists("rr:{oom}:meta", failedId)).isFalse();
+                assertThat(redis.hexists("rr:{oom}:messages", failedId)).isFalse();
                 assertThat(redis.llen("rr:{oom}:ready")).isEqualTo(Long.parseLong(failedId.substring(1)));
             }
         }

@@ -109,7 +109,9 @@ abstract class CamelRedisTestBase {
     /** The stored body of a message waiting to be delivered. */
     String bodyOf(String queue, String messageId) {
         if (!streamMode()) {
-            return raw.hget(key(queue, "body"), messageId);
+            // "enqueuedAt|headers length|headers JSON body"
+            String[] record = raw.hget(key(queue, "messages"), messageId).split("\\|", 3);
+            return record[2].substring(Integer.parseInt(record[1]));
         }
         return raw.xrange(key(queue, "stream"), Range.create("-", "+")).stream()
                 .filter(e -> messageId.equals(e.getBody().get("id"))).map(e -> e.getBody().get("body"))

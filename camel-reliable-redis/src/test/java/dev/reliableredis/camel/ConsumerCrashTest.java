@@ -89,7 +89,7 @@ class ConsumerCrashTest extends CamelRedisTestBase {
         if (!streamMode()) {
             return "ready " + raw.lrange(key("poison", "ready"), 0, -1) + ", inflight "
                    + raw.zrangeWithScores(key("poison", "inflight"), 0, -1) + ", delayed "
-                   + raw.zrangeWithScores(key("poison", "delayed"), 0, -1) + ", meta " + raw.hgetall(key("poison", "meta"));
+                   + raw.zrangeWithScores(key("poison", "delayed"), 0, -1) + ", leases " + raw.hgetall(key("poison", "leases"));
         }
         return "stream " + raw.xrange(key("poison", "stream"), io.lettuce.core.Range.create("-", "+")) + ", pending "
                + raw.xpending(key("poison", "stream"), "camel", io.lettuce.core.Range.create("-", "+"),

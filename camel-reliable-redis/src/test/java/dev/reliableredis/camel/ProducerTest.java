@@ -1,12 +1,19 @@
 package dev.reliableredis.camel;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import dev.reliableredis.testsupport.CommandStats;
 
 import dev.reliableredis.testsupport.RedisProcess;
 import org.apache.camel.Exchange;
+import org.apache.camel.Message;
 import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.support.DefaultMessage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -52,6 +59,96 @@ class ProducerTest extends CamelRedisTestBase {
         assertThat(second.getMessage().getHeader(ReliableRedisConstants.MESSAGE_ID)).isEqualTo("order-8-" + mode);
         assertThat(TestLog.occurrences("INFO dev.reliableredis.camel.ReliableRedisProducer - Message 'order-8-" + mode
                                        + "' is already known to queue 'q'")).isEqualTo(1);
+    }
+
+    @Test
+    void aListBodyIsABatchOfMessagesStoredInOneScriptCall() throws Exception {
+        long scriptRunsBefore = CommandStats.scriptRuns(raw);
+        Exchange sent = template.request("reliable-redis:q?mode=" + mode, e -> {
+            e.getMessage().setBody(List.of("a", "b".getBytes(StandardCharsets.UTF_8), "c"));
+            e.getMessage().setHeader("source", "billing");
+        });
+
+        assertThat(sent.getException()).isNull();
+        assertThat(CommandStats.scriptRuns(raw) - scriptRunsBefore).as("one enqueue call for the batch").isEqualTo(1);
+        assertThat(sent.getMessage().getHeader(ReliableRedisConstants.ENQUEUED)).isEqualTo(List.of(true, true, true));
+        List<?> ids = sent.getMessage().getHeader(ReliableRedisConstants.MESSAGE_ID, List.class);
+        assertThat(ids).hasSize(3).doesNotHaveDuplicates();
+
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:q?mode=" + mode).process(received::add);
+            }
+        });
+        awaitReceived(3);
+        assertThat(received).extracting(e -> e.getMessage().getBody(String.class)).containsExactly("a", "b", "c");
+        assertThat(received).extracting(e -> e.getMessage().getHeader("source")).containsOnly("billing");
+        assertThat(received).extracting(e -> e.getMessage().getHeader(ReliableRedisConstants.MESSAGE_ID))
+                .containsExactlyElementsOf(ids);
+    }
+
+    @Test
+    void aBatchWithADeduplicationIdGivesEachElementItsOwnIdSoThatSendingItAgainIsANoOp() {
+        Map<String, Object> batchId = Map.of(ReliableRedisConstants.DEDUPLICATION_ID, "batch-1");
+        Exchange first = template.request("reliable-redis:q?mode=" + mode, e -> {
+            e.getMessage().setBody(List.of("a", "b"));
+            e.getMessage().setHeaders(new HashMap<>(batchId));
+        });
+        Exchange again = template.request("reliable-redis:q?mode=" + mode, e -> {
+            e.getMessage().setBody(List.of("a", "b", "c"));
+            e.getMessage().setHeaders(new HashMap<>(batchId));
+        });
+
+        assertThat(first.getMessage().getHeader(ReliableRedisConstants.MESSAGE_ID))
+                .isEqualTo(List.of("batch-1:0", "batch-1:1"));
+        assertThat(again.getMessage().getHeader(ReliableRedisConstants.ENQUEUED)).isEqualTo(List.of(false, false, true));
+        assertThat(stats("q")).containsEntry("ready", 3L);
+    }
+
+    @Test
+    void camelMessagesInABatchBringTheirOwnHeadersDelayAndDeduplicationId() throws Exception {
+        Message later = new DefaultMessage(context);
+        later.setBody("later");
+        later.setHeader(ReliableRedisConstants.DELAY, 60_000L);
+        Message own = new DefaultMessage(context);
+        own.setBody("own");
+        own.setHeader(ReliableRedisConstants.DEDUPLICATION_ID, "own-id");
+        own.setHeader("kind", "element");
+
+        Exchange sent = template.request("reliable-redis:q?mode=" + mode, e -> {
+            e.getMessage().setBody(List.of(later, own));
+            e.getMessage().setHeader("kind", "exchange");
+        });
+
+        assertThat(sent.getMessage().getHeader(ReliableRedisConstants.MESSAGE_ID, List.class).get(1))
+                .isEqualTo("own-id");
+        assertThat(stats("q")).containsEntry("ready", 1L).containsEntry("delayed", 1L);
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:q?mode=" + mode).process(received::add);
+            }
+        });
+        awaitReceived(1);
+        assertThat(received.get(0).getMessage().getBody(String.class)).isEqualTo("own");
+        assertThat(received.get(0).getMessage().getHeader("kind")).isEqualTo("element");
+    }
+
+    @Test
+    void theExchangeGoesOnOnAThreadOfTheProducerNotTheOneThatTalksToRedis() throws Exception {
+        List<String> threads = new CopyOnWriteArrayList<>();
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("direct:send").to("reliable-redis:q?mode=" + mode)
+                        .process(e -> threads.add(Thread.currentThread().getName()));
+            }
+        });
+
+        for (int i = 0; i < 20; i++) {
+            template.sendBody("direct:send", "m" + i);
+        }
+
+        assertThat(threads).hasSize(20).allSatisfy(name -> assertThat(name).contains("ReliableRedis[q]-sent"));
+        assertThat(stats("q")).containsEntry("ready", 20L);
     }
 
     @Test

@@ -24,7 +24,7 @@ class AdminScriptsTest extends QueueTestBase {
     @Test
     void redriveMovesDeadLettersBackWithAFreshDeliveryCountAndTheirEnqueueTime() {
         ListQueue q = queueWithDeadLetters(3);
-        String enqueuedAt = raw.hget(key("orders", "meta"), "d0").split("\\|")[0];
+        String enqueuedAt = raw.hget(key("orders", "messages"), "d0").split("\\|")[0];
 
         assertThat(q.redrive(2)).isEqualTo(2);
         assertThat(q.stats()).isEqualTo(new QueueStats(2, 0, 0, 1));
@@ -50,7 +50,9 @@ class AdminScriptsTest extends QueueTestBase {
         assertThat(q.purge()).isEqualTo(4);
 
         assertThat(q.stats()).isEqualTo(new QueueStats(0, 1, 0, 0));
-        assertThat(raw.hkeys(key("orders", "body"))).containsExactly("inflight");
+        assertThat(raw.hkeys(key("orders", "messages"))).containsExactly("inflight");
+        assertThat(raw.hkeys(key("orders", "leases"))).containsExactly("inflight");
+        assertThat(raw.hlen(key("orders", "failure"))).isZero();
         assertThat(q.ack(List.of(held.lease()))).containsExactly(Settled.ACKED);
     }
 
@@ -61,7 +63,7 @@ class AdminScriptsTest extends QueueTestBase {
             q.enqueue(message("m" + i, "x"));
         }
         assertThat(q.purge()).isEqualTo(2500);
-        assertThat(raw.hlen(key("orders", "meta"))).isZero();
+        assertThat(raw.hlen(key("orders", "messages"))).isZero();
     }
 
     @Test
@@ -88,7 +90,8 @@ class AdminScriptsTest extends QueueTestBase {
         assertThat(q.stats()).isEqualTo(new QueueStats(0, 1, 0, 0));
         assertThat(dead.ack(List.of(d.lease()))).containsExactly(Settled.ACKED);
         assertThat(q.stats()).isEqualTo(new QueueStats(0, 0, 0, 0));
-        assertThat(raw.hlen(key("orders", "meta"))).isZero();
+        assertThat(raw.hlen(key("orders", "messages"))).isZero();
+        assertThat(raw.hlen(key("orders", "leases"))).isZero();
     }
 
     @Test

@@ -26,7 +26,7 @@ class ClaimScriptTest extends QueueTestBase {
         for (Delivery d : claimed) {
             assertThat(raw.zscore(key("orders", "inflight"), d.messageId()))
                     .isBetween(before + 30_000.0, now() + 30_000.0);
-            assertThat(raw.hget(key("orders", "meta"), d.messageId())).endsWith("|1|" + d.lease().token());
+            assertThat(raw.hget(key("orders", "leases"), d.messageId())).isEqualTo("1|" + d.lease().token());
         }
         assertThat(raw.lrange(key("orders", "ready"), 0, -1)).containsExactly("m3", "m4");
     }
@@ -63,10 +63,12 @@ class ClaimScriptTest extends QueueTestBase {
     }
 
     @Test
-    void anIdWithUnreadableMetadataIsDroppedAndTheRestOfTheBatchClaimed() {
+    void anIdWithAnUnreadableRecordOrDeliveryStateIsDroppedAndTheRestOfTheBatchClaimed() {
         ListQueue q = queue("orders", settings(30_000, 3, 1000));
-        raw.rpush(key("orders", "ready"), "garbage");
-        raw.hset(key("orders", "meta"), "garbage", "not meta");
+        raw.rpush(key("orders", "ready"), "garbage", "bad-state");
+        raw.hset(key("orders", "messages"), "garbage", "not a record");
+        raw.hset(key("orders", "messages"), "bad-state", "1|0|x");
+        raw.hset(key("orders", "leases"), "bad-state", "not a state");
         q.enqueue(message("real", "a"));
 
         assertThat(q.claim(10)).extracting(Delivery::messageId).containsExactly("real");

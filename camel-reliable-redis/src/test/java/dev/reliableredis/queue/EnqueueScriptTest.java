@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.reliableredis.queue.list.ListQueue;
+import dev.reliableredis.testsupport.CommandStats;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -13,19 +14,20 @@ import static org.assertj.core.api.Assertions.within;
 class EnqueueScriptTest extends QueueTestBase {
 
     @Test
-    void storesBodyHeadersAndMetaByIdAndMakesTheIdReady() {
+    void storesTheMessageAsOneRecordByIdAndMakesTheIdReady() {
         ListQueue q = queue("orders", settings(30_000, 3, 1000));
         long before = now();
 
         assertThat(q.enqueue(new NewMessage("m1", "hello".getBytes(), Map.of("n", 7L), 0))).isTrue();
 
         assertThat(raw.lrange(key("orders", "ready"), 0, -1)).containsExactly("m1");
-        assertThat(raw.hget(key("orders", "body"), "m1")).isEqualTo("hello");
-        assertThat(raw.hget(key("orders", "headers"), "m1")).isEqualTo("{\"n\":[\"Long\",\"7\"]}");
-        String[] meta = raw.hget(key("orders", "meta"), "m1").split("\\|", -1);
-        assertThat(Long.parseLong(meta[0])).isBetween(before, now());
-        assertThat(meta[1]).isEqualTo("0");
-        assertThat(meta[2]).isEmpty();
+        String[] record = raw.hget(key("orders", "messages"), "m1").split("\\|", 3);
+        assertThat(Long.parseLong(record[0])).isBetween(before, now());
+        String headers = "{\"n\":[\"Long\",\"7\"]}";
+        assertThat(record[1]).isEqualTo(String.valueOf(headers.length()));
+        assertThat(record[2]).isEqualTo(headers + "hello");
+        assertThat(raw.hexists(key("orders", "leases"), "m1")).as("no delivery state before the first delivery")
+                .isFalse();
     }
 
     @Test
@@ -33,7 +35,7 @@ class EnqueueScriptTest extends QueueTestBase {
         ListQueue q = queue("orders", settings(30_000, 0, 1000));
         assertThat(q.enqueue(message("queued", "a"))).isTrue();
         assertThat(q.enqueue(message("queued", "b"))).isFalse();
-        assertThat(raw.hget(key("orders", "body"), "queued")).isEqualTo("a");
+        assertThat(raw.hget(key("orders", "messages"), "queued")).endsWith("|0|a");
 
         assertThat(q.enqueue(new NewMessage("delayed", "a".getBytes(), null, 60_000))).isTrue();
         assertThat(q.enqueue(message("delayed", "b"))).isFalse();
@@ -87,5 +89,21 @@ class EnqueueScriptTest extends QueueTestBase {
         assertThat(raw.llen(key("orders", "ready"))).isZero();
         assertThat(raw.zscore(key("orders", "delayed"), "later")).isBetween(before + 5_000.0, now() + 5_000.0);
         assertThat(q.claim(10)).isEmpty();
+    }
+
+    @Test
+    void aBatchIsOneScriptCallWithOneResultPerMessageInOrder() {
+        ListQueue q = queue("orders", settings(30_000, 3, 1000));
+        q.enqueue(message("known", "a"));
+        long scriptRunsBefore = CommandStats.scriptRuns(raw);
+
+        List<Boolean> stored = q.enqueue(List.of(message("m1", "x"), message("known", "b"), message("m1", "y"),
+                new NewMessage("later", "z".getBytes(), null, 60_000), message("m2", "w")));
+
+        assertThat(stored).containsExactly(true, false, false, true, true);
+        assertThat(CommandStats.scriptRuns(raw) - scriptRunsBefore).isEqualTo(1);
+        assertThat(raw.lrange(key("orders", "ready"), 0, -1)).containsExactly("known", "m1", "m2");
+        assertThat(raw.zrange(key("orders", "delayed"), 0, -1)).containsExactly("later");
+        assertThat(q.claim(10)).extracting(d -> new String(d.body())).containsExactly("a", "x", "w");
     }
 }

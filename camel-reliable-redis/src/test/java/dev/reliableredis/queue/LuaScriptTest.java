@@ -20,7 +20,7 @@ class LuaScriptTest extends QueueTestBase {
     @Test
     void aRedisErrorNamesTheQueueAndTheOperation() {
         ListQueue q = queue("orders", settings(30_000, 3, 1000));
-        raw.set(key("orders", "meta"), "not a hash");
+        raw.set(key("orders", "messages"), "not a hash");
 
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> q.enqueue(message("m1", "a")))
                 .isInstanceOf(QueueException.class)

@@ -70,7 +70,7 @@ class PayloadTest extends QueueTestBase {
     void malformedHeadersWrittenByAnotherProgramAreDroppedAndTheMessageStillDelivered() {
         ListQueue q = queue("garbage", settings(30_000, 3, 1000));
         q.enqueue(message("m1", "body"));
-        raw.hset(key("garbage", "headers"), "m1", "{not json");
+        raw.hset(key("garbage", "messages"), "m1", "1700000000000|9|{not jsonbody");
 
         Delivery d = q.claim(1).get(0);
 

@@ -21,7 +21,7 @@ class ReapScriptTest extends QueueTestBase {
         assertThat(q.reap()).isEqualTo(new ReapResult(1, 0, 0, 0, 0, false));
 
         assertThat(raw.lrange(key("orders", "ready"), 0, -1)).containsExactly("m1");
-        assertThat(raw.hget(key("orders", "meta"), "m1")).endsWith("|1|");
+        assertThat(raw.hget(key("orders", "leases"), "m1")).isEqualTo("1|");
         assertThat(q.claim(1).get(0).deliveryCount()).isEqualTo(2);
     }
 
@@ -97,10 +97,10 @@ class ReapScriptTest extends QueueTestBase {
     }
 
     @Test
-    void dropsExpiredIdsWhoseMetadataIsUnreadable() {
+    void dropsExpiredIdsWhoseDeliveryStateIsUnreadable() {
         ListQueue q = queue("orders", settings(30_000, 3, 1000));
         raw.zadd(key("orders", "inflight"), 1, "garbage");
-        raw.hset(key("orders", "meta"), "garbage", "not meta");
+        raw.hset(key("orders", "leases"), "garbage", "not a state");
         q.enqueue(message("m1", "a"));
 
         assertThat(q.reap().expiredReturned()).isZero();

@@ -20,7 +20,7 @@ class RedisLayoutDocTest {
     private static final Path DOC = Path.of("../docs/redis-layout.md");
 
     private static final List<String> LIST_SCRIPTS = List.of("enqueue", "claim", "claim-dead", "ack", "nack", "extend",
-            "release", "reap", "redrive", "purge", "stats", "includes/wake", "includes/meta", "includes/time",
+            "release", "reap", "redrive", "purge", "stats", "includes/wake", "includes/lease", "includes/time",
             "includes/types", "includes/backoff");
     private static final List<String> STREAM_SCRIPTS = List.of("stream/enqueue", "stream/claim", "stream/ack",
             "stream/nack", "stream/extend", "stream/release", "stream/reap", "stream/redrive", "stream/purge",

@@ -20,9 +20,8 @@ class SettleScriptsTest extends QueueTestBase {
 
         assertThat(q.ack(List.of(d.lease()))).containsExactly(Settled.ACKED);
 
-        assertThat(raw.hexists(key("orders", "body"), "m1")).isFalse();
-        assertThat(raw.hexists(key("orders", "headers"), "m1")).isFalse();
-        assertThat(raw.hexists(key("orders", "meta"), "m1")).isFalse();
+        assertThat(raw.hexists(key("orders", "messages"), "m1")).isFalse();
+        assertThat(raw.hexists(key("orders", "leases"), "m1")).isFalse();
         assertThat(raw.zcard(key("orders", "inflight"))).isZero();
         assertThat(raw.zscore(key("orders", "acked"), "m1")).isNotNull();
     }
@@ -104,8 +103,7 @@ class SettleScriptsTest extends QueueTestBase {
         ListQueue q = queue("orders", immediate);
         q.enqueue(message("m1", "a"));
         Delivery d = q.claim(1).get(0);
-        String meta = raw.hget(key("orders", "meta"), "m1");
-        raw.hset(key("orders", "meta"), "m1", meta.replace("|1|", "|5000|"));
+        raw.hset(key("orders", "leases"), "m1", "5000|" + d.lease().token());
         long before = now();
 
         assertThat(q.nack(List.of(new Failure(d.lease(), "boom")))).containsExactly(Settled.RETRY_SCHEDULED);

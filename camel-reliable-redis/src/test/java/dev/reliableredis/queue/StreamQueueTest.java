@@ -499,4 +499,19 @@ class StreamQueueTest extends QueueTestBase {
     void anIdleReapWritesNothing() {
         assertAnIdleReapWritesNothing(orders(30_000, 3, 1000, "c1"));
     }
+
+    @Test
+    void aBatchIsOneScriptCallWithOneResultPerMessageInOrder() {
+        StreamQueue q = orders(30_000, 3, 1000, "c1");
+        q.enqueue(message("known", "a"));
+        long scriptRunsBefore = CommandStats.scriptRuns(raw);
+
+        List<Boolean> stored = q.enqueue(List.of(message("m1", "x"), message("known", "b"), message("m1", "y"),
+                new NewMessage("later", "z".getBytes(), null, 60_000), message("m2", "w")));
+
+        assertThat(stored).containsExactly(true, false, false, true, true);
+        assertThat(CommandStats.scriptRuns(raw) - scriptRunsBefore).isEqualTo(1);
+        assertThat(q.stats()).isEqualTo(new QueueStats(3, 0, 1, 0, 0));
+        assertThat(q.claim(10)).extracting(d -> new String(d.body())).containsExactly("a", "x", "w");
+    }
 }

@@ -14,8 +14,9 @@ import io.lettuce.core.api.StatefulConnection;
  * with BLPOP on the queue's wake list, on a connection of its own. The scripts that make messages ready leave a
  * token when there is none, and a claim that leaves messages behind leaves one for the next consumer; Redis hands
  * each token to one waiting consumer. So an arrival wakes one idle consumer, not every idle one in every JVM, and
- * a consumer with work left finds its token at once. A wait that ends without a token claims all the same, so a
- * lost token costs at most {@code maxWait}.
+ * a consumer with work left finds its token at once. A claim that left ready messages behind is followed by the next
+ * claim without a wait. A wait that ends without a token claims all the same, so a lost token costs at most
+ * {@code maxWait}.
  */
 final class ListClaimer implements Claimer {
 
@@ -25,6 +26,8 @@ final class ListClaimer implements Claimer {
     private final byte[] wakeKey;
     private StatefulConnection<byte[], byte[]> connection;
     private volatile boolean woken;
+    /** The last claim left ready messages behind: claim again at once. */
+    private boolean more;
 
     ListClaimer(ListQueue queue, QueueCalls calls, RedisGateway gateway, byte[] wakeKey) {
         this.queue = queue;
@@ -35,12 +38,19 @@ final class ListClaimer implements Claimer {
 
     @Override
     public List<Delivery> claim(int max, Duration maxWait) {
-        calls.run("claim", () -> {
-            StatefulConnection<byte[], byte[]> waiting = connection(maxWait);
-            return waiting == null ? null
-                    : RedisGateway.sync(waiting).blpop(Math.max(maxWait.toMillis(), 1) / 1000.0, wakeKey);
-        });
-        return woken ? List.of() : queue.claim(max);
+        if (!more) {
+            calls.run("claim", () -> {
+                StatefulConnection<byte[], byte[]> waiting = connection(maxWait);
+                return waiting == null ? null
+                        : RedisGateway.sync(waiting).blpop(Math.max(maxWait.toMillis(), 1) / 1000.0, wakeKey);
+            });
+        }
+        if (woken) {
+            return List.of();
+        }
+        ListQueue.Claimed claimed = queue.claimBatch(max);
+        more = claimed.more();
+        return claimed.deliveries();
     }
 
     /** The waiting connection, opened on first use outside the lock (wakeUp must not wait for it); null once woken. */

@@ -15,9 +15,8 @@ final class ListKeys {
     final byte[] delayed;
     final byte[] dead;
     final byte[] deadInflight;
-    final byte[] body;
-    final byte[] headers;
-    final byte[] meta;
+    final byte[] messages;
+    final byte[] leases;
     final byte[] failure;
     final byte[] acked;
     final byte[] seq;
@@ -30,9 +29,8 @@ final class ListKeys {
         delayed = key(base, "delayed");
         dead = key(base, "dead");
         deadInflight = key(base, "dead-inflight");
-        body = key(base, "body");
-        headers = key(base, "headers");
-        meta = key(base, "meta");
+        messages = key(base, "messages");
+        leases = key(base, "leases");
         failure = key(base, "failure");
         acked = key(base, "acked");
         seq = key(base, "seq");

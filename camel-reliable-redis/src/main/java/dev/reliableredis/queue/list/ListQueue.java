@@ -26,14 +26,14 @@ import static dev.reliableredis.queue.RedisBytes.text;
 
 /**
  * List mode: a ready List of ids, an in-flight ZSet scored by lease deadline, a delayed ZSet, a dead-letter
- * ZSet, and hashes holding each message's body, headers and metadata by id. See {@code docs/redis-layout.md}.
+ * ZSet, a hash of the stored messages and one of their delivery states, by id. See {@code docs/redis-layout.md}.
  *
  * <p>A queue reads either its ready messages or, for a dead-letter consumer, its dead letters; both views
  * share the keys and differ only in where claims come from and where failures go.
  */
 public final class ListQueue implements ReliableQueue {
 
-    private static final int FIELDS_PER_DELIVERY = 7;
+    private static final int FIELDS_PER_DELIVERY = 5;
     private static final int BULK_BATCH = 1000;
 
     private static final LuaScript ENQUEUE = LuaScript.load("enqueue");
@@ -89,35 +89,53 @@ public final class ListQueue implements ReliableQueue {
     }
 
     @Override
-    public boolean enqueue(NewMessage message) {
-        String headers = HeaderCodec.encode(message.headers());
-        Long stored = calls.run("enqueue", ENQUEUE, ScriptOutputType.INTEGER,
-                keys(keys.ready, keys.delayed, keys.body, keys.headers, keys.meta, keys.acked, keys.wake),
-                bytes(message.id()), message.body(), bytes(headers), bytes(message.delayMs()));
-        return stored == 1L;
+    public List<Boolean> enqueue(List<NewMessage> messages) {
+        if (messages.isEmpty()) {
+            return List.of();
+        }
+        byte[][] args = new byte[3 * messages.size()][];
+        int i = 0;
+        for (NewMessage message : messages) {
+            args[i++] = bytes(message.id());
+            args[i++] = MessageRecord.payload(HeaderCodec.encode(message.headers()), message.body());
+            args[i++] = bytes(message.delayMs());
+        }
+        List<Long> codes = calls.run("enqueue", ENQUEUE, ScriptOutputType.MULTI,
+                keys(keys.ready, keys.delayed, keys.messages, keys.acked, keys.wake), args);
+        return codes.stream().map(code -> code == 1L).toList();
     }
 
     @Override
     public List<Delivery> claim(int max) {
+        return claimBatch(max).deliveries();
+    }
+
+    /** Deliveries of one claim, and whether it left ready messages behind. */
+    record Claimed(List<Delivery> deliveries, boolean more) {
+    }
+
+    Claimed claimBatch(int max) {
         byte[] visibility = bytes(settings.visibilityTimeout().toMillis());
         List<Object> rows = deadLetters
                 ? calls.run("claim", CLAIM_DEAD, ScriptOutputType.MULTI,
-                        keys(keys.dead, keys.deadInflight, keys.body, keys.headers, keys.meta, keys.failure, keys.seq),
+                        keys(keys.dead, keys.deadInflight, keys.messages, keys.leases, keys.failure, keys.seq),
                         visibility, bytes(max))
                 : calls.run("claim", CLAIM, ScriptOutputType.MULTI,
-                        keys(keys.ready, keys.inflight, keys.body, keys.headers, keys.meta, keys.seq, keys.wake),
+                        keys(keys.ready, keys.inflight, keys.messages, keys.leases, keys.seq, keys.wake),
                         visibility, bytes(max));
-        List<Delivery> deliveries = new ArrayList<>(rows.size() / FIELDS_PER_DELIVERY);
-        for (int i = 0; i < rows.size(); i += FIELDS_PER_DELIVERY) {
+        int count = rows.size() / FIELDS_PER_DELIVERY;
+        List<Delivery> deliveries = new ArrayList<>(count);
+        for (int i = 0; i < count * FIELDS_PER_DELIVERY; i += FIELDS_PER_DELIVERY) {
             deliveries.add(toDelivery(rows.subList(i, i + FIELDS_PER_DELIVERY)));
         }
-        return deliveries;
+        return new Claimed(deliveries, (Long) rows.get(rows.size() - 1) > 0);
     }
 
     private Delivery toDelivery(List<Object> row) {
         String id = text(row.get(0));
-        return new Delivery(id, new Lease(id, id, text(row.get(1))), ((Long) row.get(2)).intValue(), (Long) row.get(3),
-                (byte[]) row.get(4), null, calls.headers(id, text(row.get(5))), text(row.get(6)));
+        MessageRecord record = MessageRecord.parse((byte[]) row.get(3));
+        return new Delivery(id, new Lease(id, id, text(row.get(1))), ((Long) row.get(2)).intValue(),
+                record.enqueuedAt(), record.body(), null, calls.headers(id, record.headers()), text(row.get(4)));
     }
 
     @Override
@@ -128,7 +146,7 @@ public final class ListQueue implements ReliableQueue {
         List<byte[]> args = new ArrayList<>(1 + 2 * leases.size());
         args.add(bytes(settings.idempotencyWindow().toMillis()));
         QueueCalls.addLeases(args, leases);
-        return calls.settle("ack", ACK, keys(inflight(), keys.body, keys.headers, keys.meta, keys.failure, keys.acked),
+        return calls.settle("ack", ACK, keys(inflight(), keys.messages, keys.leases, keys.failure, keys.acked),
                 args, Settled::ofAck);
     }
 
@@ -141,7 +159,7 @@ public final class ListQueue implements ReliableQueue {
         QueueCalls.addRetryPolicy(args, settings, deadLetters);
         QueueCalls.addFailures(args, failures);
         byte[] retryTarget = deadLetters ? keys.dead : keys.delayed;
-        return calls.settle("nack", NACK, keys(inflight(), retryTarget, keys.dead, keys.meta, keys.failure), args,
+        return calls.settle("nack", NACK, keys(inflight(), retryTarget, keys.dead, keys.leases, keys.failure), args,
                 Settled::ofNack);
     }
 
@@ -153,7 +171,7 @@ public final class ListQueue implements ReliableQueue {
         List<byte[]> args = new ArrayList<>(1 + 2 * leases.size());
         args.add(bytes(settings.visibilityTimeout().toMillis()));
         QueueCalls.addLeases(args, leases);
-        return calls.settle("extend", EXTEND, keys(inflight(), keys.meta), args, Settled::ofExtend);
+        return calls.settle("extend", EXTEND, keys(inflight(), keys.leases), args, Settled::ofExtend);
     }
 
     @Override
@@ -165,15 +183,15 @@ public final class ListQueue implements ReliableQueue {
         args.add(bytes(deadLetters ? "dead" : "ready"));
         QueueCalls.addLeases(args, leases);
         Long released = calls.run("release", RELEASE, ScriptOutputType.INTEGER,
-                keys(inflight(), deadLetters ? keys.dead : keys.ready, keys.meta, keys.wake), args);
+                keys(inflight(), deadLetters ? keys.dead : keys.ready, keys.leases, keys.wake), args);
         return released.intValue();
     }
 
     @Override
     public ReapResult reap() {
         List<Long> moved = calls.run("reap", REAP, ScriptOutputType.MULTI,
-                keys(keys.ready, keys.inflight, keys.delayed, keys.dead, keys.deadInflight, keys.meta, keys.failure,
-                        keys.acked, keys.wake),
+                keys(keys.ready, keys.inflight, keys.delayed, keys.dead, keys.deadInflight, keys.leases, keys.failure,
+                        keys.acked, keys.wake, keys.messages),
                 bytes(settings.maxDeliveries()), bytes(settings.reaperBatchSize()));
         return new ReapResult(moved.get(0), moved.get(1), moved.get(2), moved.get(3), moved.get(4), moved.get(5) == 1);
     }
@@ -187,7 +205,7 @@ public final class ListQueue implements ReliableQueue {
         while (moved < limit) {
             long batch = Math.min(BULK_BATCH, limit - moved);
             Long n = calls.run("redrive", REDRIVE, ScriptOutputType.INTEGER,
-                    keys(keys.dead, keys.ready, keys.meta, keys.failure, keys.wake), bytes(batch));
+                    keys(keys.dead, keys.ready, keys.messages, keys.leases, keys.failure, keys.wake), bytes(batch));
             moved += n;
             if (n < batch) {
                 break;
@@ -201,7 +219,7 @@ public final class ListQueue implements ReliableQueue {
         long removed = 0;
         while (true) {
             List<Long> result = calls.run("purge", PURGE, ScriptOutputType.MULTI,
-                    keys(keys.ready, keys.delayed, keys.dead, keys.body, keys.headers, keys.meta, keys.failure),
+                    keys(keys.ready, keys.delayed, keys.dead, keys.messages, keys.leases, keys.failure),
                     bytes(BULK_BATCH));
             removed += result.get(0);
             if (result.get(1) == 0) {

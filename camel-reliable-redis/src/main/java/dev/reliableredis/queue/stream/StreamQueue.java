@@ -122,12 +122,21 @@ public final class StreamQueue implements ReliableQueue {
     }
 
     @Override
-    public boolean enqueue(NewMessage message) {
-        Long stored = calls.run("enqueue", ENQUEUE, ScriptOutputType.INTEGER,
-                keys(keys.stream, keys.dead, keys.ids, keys.acked, keys.delayed, keys.delayedMessages),
-                bytes(message.id()), message.body(), bytes(HeaderCodec.encode(message.headers())),
-                bytes(message.delayMs()), bytes(options.maxLen()));
-        return stored == 1L;
+    public List<Boolean> enqueue(List<NewMessage> messages) {
+        if (messages.isEmpty()) {
+            return List.of();
+        }
+        List<byte[]> args = new ArrayList<>(1 + 4 * messages.size());
+        args.add(bytes(options.maxLen()));
+        for (NewMessage message : messages) {
+            args.add(bytes(message.id()));
+            args.add(message.body());
+            args.add(bytes(HeaderCodec.encode(message.headers())));
+            args.add(bytes(message.delayMs()));
+        }
+        List<Long> codes = calls.run("enqueue", ENQUEUE, ScriptOutputType.MULTI,
+                keys(keys.stream, keys.dead, keys.ids, keys.acked, keys.delayed, keys.delayedMessages), args);
+        return codes.stream().map(code -> code == 1L).toList();
     }
 
     @Override

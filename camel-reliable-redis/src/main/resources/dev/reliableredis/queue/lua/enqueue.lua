@@ -1,58 +1,76 @@
 --[[
-  enqueue: stores one message and makes it ready (or delayed), idempotently on its id.
+  enqueue: stores a batch of messages and makes each ready (or delayed), idempotently on its id.
 
-  The body and headers are written once, keyed by id; only the id moves between the
-  ready list and the sorted sets afterwards, so equal payloads never collide and a large
-  body is never copied.
+  A message is stored once, as one field of the messages hash keyed by its id, "enqueuedAt|payload"; only the id
+  moves between the ready list and the sorted sets afterwards, so equal payloads never collide and a large body is
+  never copied. The payload is "<length of the headers JSON>|<headers JSON><body>", so that the body is stored byte
+  for byte, whatever it holds.
 
-  KEYS[1] ready    list of ids, consumed from the head
-  KEYS[2] delayed  zset id -> due time (ms)
-  KEYS[3] body     hash id -> body bytes
-  KEYS[4] headers  hash id -> headers JSON
-  KEYS[5] meta     hash id -> "enqueuedAt|deliveries|leaseToken"
-  KEYS[6] acked    zset id -> time until which the acked id is remembered (ms)
-  KEYS[7] wake     list of wake-up tokens for idle consumers (see includes/wake)
+  KEYS[1] ready     list of ids, consumed from the head
+  KEYS[2] delayed   zset id -> due time (ms)
+  KEYS[3] messages  hash id -> "enqueuedAt|payload"
+  KEYS[4] acked     zset id -> time until which the acked id is remembered (ms)
+  KEYS[5] wake      list of wake-up tokens for idle consumers (see includes/wake)
 
-  ARGV[1] message id
-  ARGV[2] body bytes
-  ARGV[3] headers JSON, '' for none
-  ARGV[4] delay in ms, 0 for ready now
+  ARGV[3k-2] id of the k-th message
+  ARGV[3k-1] its payload
+  ARGV[3k]   its delay in ms, 0 for ready now
 
-  Returns 1 when stored, 0 when the id is already queued, delayed, in flight, dead,
-  or was acked within the idempotency window (a no-op).
+  Returns one code per message, in order: 1 stored, 0 a no-op because the id is already queued, delayed, in
+  flight, dead, acked within the idempotency window, or earlier in the same batch.
 ]]
 --- @include "includes/wake"
 --- @include "includes/time"
---- @include "includes/meta"
 --- @include "includes/types"
 
-local id = ARGV[1]
-if redis.call('HEXISTS', KEYS[5], id) == 1 then
-  return 0
-end
-local now = now_ms()
-local remembered = redis.call('ZSCORE', KEYS[6], id)
-if remembered and tonumber(remembered) > now then
-  return 0
-end
 require_type(KEYS[1], 'list')
 require_type(KEYS[2], 'zset')
 require_type(KEYS[3], 'hash')
-require_type(KEYS[4], 'hash')
-require_type(KEYS[7], 'list')
+require_type(KEYS[4], 'zset')
+require_type(KEYS[5], 'list')
+local now = now_ms()
+local stamp = string.format('%d', now) .. '|'
+local ids = {}
+for i = 1, #ARGV, 3 do
+  ids[#ids + 1] = ARGV[i]
+end
+local remembered = redis.call('ZMSCORE', KEYS[4], unpack(ids))
+local codes, records, ready, delayed, forget, seen = {}, {}, {}, {}, {}, {}
+for k, id in ipairs(ids) do
+  local until_ms = remembered[k] and tonumber(remembered[k])
+  if seen[id] or (until_ms and until_ms > now) or redis.call('HEXISTS', KEYS[3], id) == 1 then
+    codes[k] = 0
+  else
+    seen[id] = true
+    codes[k] = 1
+    records[#records + 1] = id
+    records[#records + 1] = stamp .. ARGV[3 * k - 1]
+    local delay = tonumber(ARGV[3 * k])
+    if delay > 0 then
+      delayed[#delayed + 1] = now + delay
+      delayed[#delayed + 1] = id
+    else
+      ready[#ready + 1] = id
+    end
+    if until_ms then
+      forget[#forget + 1] = id
+    end
+  end
+end
+if #records == 0 then
+  return codes
+end
 -- The first write must be one Redis refuses when it is out of memory (HSET): a script that has written once is
 -- let through to the end, so a refusal can only come before anything is written.
-redis.call('HSET', KEYS[3], id, ARGV[2])
-redis.call('ZREM', KEYS[6], id)
-if ARGV[3] ~= '' then
-  redis.call('HSET', KEYS[4], id, ARGV[3])
+redis.call('HSET', KEYS[3], unpack(records))
+if #forget > 0 then
+  redis.call('ZREM', KEYS[4], unpack(forget))
 end
-write_meta(KEYS[5], id, string.format('%d', now), 0, '')
-local delay = tonumber(ARGV[4])
-if delay > 0 then
-  redis.call('ZADD', KEYS[2], now + delay, id)
-elseif redis.call('RPUSH', KEYS[1], id) == 1 then
-  -- a consumer that claims it leaves a token for the rest, if any
-  wake(KEYS[7])
+if #delayed > 0 then
+  redis.call('ZADD', KEYS[2], unpack(delayed))
 end
-return 1
+-- a consumer that claims from a list that was empty leaves a token for the rest, if any
+if #ready > 0 and redis.call('RPUSH', KEYS[1], unpack(ready)) == #ready then
+  wake(KEYS[5])
+end
+return codes

@@ -3,7 +3,7 @@
   visibility timeout. Each is checked on its own lease token; a deadline never moves back.
 
   KEYS[1] inflight  zset id -> lease deadline (the dead-inflight set for dead letters)
-  KEYS[2] meta      hash id -> "enqueuedAt|deliveries|leaseToken"
+  KEYS[2] leases    hash id -> "deliveries|leaseToken"
 
   ARGV[1] visibility timeout in ms
   ARGV[2k], ARGV[2k+1]  id and lease token of the k-th delivery
@@ -12,25 +12,26 @@
     1 extended (or already further out)
     0 refused: the token is not the current lease, or the message no longer exists
 
-  The deadline is moved with ZREM, then ZADD: Redis at its maxmemory refuses a script whose first write is one
+  The deadlines are moved with ZREM, then ZADD: Redis at its maxmemory refuses a script whose first write is one
   that may need memory (ZADD), and lets a script that has written once run to its end; ZREM it never refuses.
   A lease must be kept on a full Redis, or long exchanges lose theirs.
 ]]
 --- @include "includes/time"
---- @include "includes/meta"
+--- @include "includes/lease"
 
 local deadline = now_ms() + tonumber(ARGV[1])
-local codes = {}
-for i = 2, #ARGV, 2 do
-  local id, token = ARGV[i], ARGV[i + 1]
-  local _, _, current = read_meta(KEYS[2], id)
-  local held = redis.call('ZSCORE', KEYS[1], id)
-  if current == token and held then
-    redis.call('ZREM', KEYS[1], id)
-    redis.call('ZADD', KEYS[1], math.max(deadline, tonumber(held)), id)
-    codes[#codes + 1] = 1
-  else
-    codes[#codes + 1] = 0
+local ids, held, _, deadlines = held_leases(KEYS[1], KEYS[2], 2, 2)
+local codes, moved, scored = {}, {}, {}
+for k, id in ipairs(ids) do
+  codes[k] = held[k] and 1 or 0
+  if held[k] then
+    moved[#moved + 1] = id
+    scored[#scored + 1] = math.max(deadline, tonumber(deadlines[k]))
+    scored[#scored + 1] = id
   end
+end
+if #moved > 0 then
+  redis.call('ZREM', KEYS[1], unpack(moved))
+  redis.call('ZADD', KEYS[1], unpack(scored))
 end
 return codes

@@ -8,7 +8,7 @@
   KEYS[2] retry     zset id -> due time: the delayed set (the dead set for dead letters,
                     so a dead letter whose consumption failed waits there)
   KEYS[3] dead      zset id -> time available to a dead-letter consumer (ms)
-  KEYS[4] meta      hash id -> "enqueuedAt|deliveries|leaseToken"
+  KEYS[4] leases    hash id -> "deliveries|leaseToken"
   KEYS[5] failure   hash id -> last failure
 
   ARGV[1] deliveries after which a failure dead-letters (maxRetries + 1); 0: never
@@ -23,7 +23,7 @@
     0 refused: the token is not the current lease, or the message no longer exists
 ]]
 --- @include "includes/time"
---- @include "includes/meta"
+--- @include "includes/lease"
 --- @include "includes/backoff"
 --- @include "includes/types"
 
@@ -33,23 +33,24 @@ require_type(KEYS[5], 'hash')
 local maxDeliveries = tonumber(ARGV[1])
 local retryDelay, multiplier, maxDelay = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 local now = now_ms()
-
+local ids, held, values = held_leases(KEYS[1], KEYS[4], 5, 3)
 local codes = {}
-for i = 5, #ARGV, 3 do
-  local id, token, reason = ARGV[i], ARGV[i + 1], ARGV[i + 2]
-  local enqueuedAt, deliveries, current = read_meta(KEYS[4], id)
-  if current == token and redis.call('ZREM', KEYS[1], id) == 1 then
-    write_meta(KEYS[4], id, enqueuedAt, deliveries, '')
-    redis.call('HSET', KEYS[5], id, reason)
+for k, id in ipairs(ids) do
+  if held[k] then
+    local deliveries = parse_lease(values[k])
+    -- ZREM first: on a Redis at its maxmemory only a script whose first write cannot need memory runs
+    redis.call('ZREM', KEYS[1], id)
+    redis.call('HSET', KEYS[4], id, lease_value(deliveries, ''))
+    redis.call('HSET', KEYS[5], id, ARGV[5 + 3 * (k - 1) + 2])
     if maxDeliveries > 0 and deliveries >= maxDeliveries then
       redis.call('ZADD', KEYS[3], now, id)
-      codes[#codes + 1] = 2
+      codes[k] = 2
     else
       redis.call('ZADD', KEYS[2], now + retry_delay(retryDelay, multiplier, maxDelay, deliveries), id)
-      codes[#codes + 1] = 1
+      codes[k] = 1
     end
   else
-    codes[#codes + 1] = 0
+    codes[k] = 0
   end
 end
 return codes

@@ -1,15 +1,14 @@
 --[[
   purge: removes up to ARGV[1] messages from each of the ready list, the delayed set
-  and the dead letters, with their bodies, headers and metadata. Messages in flight
+  and the dead letters, with their records, delivery states and failures. Messages in flight
   are not touched: they finish normally. The caller repeats while the second value it returns is 1.
 
-  KEYS[1] ready    list of ids
-  KEYS[2] delayed  zset id -> due time (ms)
-  KEYS[3] dead     zset id -> time available (ms)
-  KEYS[4] body     hash id -> body bytes
-  KEYS[5] headers  hash id -> headers JSON
-  KEYS[6] meta     hash id -> "enqueuedAt|deliveries|leaseToken"
-  KEYS[7] failure  hash id -> last failure
+  KEYS[1] ready     list of ids
+  KEYS[2] delayed   zset id -> due time (ms)
+  KEYS[3] dead      zset id -> time available (ms)
+  KEYS[4] messages  hash id -> "enqueuedAt|payload"
+  KEYS[5] leases    hash id -> "deliveries|leaseToken"
+  KEYS[6] failure   hash id -> last failure
 
   ARGV[1] most messages to remove from each of the three
 
@@ -19,7 +18,7 @@
 
 require_type(KEYS[2], 'zset')
 require_type(KEYS[3], 'zset')
-for _, key in ipairs({KEYS[4], KEYS[5], KEYS[6], KEYS[7]}) do
+for _, key in ipairs({KEYS[4], KEYS[5], KEYS[6]}) do
   require_type(key, 'hash')
 end
 local batch = tonumber(ARGV[1])
@@ -36,9 +35,8 @@ for _, key in ipairs({KEYS[2], KEYS[3]}) do
 end
 local removed = 0
 for _, id in ipairs(ids) do
-  removed = removed + redis.call('HDEL', KEYS[6], id)
-  redis.call('HDEL', KEYS[4], id)
+  removed = removed + redis.call('HDEL', KEYS[4], id)
   redis.call('HDEL', KEYS[5], id)
-  redis.call('HDEL', KEYS[7], id)
+  redis.call('HDEL', KEYS[6], id)
 end
 return {removed, more}

@@ -9,17 +9,18 @@
   - Expired leases of consumed dead letters go back to the dead letters.
   - Acked ids older than the idempotency window are forgotten.
 
-  An id whose metadata is missing or unreadable (written by something else) is dropped.
+  An id whose message or delivery state is missing or unreadable (written by something else) is dropped.
 
   KEYS[1] ready          list of ids
   KEYS[2] inflight       zset id -> lease deadline (ms)
   KEYS[3] delayed        zset id -> due time (ms)
   KEYS[4] dead           zset id -> time available to a dead-letter consumer (ms)
   KEYS[5] dead-inflight  zset id -> lease deadline (ms)
-  KEYS[6] meta           hash id -> "enqueuedAt|deliveries|leaseToken"
+  KEYS[6] leases         hash id -> "deliveries|leaseToken"
   KEYS[7] failure        hash id -> last failure
   KEYS[8] acked          zset id -> time until which the acked id is remembered (ms)
   KEYS[9] wake           list of wake-up tokens for idle consumers (see includes/wake)
+  KEYS[10] messages      hash id -> "enqueuedAt|payload"
 
   ARGV[1] deliveries after which an expired lease dead-letters (maxRetries + 1)
   ARGV[2] most entries to move in each of the four parts
@@ -33,7 +34,7 @@
 ]]
 --- @include "includes/wake"
 --- @include "includes/time"
---- @include "includes/meta"
+--- @include "includes/lease"
 --- @include "includes/types"
 
 require_type(KEYS[1], 'list')
@@ -42,6 +43,7 @@ for _, key in ipairs({KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[8]}) do
 end
 require_type(KEYS[6], 'hash')
 require_type(KEYS[7], 'hash')
+require_type(KEYS[10], 'hash')
 require_type(KEYS[9], 'list')
 local now = now_ms()
 local maxDeliveries, batch = tonumber(ARGV[1]), tonumber(ARGV[2])
@@ -57,11 +59,12 @@ local function due(key)
   return ids
 end
 
--- ends the lease of a message; returns its deliveries, or nil when its metadata is unreadable
+-- ends the lease of a message; returns its deliveries, or nil when its delivery state is missing or unreadable
 local function clear_token(id)
-  local enqueuedAt, deliveries = read_meta(KEYS[6], id)
-  if enqueuedAt then
-    write_meta(KEYS[6], id, enqueuedAt, deliveries, '')
+  local value = redis.call('HGET', KEYS[6], id)
+  local deliveries = value and parse_lease(value)
+  if deliveries then
+    redis.call('HSET', KEYS[6], id, lease_value(deliveries, ''))
   end
   return deliveries
 end
@@ -82,7 +85,7 @@ for _, id in ipairs(due(KEYS[2])) do
 end
 for _, id in ipairs(due(KEYS[3])) do
   redis.call('ZREM', KEYS[3], id)
-  if redis.call('HEXISTS', KEYS[6], id) == 1 then
+  if redis.call('HEXISTS', KEYS[10], id) == 1 then
     redis.call('RPUSH', KEYS[1], id)
     released = released + 1
   end

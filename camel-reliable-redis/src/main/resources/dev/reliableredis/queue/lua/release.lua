@@ -8,7 +8,7 @@
 
   KEYS[1] inflight  zset id -> lease deadline (the dead-inflight set for dead letters)
   KEYS[2] target    the ready list (the dead zset for dead letters)
-  KEYS[3] meta      hash id -> "enqueuedAt|deliveries|leaseToken"
+  KEYS[3] leases    hash id -> "deliveries|leaseToken"
   KEYS[4] wake      list of wake-up tokens for idle consumers (see includes/wake)
 
   ARGV[1] 'ready' or 'dead': what KEYS[2] is
@@ -18,26 +18,28 @@
 ]]
 --- @include "includes/wake"
 --- @include "includes/time"
---- @include "includes/meta"
+--- @include "includes/lease"
 --- @include "includes/types"
 
 local toReady = ARGV[1] == 'ready'
 require_type(KEYS[2], toReady and 'list' or 'zset')
 require_type(KEYS[4], 'list')
 local now = not toReady and now_ms()
+local ids, held, values = held_leases(KEYS[1], KEYS[3], 2, 2)
 local released = 0
 -- from the last to the first, so that LPUSH leaves them at the head of the ready list in their order
-for i = #ARGV - 1, 2, -2 do
-  local id, token = ARGV[i], ARGV[i + 1]
-  local enqueuedAt, deliveries, current = read_meta(KEYS[3], id)
-  if current == token and redis.call('ZREM', KEYS[1], id) == 1 then
+for k = #ids, 1, -1 do
+  if held[k] then
+    local id = ids[k]
+    local deliveries = parse_lease(values[k])
+    redis.call('ZREM', KEYS[1], id)
     if toReady then
       deliveries = math.max(deliveries - 1, 0)
       redis.call('LPUSH', KEYS[2], id)
     else
       redis.call('ZADD', KEYS[2], now, id)
     end
-    write_meta(KEYS[3], id, enqueuedAt, deliveries, '')
+    unlease(KEYS[3], id, deliveries)
     released = released + 1
   end
 end

@@ -1,5 +1,5 @@
 --[[
-  stream/enqueue: adds one message to the stream (or to the delayed set), idempotently on its id.
+  stream/enqueue: adds a batch of messages to the stream (or to the delayed set), each idempotently on its id.
 
   The entry's fields are: body, id, headers (only when there are headers) and enqueued (server time
   of the first enqueue, ms).
@@ -11,46 +11,57 @@
   KEYS[5] delayed      zset message id -> due time (ms)
   KEYS[6] delayed-msg  hash message id -> cmsgpack {body, headers, enqueued} of a delayed message
 
-  ARGV[1] message id
-  ARGV[2] body bytes
-  ARGV[3] headers JSON, '' for none
-  ARGV[4] delay in ms, 0 for now
-  ARGV[5] approximate MAXLEN for the XADD, 0 for none
+  ARGV[1] approximate MAXLEN for the XADDs, 0 for none
+  ARGV[4k-2] id of the k-th message
+  ARGV[4k-1] its body bytes
+  ARGV[4k]   its headers JSON, '' for none
+  ARGV[4k+1] its delay in ms, 0 for now
 
-  Returns 1 when stored, 0 when the id is known: in the stream (undelivered or pending), delayed, dead,
-  or acked within the idempotency window. An id whose entry was trimmed away counts as unknown.
+  Returns one code per message, in order: 1 stored, 0 when the id is known: in the stream (undelivered or
+  pending), delayed, dead, acked within the idempotency window, or earlier in the same batch. An id whose entry
+  was trimmed away counts as unknown.
 ]]
 --- @include "includes/time"
 --- @include "stream/includes/add"
 
-local id = ARGV[1]
-local ref = redis.call('HGET', KEYS[3], id)
-if ref then
-  local stream, entry = KEYS[1], ref
-  if string.sub(ref, 1, 2) == 'd:' then
-    stream, entry = KEYS[2], string.sub(ref, 3)
-  end
-  if #redis.call('XRANGE', stream, entry, entry) > 0 then
-    return 0
-  end
-end
-if redis.call('ZSCORE', KEYS[5], id) then
-  return 0
-end
 local now = now_ms()
-local remembered = redis.call('ZSCORE', KEYS[4], id)
-if remembered and tonumber(remembered) > now then
-  return 0
+
+-- whether the id is known: its entry still in the stream or the dead stream, delayed, or acked within the window
+local function known(id)
+  local ref = redis.call('HGET', KEYS[3], id)
+  if ref then
+    local stream, entry = KEYS[1], ref
+    if string.sub(ref, 1, 2) == 'd:' then
+      stream, entry = KEYS[2], string.sub(ref, 3)
+    end
+    if #redis.call('XRANGE', stream, entry, entry) > 0 then
+      return true
+    end
+  end
+  if redis.call('ZSCORE', KEYS[5], id) then
+    return true
+  end
+  local remembered = redis.call('ZSCORE', KEYS[4], id)
+  return remembered and tonumber(remembered) > now
 end
--- The first write must be one Redis refuses when it is out of memory (HSET, XADD): a script that has written
--- once is let through to the end, so a refusal can only come before anything is written.
-local delay = tonumber(ARGV[4])
-if delay > 0 then
-  redis.call('HSET', KEYS[6], id, cmsgpack.pack(ARGV[2], ARGV[3], now))
-  redis.call('ZADD', KEYS[5], now + delay, id)
-  redis.call('ZREM', KEYS[4], id)
-  return 1
+
+local enqueued = string.format('%d', now)
+local codes = {}
+for i = 2, #ARGV, 4 do
+  local id, body, headers, delay = ARGV[i], ARGV[i + 1], ARGV[i + 2], tonumber(ARGV[i + 3])
+  if known(id) then
+    codes[#codes + 1] = 0
+  else
+    -- The first write must be one Redis refuses when it is out of memory (HSET, XADD): a script that has written
+    -- once is let through to the end, so a refusal can only come before anything is written.
+    if delay > 0 then
+      redis.call('HSET', KEYS[6], id, cmsgpack.pack(body, headers, now))
+      redis.call('ZADD', KEYS[5], now + delay, id)
+    else
+      add_message(KEYS[1], KEYS[3], ARGV[1], id, body, headers, enqueued)
+    end
+    redis.call('ZREM', KEYS[4], id)
+    codes[#codes + 1] = 1
+  end
 end
-add_message(KEYS[1], KEYS[3], ARGV[5], id, ARGV[2], ARGV[3], string.format('%d', now))
-redis.call('ZREM', KEYS[4], id)
-return 1
+return codes
