@@ -19,7 +19,7 @@ import dev.reliableredis.testsupport.RedisProcess;
  * The benchmark: starts its own redis-server (no persistence, and once more with {@code appendfsync everysec}), runs
  * every contender in a fresh process, interleaved in rounds, and writes the medians, ratios and charts into
  * {@code docs/performance.md}. Settings (system properties): {@code bench.rounds} (3), {@code bench.messages}
- * (100000), {@code bench.sweepMessages} (20000), {@code bench.only} (a regex on the run labels),
+ * (50000), {@code bench.sweepMessages} (10000), {@code bench.only} (a regex on the run labels),
  * {@code bench.docs} (the docs folder to write into), {@code bench.bullmq} (benchmarks/bullmq).
  */
 public final class Bench {
@@ -32,8 +32,8 @@ public final class Bench {
     private static final int LOADED_SECONDS = 5;
 
     private final int rounds = Integer.getInteger("bench.rounds", 3);
-    private final int messages = Integer.getInteger("bench.messages", 100_000);
-    private final int sweepMessages = Integer.getInteger("bench.sweepMessages", 20_000);
+    private final int messages = Integer.getInteger("bench.messages", 50_000);
+    private final int sweepMessages = Integer.getInteger("bench.sweepMessages", 10_000);
     private final Pattern only = Pattern.compile(System.getProperty("bench.only", ".*"));
     private final Path docs = Path.of(System.getProperty("bench.docs", "docs"));
     private final File bullmq = new File(System.getProperty("bench.bullmq", "benchmarks/bullmq"));
@@ -113,7 +113,7 @@ public final class Bench {
         specs.add(spec("seed", "", "plain", CONSUMERS, 1, round, redis, port));
         specs.add(spec("batched", "", "plain", CONSUMERS, PER_POLL, round, redis, port));
         specs.add(spec("streams", "", "plain", CONSUMERS, PER_POLL, round, redis, port));
-        specs.add(spec("rabbitmq", "", "plain", CONSUMERS, PER_POLL, round, redis, port));
+        specs.add(spec("rabbitmq", "", "plain", CONSUMERS, PER_POLL, round, redis, port).withoutMemory());
         specs.add(spec("bullmq", "", "plain", CONSUMERS, 1, round, redis, port));
         return specs;
     }
@@ -132,7 +132,7 @@ public final class Bench {
                 for (int consumers : List.of(1, 4, 16, 64)) {
                     for (int perPoll : List.of(1, 10, 100)) {
                         specs.add(new Spec("component", mode, send, consumers, perPoll, PRODUCERS, sweepMessages,
-                                false, 0, 0, 0, "none", port, round).withRound(round));
+                                false, 0, 0, 0, "none", port, round));
                     }
                 }
             }

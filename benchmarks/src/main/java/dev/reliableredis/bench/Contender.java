@@ -12,7 +12,7 @@ public interface Contender extends AutoCloseable {
     /** Sends the messages with indexes from (inclusive) to (exclusive), on the calling thread, the contender's way. */
     void produce(int from, int to) throws Exception;
 
-    /** Sends one message and returns once the queue accepted it. */
+    /** Sends one message, the contender's plain way: once the queue accepted it, or at once where sends pipeline. */
     void sendOne(int index) throws Exception;
 
     /** Returns once nothing is left in flight: every received message was settled. */

@@ -18,9 +18,6 @@ import org.HdrHistogram.Histogram;
 /** Medians over the rounds, ratios to the ceiling and the floor, the targets, and the charts: docs/performance.md. */
 final class Report {
 
-    private static final String BEGIN = "<!-- benchmark results: written by benchmarks/run -->";
-    private static final String END = "<!-- end of benchmark results -->";
-
     private final List<Map<String, Object>> results;
     private final Path docs;
     private final String redisVersion;
@@ -52,14 +49,7 @@ final class Report {
         targets();
         sweep();
         headline("everysec");
-        Path page = docs.resolve("performance.md");
-        String text = Files.exists(page) ? Files.readString(page) : "# Performance\n\n" + BEGIN + "\n" + END + "\n";
-        int begin = text.indexOf(BEGIN);
-        int end = text.indexOf(END);
-        if (begin < 0 || end < begin) {
-            throw new IllegalStateException(page + " has no " + BEGIN + " ... " + END + " section to write into");
-        }
-        Files.writeString(page, text.substring(0, begin + BEGIN.length()) + "\n" + md + text.substring(end));
+        DocSection.write(docs.resolve("performance.md"), "benchmark results", "benchmarks/run", md.toString());
     }
 
     private void header() {

@@ -75,7 +75,9 @@ public final class RunOne {
 
     private void memory(Contender contender) throws Exception {
         long before = info.usedMemory();
+        long start = System.nanoTime();
         produce(contender, 0, spec.messages());
+        result.put("sendAloneMsgsPerSec", Math.round(spec.messages() / ((System.nanoTime() - start) / 1e9)));
         if (contender.usesRedis()) {
             result.put("bytesPerQueued", (info.usedMemory() - before) / spec.messages());
         }

@@ -35,18 +35,14 @@ public record Spec(String contender, String mode, String send, int consumers, in
         };
     }
 
-    public Spec withRound(int r) {
-        return new Spec(contender, mode, send, consumers, perPoll, producers, messages, memory, idleSamples,
-                loadedRate, loadedSeconds, redis, port, r);
-    }
-
     public Spec withLatency(int samples, double rate, int seconds) {
         return new Spec(contender, mode, send, consumers, perPoll, producers, 0, false, samples, rate, seconds, redis,
                 port, round);
     }
 
-    public Spec on(String redisLabel, int redisPort) {
-        return new Spec(contender, mode, send, consumers, perPoll, producers, messages, memory, idleSamples,
-                loadedRate, loadedSeconds, redisLabel, redisPort, round);
+    /** No memory phase: for a contender that keeps its messages outside Redis. */
+    public Spec withoutMemory() {
+        return new Spec(contender, mode, send, consumers, perPoll, producers, messages, false, idleSamples,
+                loadedRate, loadedSeconds, redis, port, round);
     }
 }

@@ -17,11 +17,15 @@ final class ProcessingSlots {
         this.total = total;
     }
 
-    /** Waits at most {@code max} for a slot to be free; returns how many are free (0 when none became free). */
-    synchronized int awaitFree(Duration max) throws InterruptedException {
+    /**
+     * Waits at most {@code max} until at least {@code wanted} slots (or all of them) are free; returns how many are
+     * free then, which may be fewer.
+     */
+    synchronized int awaitFree(int wanted, Duration max) throws InterruptedException {
+        int needed = Math.min(wanted, total);
         long deadline = System.nanoTime() + max.toNanos();
         long left;
-        while (taken == total && (left = deadline - System.nanoTime()) > 0) {
+        while (total - taken < needed && (left = deadline - System.nanoTime()) > 0) {
             TimeUnit.NANOSECONDS.timedWait(this, left);
         }
         return total - taken;

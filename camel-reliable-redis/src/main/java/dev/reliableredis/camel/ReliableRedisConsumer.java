@@ -32,6 +32,8 @@ import org.slf4j.LoggerFactory;
 public class ReliableRedisConsumer extends DefaultConsumer {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReliableRedisConsumer.class);
+    /** How long the poller waits for more free threads while messages are ready. */
+    private static final Duration LINGER = Duration.ofMillis(2);
 
     private final ReliableRedisConfiguration configuration;
     private ReliableQueue queue;
@@ -153,16 +155,27 @@ public class ReliableRedisConsumer extends DefaultConsumer {
         @Override
         public void run() {
             int max = configuration.getMaxMessagesPerPoll();
+            int fullerBatch = Math.max(1, Math.min(max, configuration.getConcurrentConsumers() / 2));
             Duration idleWait = Duration.ofMillis(configuration.getReaperInterval());
             int failures = 0;
+            boolean backlog = false;
             try {
                 while (polling) {
-                    int free = slots.awaitFree(idleWait);
+                    int free = slots.awaitFree(1, idleWait);
+                    if (backlog && free < fullerBatch) {
+                        // while messages wait, claims of one or two as each exchange ends would cost a Redis call
+                        // per message; a moment more makes them fewer and fuller
+                        free = slots.awaitFree(fullerBatch, LINGER);
+                    }
                     if (free == 0 || !polling) {
                         continue;
                     }
                     try {
-                        dispatch(claimer.claim(Math.min(max, free), idleWait));
+                        int asked = Math.min(max, free);
+                        List<Delivery> deliveries = claimer.claim(asked, idleWait);
+                        // a full claim says more are probably ready
+                        backlog = deliveries.size() == asked;
+                        dispatch(deliveries);
                         failures = 0;
                         outage.succeeded("claim");
                     } catch (RuntimeException e) {

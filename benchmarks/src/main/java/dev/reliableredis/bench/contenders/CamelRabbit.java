@@ -5,6 +5,7 @@ import dev.reliableredis.bench.Contender;
 import dev.reliableredis.bench.Ledger;
 import dev.reliableredis.bench.Spec;
 import org.apache.camel.CamelContext;
+import org.apache.camel.Endpoint;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.component.springrabbit.SpringRabbitMQComponent;
@@ -30,7 +31,8 @@ public final class CamelRabbit implements Contender {
     private final CachingConnectionFactory connections;
     private final CamelContext camel;
     private final ProducerTemplate template;
-    private final String producerUri;
+    /** Resolved once, as a route's to() does. */
+    private final Endpoint producer;
     private final RabbitAdmin admin;
     private Ledger ledger;
 
@@ -53,7 +55,7 @@ public final class CamelRabbit implements Contender {
         SpringRabbitMQComponent rabbit = new SpringRabbitMQComponent();
         rabbit.setConnectionFactory(connections);
         camel.addComponent("spring-rabbitmq", rabbit);
-        producerUri = "spring-rabbitmq:" + EXCHANGE + "?routingKey=" + ROUTING_KEY + "&confirm=enabled";
+        String producerUri = "spring-rabbitmq:" + EXCHANGE + "?routingKey=" + ROUTING_KEY + "&confirm=enabled";
         camel.addRoutes(new RouteBuilder() {
             @Override
             public void configure() {
@@ -66,6 +68,7 @@ public final class CamelRabbit implements Contender {
         });
         camel.start();
         template = camel.createProducerTemplate();
+        producer = camel.getEndpoint(producerUri);
     }
 
     @Override
@@ -77,13 +80,13 @@ public final class CamelRabbit implements Contender {
     @Override
     public void produce(int from, int to) {
         for (int i = from; i < to; i++) {
-            template.sendBody(producerUri, Bodies.of(i));
+            template.sendBody(producer, Bodies.of(i));
         }
     }
 
     @Override
     public void sendOne(int index) {
-        template.sendBody(producerUri, Bodies.of(index));
+        template.sendBody(producer, Bodies.of(index));
     }
 
     /** Acks follow the route's completion on the listener thread; an empty queue has none outstanding. */

@@ -14,6 +14,7 @@ import dev.reliableredis.bench.Ledger;
 import dev.reliableredis.bench.Spec;
 import dev.reliableredis.camel.ReliableRedisConstants;
 import org.apache.camel.CamelContext;
+import org.apache.camel.Endpoint;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.impl.DefaultCamelContext;
@@ -33,6 +34,8 @@ public final class ComponentRoute implements Contender {
     private final CamelContext camel;
     private final ProducerTemplate template;
     private final String uri;
+    /** Resolved once, as a route's to() does. */
+    private final Endpoint endpoint;
     private Ledger ledger;
 
     public ComponentRoute(Spec spec) throws Exception {
@@ -49,6 +52,7 @@ public final class ComponentRoute implements Contender {
         });
         camel.start();
         template = camel.createProducerTemplate();
+        endpoint = camel.getEndpoint(uri);
     }
 
     @Override
@@ -63,7 +67,7 @@ public final class ComponentRoute implements Contender {
             produceBatches(from, to);
         } else {
             for (int i = from; i < to; i++) {
-                template.sendBody(uri, Bodies.of(i));
+                template.sendBody(endpoint, Bodies.of(i));
             }
         }
     }
@@ -78,19 +82,19 @@ public final class ComponentRoute implements Contender {
             if (inFlight.size() == BATCHES_IN_FLIGHT) {
                 inFlight.removeFirst().join();
             }
-            inFlight.add(template.asyncSendBody(uri, batch));
+            inFlight.add(template.asyncSendBody(endpoint, batch));
         }
         inFlight.forEach(CompletableFuture::join);
     }
 
     @Override
     public void sendOne(int index) {
-        template.sendBody(uri, Bodies.of(index));
+        template.sendBody(endpoint, Bodies.of(index));
     }
 
     @Override
     public void awaitSettled() {
-        while (((Map<?, ?>) template.requestBodyAndHeader(uri, null, ReliableRedisConstants.OPERATION, "stats"))
+        while (((Map<?, ?>) template.requestBodyAndHeader(endpoint, null, ReliableRedisConstants.OPERATION, "stats"))
                 .get("inflight") instanceof Long inflight && inflight > 0) {
             LockSupport.parkNanos(1_000_000);
         }
