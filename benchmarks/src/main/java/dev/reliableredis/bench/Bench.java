@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.reliableredis.testsupport.RedisProcess;
 
@@ -20,7 +21,8 @@ import dev.reliableredis.testsupport.RedisProcess;
  * every contender in a fresh process, interleaved in rounds, and writes the medians, ratios and charts into
  * {@code docs/performance.md}. Settings (system properties): {@code bench.rounds} (3), {@code bench.messages}
  * (50000), {@code bench.sweepMessages} (10000), {@code bench.only} (a regex on the run labels),
- * {@code bench.docs} (the docs folder to write into), {@code bench.bullmq} (benchmarks/bullmq).
+ * {@code bench.docs} (the docs folder to write into), {@code bench.bullmq} (benchmarks/bullmq),
+ * {@code bench.reportOnly} (write the page again from the results of the last run, measuring nothing).
  */
 public final class Bench {
 
@@ -39,6 +41,7 @@ public final class Bench {
     private final File bullmq = new File(System.getProperty("bench.bullmq", "benchmarks/bullmq"));
     private final Path results = Path.of(System.getProperty("bench.results", "benchmarks/target/results.jsonl"));
     private final List<Map<String, Object>> collected = new ArrayList<>();
+    private String redisVersion;
 
     public static void main(String[] args) throws Exception {
         new Bench().run();
@@ -46,13 +49,22 @@ public final class Bench {
     }
 
     private void run() throws Exception {
+        if (Boolean.getBoolean("bench.reportOnly")) {
+            for (String line : Files.readAllLines(results)) {
+                collected.add(JSON.readValue(line, new TypeReference<Map<String, Object>>() {
+                }));
+            }
+            String redisVersion = String.valueOf(collected.get(0).getOrDefault("redisVersion", "unknown"));
+            new Report(collected, docs, redisVersion, true, rounds, messages, sweepMessages).write();
+            return;
+        }
         Files.createDirectories(results.getParent());
         Files.deleteIfExists(results);
         File log = results.resolveSibling("runs.log").toFile();
         boolean node = Bullmq.available(bullmq);
         try (RedisProcess plain = RedisProcess.start();
              RedisProcess everysec = RedisProcess.start("--appendonly", "yes", "--appendfsync", "everysec")) {
-            String redisVersion = RedisVersion.of(plain.uri());
+            redisVersion = RedisVersion.of(plain.uri());
             for (int round = 1; round <= rounds; round++) {
                 for (Spec spec : headline(round, "none", plain.port())) {
                     Map<String, Object> result = measure(spec, log, node);
@@ -94,6 +106,7 @@ public final class Bench {
         }
         result.put("label", spec.label());
         result.put("spec", JSON.convertValue(spec, Map.class));
+        result.put("redisVersion", redisVersion);
         System.out.println("   " + summary(result));
         collected.add(result);
         Files.writeString(results, JSON.writeValueAsString(result) + "\n", StandardOpenOption.CREATE,

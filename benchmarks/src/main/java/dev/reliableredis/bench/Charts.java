@@ -12,8 +12,8 @@ import org.HdrHistogram.HistogramIterationValue;
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
-import org.jfree.chart.axis.LogAxis;
-import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.axis.LogarithmicAxis;
+import org.jfree.chart.axis.SymbolAxis;
 import org.jfree.chart.plot.PlotOrientation;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
@@ -25,6 +25,8 @@ final class Charts {
 
     private static final int WIDTH = 900;
     private static final int HEIGHT = 520;
+    /** Beyond p99.99 a few thousand samples say nothing. */
+    private static final double MAX_PERCENTILE = 99.99;
 
     private Charts() {
     }
@@ -39,7 +41,8 @@ final class Charts {
                     for (int consumers : List.of(1, 4, 16, 64)) {
                         Double rate = report.sweepPoint(mode, send, consumers, perPoll);
                         if (rate != null) {
-                            series.add(consumers, rate);
+                            // at log2(consumers), so that 1, 4, 16 and 64 stand evenly apart
+                            series.add(Integer.numberOfTrailingZeros(consumers), rate);
                         }
                     }
                     if (!series.isEmpty()) {
@@ -51,10 +54,7 @@ final class Charts {
         JFreeChart chart = ChartFactory.createXYLineChart("Throughput through Camel routes", "concurrentConsumers",
                 "msgs/s", data, PlotOrientation.VERTICAL, true, false, false);
         XYPlot plot = chart.getXYPlot();
-        LogAxis consumers = new LogAxis("concurrentConsumers");
-        consumers.setBase(2);
-        consumers.setStandardTickUnits(NumberAxis.createIntegerTickUnits());
-        plot.setDomainAxis(consumers);
+        plot.setDomainAxis(new SymbolAxis("concurrentConsumers", new String[] {"1", "2", "4", "8", "16", "32", "64"}));
         style(plot);
         ChartUtils.saveChartAsPNG(png.toFile(), chart, WIDTH, HEIGHT);
     }
@@ -70,7 +70,7 @@ final class Charts {
             XYSeries series = new XYSeries(entry.getKey());
             for (HistogramIterationValue v : h.percentiles(5)) {
                 double percentile = v.getPercentileLevelIteratedTo();
-                if (percentile >= 100) {
+                if (percentile > MAX_PERCENTILE) {
                     break;
                 }
                 // x = 1 / (1 - p): 10 at p90, 100 at p99, 1000 at p99.9
@@ -81,12 +81,8 @@ final class Charts {
         JFreeChart chart = ChartFactory.createXYLineChart("Send to route start at half of each contender's maximum",
                 "percentile", "ms", data, PlotOrientation.VERTICAL, true, false, false);
         XYPlot plot = chart.getXYPlot();
-        LogAxis percentile = new LogAxis("percentile (1 / (1 − p): 10 = p90, 100 = p99, 1000 = p99.9)");
-        percentile.setBase(10);
-        plot.setDomainAxis(percentile);
-        LogAxis ms = new LogAxis("ms");
-        ms.setBase(10);
-        plot.setRangeAxis(ms);
+        plot.setDomainAxis(new LogarithmicAxis("percentile, as 1 / (1 − p): 10 = p90, 100 = p99, 1000 = p99.9"));
+        plot.setRangeAxis(new LogarithmicAxis("ms"));
         style(plot);
         ChartUtils.saveChartAsPNG(png.toFile(), chart, WIDTH, HEIGHT);
     }

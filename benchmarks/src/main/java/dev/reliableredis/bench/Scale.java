@@ -5,13 +5,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.Failure;
 import dev.reliableredis.queue.Lease;
+import dev.reliableredis.queue.MessageIds;
 import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.QueueSettings;
 import dev.reliableredis.queue.ReapResult;
@@ -80,7 +80,7 @@ public final class Scale {
     /** Bytes of Redis memory per message, in each state, for 100-byte bodies and the producer's UUID ids. */
     private void memory() throws InterruptedException {
         md.append("### Redis memory per message\n\n").append(memoryMessages).append(" messages of 100 bytes with ")
-          .append("36-character ids (the producer's UUIDs), no headers; `used_memory` before and after, divided by")
+          .append("the producer's 22-character ids, no headers; `used_memory` before and after, divided by")
           .append(" the count.\n\n| state | list mode | stream mode |\n|---|---:|---:|\n");
         String[] rows = {"queued (ready)", "acked, id remembered for the idempotency window", "dead letter",
                          "after the idempotency window has passed and the reaper ran"};
@@ -193,7 +193,7 @@ public final class Scale {
     private static void enqueue(ReliableQueue q, int count, long delayMs) {
         List<NewMessage> batch = new ArrayList<>(BATCH);
         for (int i = 0; i < count; i++) {
-            batch.add(new NewMessage(UUID.randomUUID().toString(), Bodies.of(i), null, delayMs));
+            batch.add(new NewMessage(MessageIds.newId(), Bodies.of(i), null, delayMs));
             if (batch.size() == BATCH || i == count - 1) {
                 q.enqueue(batch);
                 batch.clear();

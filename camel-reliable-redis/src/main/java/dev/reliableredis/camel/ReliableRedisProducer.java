@@ -4,10 +4,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CompletionException;
 
 import dev.reliableredis.queue.HeaderCodec;
+import dev.reliableredis.queue.MessageIds;
 import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.ReliableQueue;
 import org.apache.camel.AsyncCallback;
@@ -122,7 +122,7 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
             String id) throws Exception {
         byte[] bytes = body == null ? new byte[0]
                 : exchange.getContext().getTypeConverter().mandatoryConvertTo(byte[].class, exchange, body);
-        return new NewMessage(id == null || id.isEmpty() ? UUID.randomUUID().toString() : id, bytes, headers, delay);
+        return new NewMessage(id == null || id.isEmpty() ? MessageIds.newId() : id, bytes, headers, delay);
     }
 
     private static void logNoOps(ReliableQueue queue, List<String> ids, List<Boolean> enqueued) {

@@ -29,6 +29,8 @@ import static org.awaitility.Awaitility.await;
  */
 public final class RedisProcess implements AutoCloseable {
 
+    private static final int PORT_ATTEMPTS = 5;
+
     private static Path binary;
     private static Path binary62;
 
@@ -60,14 +62,28 @@ public final class RedisProcess implements AutoCloseable {
         return started(binary62(), extraArgs);
     }
 
+    /**
+     * Starts a server on a port that was free a moment ago. Between that moment and redis-server's bind, the port
+     * can become the local end of some outgoing connection (both come from the ephemeral range); then another port
+     * is tried.
+     */
     private static RedisProcess started(Path server, String... extraArgs) {
-        try {
-            RedisProcess redis = new RedisProcess(server, freePort(), Files.createTempDirectory("redis-test"),
-                    List.of(extraArgs));
-            redis.launch();
-            return redis;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        for (int attempt = 1; ; attempt++) {
+            RedisProcess redis;
+            try {
+                redis = new RedisProcess(server, freePort(), Files.createTempDirectory("redis-test"),
+                        List.of(extraArgs));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            try {
+                redis.launch();
+                return redis;
+            } catch (IllegalStateException e) {
+                if (attempt == PORT_ATTEMPTS || !String.valueOf(e.getMessage()).contains("Address already in use")) {
+                    throw e;
+                }
+            }
         }
     }
 

@@ -9,15 +9,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.LockSupport;
 
 import dev.reliableredis.bench.Bodies;
-import dev.reliableredis.bench.Contender;
-import dev.reliableredis.bench.Ledger;
 import dev.reliableredis.bench.Spec;
 import dev.reliableredis.camel.ReliableRedisConstants;
-import org.apache.camel.CamelContext;
-import org.apache.camel.Endpoint;
-import org.apache.camel.ProducerTemplate;
-import org.apache.camel.builder.RouteBuilder;
-import org.apache.camel.impl.DefaultCamelContext;
 
 /**
  * The component through Camel routes: a route from {@code reliable-redis:bench} whose processor reports each body,
@@ -25,40 +18,17 @@ import org.apache.camel.impl.DefaultCamelContext;
  * thread. Fast: batches of 100 bodies as one List body each, sent with {@code asyncSendBody}, 4 batches in flight
  * per producer thread.
  */
-public final class ComponentRoute implements Contender {
+public final class ComponentRoute extends CamelRouteContender {
 
     private static final int BATCH = 100;
     private static final int BATCHES_IN_FLIGHT = 4;
 
     private final Spec spec;
-    private final CamelContext camel;
-    private final ProducerTemplate template;
-    private final String uri;
-    /** Resolved once, as a route's to() does. */
-    private final Endpoint endpoint;
-    private Ledger ledger;
 
     public ComponentRoute(Spec spec) throws Exception {
         this.spec = spec;
-        this.uri = "reliable-redis:bench?mode=" + spec.mode() + "&redisUri=" + spec.redisUri();
-        camel = new DefaultCamelContext();
-        camel.addRoutes(new RouteBuilder() {
-            @Override
-            public void configure() {
-                from(uri + "&concurrentConsumers=" + spec.consumers() + "&maxMessagesPerPoll=" + spec.perPoll())
-                        .routeId("bench").autoStartup(false)
-                        .process(exchange -> ledger.received(Bodies.index(exchange.getMessage().getBody(byte[].class))));
-            }
-        });
-        camel.start();
-        template = camel.createProducerTemplate();
-        endpoint = camel.getEndpoint(uri);
-    }
-
-    @Override
-    public void startConsumers(Ledger ledger) throws Exception {
-        this.ledger = ledger;
-        camel.getRouteController().startRoute("bench");
+        String uri = "reliable-redis:bench?mode=" + spec.mode() + "&redisUri=" + spec.redisUri();
+        start(uri + "&concurrentConsumers=" + spec.consumers() + "&maxMessagesPerPoll=" + spec.perPoll(), uri);
     }
 
     @Override
@@ -66,9 +36,7 @@ public final class ComponentRoute implements Contender {
         if (spec.send().equals("fast")) {
             produceBatches(from, to);
         } else {
-            for (int i = from; i < to; i++) {
-                template.sendBody(endpoint, Bodies.of(i));
-            }
+            super.produce(from, to);
         }
     }
 
@@ -82,26 +50,16 @@ public final class ComponentRoute implements Contender {
             if (inFlight.size() == BATCHES_IN_FLIGHT) {
                 inFlight.removeFirst().join();
             }
-            inFlight.add(template.asyncSendBody(endpoint, batch));
+            inFlight.add(template.asyncSendBody(producer, batch));
         }
         inFlight.forEach(CompletableFuture::join);
     }
 
     @Override
-    public void sendOne(int index) {
-        template.sendBody(endpoint, Bodies.of(index));
-    }
-
-    @Override
     public void awaitSettled() {
-        while (((Map<?, ?>) template.requestBodyAndHeader(endpoint, null, ReliableRedisConstants.OPERATION, "stats"))
+        while (((Map<?, ?>) template.requestBodyAndHeader(producer, null, ReliableRedisConstants.OPERATION, "stats"))
                 .get("inflight") instanceof Long inflight && inflight > 0) {
             LockSupport.parkNanos(1_000_000);
         }
-    }
-
-    @Override
-    public void close() throws Exception {
-        camel.close();
     }
 }

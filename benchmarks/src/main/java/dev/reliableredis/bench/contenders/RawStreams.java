@@ -5,55 +5,35 @@ import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
 import dev.reliableredis.bench.Bodies;
-import dev.reliableredis.bench.Contender;
 import dev.reliableredis.bench.Ledger;
 import dev.reliableredis.bench.Spec;
 import io.lettuce.core.Consumer;
 import io.lettuce.core.LettuceFutures;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.StreamMessage;
 import io.lettuce.core.XGroupCreateArgs;
 import io.lettuce.core.XReadArgs;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
-import io.lettuce.core.api.sync.RedisCommands;
-import io.lettuce.core.codec.ByteArrayCodec;
 
 /**
  * Raw Redis Streams with a consumer group and none of the component's reliability extras: producers XADD
  * (pipelined, 100 in flight), consumers XREADGROUP up to perPoll entries and XACK them in one call.
  */
-public final class RawStreams implements Contender {
+public final class RawStreams extends RawRedisContender {
 
     private static final byte[] KEY = "bench:stream".getBytes();
     private static final byte[] GROUP = "bench".getBytes();
     private static final byte[] FIELD = "body".getBytes();
     private static final int PIPELINE = 100;
 
-    private final Spec spec;
-    private final RedisClient client;
-    private final StatefulRedisConnection<byte[], byte[]> producer;
-    private final List<StatefulRedisConnection<byte[], byte[]>> consumerConnections = new ArrayList<>();
-    private final Workers workers = new Workers();
-
     public RawStreams(Spec spec) {
-        this.spec = spec;
-        client = RedisClient.create(spec.redisUri());
-        producer = client.connect(ByteArrayCodec.INSTANCE);
+        super(spec);
         producer.sync().xgroupCreate(XReadArgs.StreamOffset.from(KEY, "0"), GROUP, XGroupCreateArgs.Builder.mkstream());
     }
 
     @Override
     public void startConsumers(Ledger ledger) {
-        List<RedisCommands<byte[], byte[]>> commands = new ArrayList<>();
-        for (int i = 0; i < spec.consumers(); i++) {
-            StatefulRedisConnection<byte[], byte[]> connection = client.connect(ByteArrayCodec.INSTANCE);
-            consumerConnections.add(connection);
-            commands.add(connection.sync());
-        }
-        workers.start("streams", spec.consumers(), worker -> {
-            RedisCommands<byte[], byte[]> redis = commands.get(worker);
+        startWorkers("streams", (redis, worker) -> {
             List<StreamMessage<byte[], byte[]>> entries = redis.xreadgroup(
                     Consumer.from(GROUP, ("c" + worker).getBytes()),
                     XReadArgs.Builder.count(spec.perPoll()).block(1000), XReadArgs.StreamOffset.lastConsumed(KEY));
@@ -94,13 +74,5 @@ public final class RawStreams implements Contender {
         while (producer.sync().xpending(KEY, GROUP).getCount() > 0) {
             LockSupport.parkNanos(1_000_000);
         }
-    }
-
-    @Override
-    public void close() throws Exception {
-        workers.stop();
-        consumerConnections.forEach(StatefulRedisConnection::close);
-        producer.close();
-        client.shutdown();
     }
 }

@@ -4,14 +4,10 @@ import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
 import dev.reliableredis.bench.Bodies;
-import dev.reliableredis.bench.Contender;
 import dev.reliableredis.bench.Ledger;
 import dev.reliableredis.bench.Spec;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
-import io.lettuce.core.codec.ByteArrayCodec;
 
 /**
  * The list recipe the project grew from (shared/seeds), as written: the body itself is the list element; a claim
@@ -22,7 +18,7 @@ import io.lettuce.core.codec.ByteArrayCodec;
  * <p>With {@code batched}, the same design with the calls batched: a claim takes up to perPoll messages, an ack
  * settles everything a consumer processed in one call.
  */
-public class SeedRecipe implements Contender {
+public class SeedRecipe extends RawRedisContender {
 
     private static final String CLAIM = """
             local ids = redis.call('LPOP', KEYS[1], tonumber(ARGV[2]))
@@ -40,11 +36,7 @@ public class SeedRecipe implements Contender {
     private static final byte[] ACKED = "seed:acked".getBytes();
     private static final long VISIBILITY_MS = 30_000;
 
-    private final Spec spec;
     private final int perClaim;
-    private final RedisClient client;
-    private final StatefulRedisConnection<byte[], byte[]> connection;
-    private final Workers workers = new Workers();
     private String claimSha;
     private String ackSha;
 
@@ -53,18 +45,15 @@ public class SeedRecipe implements Contender {
     }
 
     protected SeedRecipe(Spec spec, int perClaim) {
-        this.spec = spec;
+        super(spec);
         this.perClaim = perClaim;
-        client = RedisClient.create(spec.redisUri());
-        connection = client.connect(ByteArrayCodec.INSTANCE);
     }
 
     @Override
     public void startConsumers(Ledger ledger) {
-        RedisCommands<byte[], byte[]> redis = connection.sync();
-        claimSha = redis.scriptLoad(CLAIM);
-        ackSha = redis.scriptLoad(ACK);
-        workers.start("seed", spec.consumers(), worker -> {
+        claimSha = producer.sync().scriptLoad(CLAIM);
+        ackSha = producer.sync().scriptLoad(ACK);
+        startWorkers("seed", (redis, worker) -> {
             long deadline = System.currentTimeMillis() + VISIBILITY_MS;
             List<byte[]> claimed = redis.evalsha(claimSha, ScriptOutputType.MULTI, new byte[][] {READY, PROCESSING},
                     Long.toString(deadline).getBytes(), Integer.toString(perClaim).getBytes());
@@ -82,7 +71,7 @@ public class SeedRecipe implements Contender {
 
     @Override
     public void produce(int from, int to) {
-        RedisCommands<byte[], byte[]> redis = connection.sync();
+        RedisCommands<byte[], byte[]> redis = producer.sync();
         for (int i = from; i < to; i++) {
             redis.rpush(READY, Bodies.of(i));
         }
@@ -90,20 +79,13 @@ public class SeedRecipe implements Contender {
 
     @Override
     public void sendOne(int index) {
-        connection.sync().rpush(READY, Bodies.of(index));
+        producer.sync().rpush(READY, Bodies.of(index));
     }
 
     @Override
     public void awaitSettled() {
-        while (connection.sync().zcard(PROCESSING) > 0) {
+        while (producer.sync().zcard(PROCESSING) > 0) {
             LockSupport.parkNanos(1_000_000);
         }
-    }
-
-    @Override
-    public void close() throws Exception {
-        workers.stop();
-        connection.close();
-        client.shutdown();
     }
 }
