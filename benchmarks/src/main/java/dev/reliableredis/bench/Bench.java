@@ -1,8 +1,6 @@
 package dev.reliableredis.bench;
 
 import java.io.File;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -173,13 +171,5 @@ public final class Bench {
         Map<String, Object> shown = new LinkedHashMap<>(result);
         shown.keySet().removeIf(k -> k.equals("spec") || k.equals("label") || k.endsWith("Histogram"));
         return shown.toString();
-    }
-
-    static void write(Path file, String text) {
-        try {
-            Files.writeString(file, text);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }
