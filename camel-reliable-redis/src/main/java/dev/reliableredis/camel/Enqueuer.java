@@ -24,6 +24,7 @@ final class Enqueuer {
     private final ExecutorServiceManager executors;
     private final ExecutorService sender;
     private final ExecutorService completions;
+    private final Executor completer = this::complete;
     private final CallBatcher<NewMessage, Boolean> batcher;
 
     Enqueuer(ReliableQueue queue, ExecutorServiceManager executors, Object owner) {
@@ -52,13 +53,15 @@ final class Enqueuer {
 
     /** Runs the completions of exchanges; once stopped, on the thread that stored their messages. */
     Executor completions() {
-        return task -> {
-            try {
-                completions.execute(task);
-            } catch (RejectedExecutionException stopped) {
-                task.run();
-            }
-        };
+        return completer;
+    }
+
+    private void complete(Runnable completion) {
+        try {
+            completions.execute(completion);
+        } catch (RejectedExecutionException stopped) {
+            completion.run();
+        }
     }
 
     /** Sends what is queued, then stops. */
