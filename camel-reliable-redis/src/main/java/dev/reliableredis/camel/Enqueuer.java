@@ -13,26 +13,25 @@ import dev.reliableredis.queue.ReliableQueue;
 import org.apache.camel.spi.ExecutorServiceManager;
 
 /**
- * The sends of every producer of one endpoint: one thread makes the script calls, each with all the messages that
- * arrived while the previous call was under way (at most {@value #MAX_BATCH}, so that Redis is never busy long with
- * one); another pool completes the exchanges.
+ * The sends of every producer of one endpoint: asynchronous script calls, each with all the messages that arrived
+ * while the calls before it were under way (at most {@value #MAX_BATCH}, so that Redis is never busy long with one).
+ * A pool completes the exchanges, so that no route runs on Lettuce's I/O thread.
  */
 final class Enqueuer {
 
     private static final int MAX_BATCH = 500;
+    /** The next call goes out while Redis answers the one before; on one connection, still in order. */
+    private static final int CALLS_IN_FLIGHT = 2;
 
     private final ExecutorServiceManager executors;
-    private final ExecutorService sender;
     private final ExecutorService completions;
     private final Executor completer = this::complete;
     private final CallBatcher<NewMessage, Boolean> batcher;
 
     Enqueuer(ReliableQueue queue, ExecutorServiceManager executors, Object owner) {
         this.executors = executors;
-        String name = "ReliableRedis[" + queue.name() + "]";
-        this.sender = executors.newSingleThreadExecutor(owner, name + "-send");
-        this.completions = executors.newDefaultThreadPool(owner, name + "-sent");
-        this.batcher = new CallBatcher<>(queue::enqueue, sender, MAX_BATCH);
+        this.completions = executors.newDefaultThreadPool(owner, "ReliableRedis[" + queue.name() + "]-sent");
+        this.batcher = new CallBatcher<>(queue::enqueueAsync, MAX_BATCH, CALLS_IN_FLIGHT);
     }
 
     /**
@@ -64,9 +63,9 @@ final class Enqueuer {
         }
     }
 
-    /** Sends what is queued, then stops. */
-    void stop() {
-        executors.shutdownGraceful(sender);
+    /** Lets the sends under way finish (at most until the deadline, {@link System#nanoTime}), then stops. */
+    void stop(long deadlineNanos) throws InterruptedException {
+        batcher.awaitIdle(deadlineNanos);
         executors.shutdownGraceful(completions);
     }
 }

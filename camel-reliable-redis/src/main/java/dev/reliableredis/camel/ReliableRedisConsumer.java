@@ -42,7 +42,6 @@ public class ReliableRedisConsumer extends DefaultConsumer {
     private Poller poller;
     private ExecutorService pollerThread;
     private ExecutorService workers;
-    private ExecutorService settleSender;
     private ScheduledExecutorService leaseTimer;
     private ScheduledExecutorService housekeeping;
 
@@ -68,12 +67,11 @@ public class ReliableRedisConsumer extends DefaultConsumer {
         // a worker that has just given back its slot may not wait for the next task yet: a queue as long as the
         // pool holds the task meanwhile; there are never more tasks than slots
         workers = executors.newThreadPool(this, name, pool(name, threads, threads));
-        settleSender = executors.newThreadPool(this, name + "-settle", pool(name + "-settle", 1, 1_000));
         leaseTimer = executors.newScheduledThreadPool(this, name + "-leases", pool(name + "-leases", 1, -1));
         housekeeping = executors.newScheduledThreadPool(this, name + "-housekeeping",
                 pool(name + "-housekeeping", 1, -1));
         outage = new OutageReport(queue.name(), getExceptionHandler(), housekeeping);
-        settler = new Settler(queue, settleSender, leaseTimer, outage);
+        settler = new Settler(queue, leaseTimer, outage);
         if (configuration.isExtendVisibility()) {
             long every = Math.max(1, configuration.getVisibilityTimeout() / 3);
             leaseTimer.scheduleWithFixedDelay(settler::extendLeases, every, every, TimeUnit.MILLISECONDS);
@@ -117,7 +115,6 @@ public class ReliableRedisConsumer extends DefaultConsumer {
             settled = settler.awaitSettled(deadline);
         } finally {
             settler.stop();
-            executors.shutdownNow(settleSender);
             executors.shutdownNow(leaseTimer);
             executors.shutdownNow(housekeeping);
             if (settled) {

@@ -78,7 +78,8 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
     protected void doStop() throws Exception {
         synchronized (this) {
             if (enqueuer != null) {
-                enqueuer.stop();
+                // a call under way ends within the command timeout; the calls waiting for it within one more
+                enqueuer.stop(System.nanoTime() + 2 * gateway.commandTimeout().toNanos());
                 enqueuer = null;
             }
         }

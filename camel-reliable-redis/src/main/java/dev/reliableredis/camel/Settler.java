@@ -2,7 +2,6 @@ package dev.reliableredis.camel;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -27,6 +26,8 @@ final class Settler {
 
     private static final Logger LOG = LoggerFactory.getLogger(Settler.class);
     private static final int BATCH = 500;
+    /** Acks (and nacks) on their way at a time: the next call goes out while Redis answers the one before. */
+    private static final int CALLS_IN_FLIGHT = 2;
     private static final long AWAIT_STEP_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
     private final String queue;
@@ -40,13 +41,12 @@ final class Settler {
     private volatile boolean stopped;
 
     /**
-     * @param sender runs the batched script calls, one at a time
-     * @param timer  runs lease extensions and settlement retries
+     * @param timer runs lease extensions and settlement retries
      */
-    Settler(ReliableQueue queue, Executor sender, ScheduledExecutorService timer, OutageReport outage) {
+    Settler(ReliableQueue queue, ScheduledExecutorService timer, OutageReport outage) {
         this.queue = queue.name();
         this.leases = new LeaseKeeper(queue);
-        this.batcher = new SettlementBatcher(queue, sender, BATCH);
+        this.batcher = new SettlementBatcher(queue, BATCH, CALLS_IN_FLIGHT);
         this.timer = timer;
         this.outage = outage;
     }

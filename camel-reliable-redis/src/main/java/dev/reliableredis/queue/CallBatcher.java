@@ -3,16 +3,19 @@ package dev.reliableredis.queue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 /**
- * Groups concurrent requests into one Redis call: while one call is on its way, the next batch accumulates, so the
- * number of calls follows the round trips, not the requests. Each submission gets its own results; the requests of
- * one submission always go in the same call.
+ * Groups concurrent requests into asynchronous Redis calls: at most {@code maxInFlight} calls are on their way at a
+ * time, and the requests that arrive meanwhile go together in the next one, so the number of calls follows the round
+ * trips, not the requests. No thread waits for Redis: a call is made by the thread that submits when a call may go,
+ * otherwise by the thread that completes the call before it. Calls are made in the order of submission, one thread
+ * at a time, so on one connection Redis runs them in that order. Each submission gets its own results; the requests
+ * of one submission always go in the same call.
  *
  * @param <T> a request
  * @param <R> its result
@@ -22,22 +25,25 @@ public final class CallBatcher<T, R> {
     private record Pending<T, R>(List<T> requests, CompletableFuture<List<R>> results) {
     }
 
-    private final Function<List<T>, List<R>> call;
-    private final Executor executor;
+    private final Function<List<T>, CompletionStage<List<R>>> call;
     private final int maxBatch;
+    private final int maxInFlight;
     private final ConcurrentLinkedQueue<Pending<T, R>> pending = new ConcurrentLinkedQueue<>();
-    private final AtomicBoolean draining = new AtomicBoolean();
+    /** Whether a thread is making calls: only one does, which keeps them in order. */
+    private final AtomicBoolean dispatching = new AtomicBoolean();
+    /** Calls on their way. Guarded by this; waited on by {@link #awaitIdle}. */
+    private int inFlight;
 
     /**
-     * @param call     makes one call for a batch; returns one result per request, in order
-     * @param executor runs the calls, one at a time; when it refuses (shut down), the submitting thread runs them
-     * @param maxBatch most requests in one call (bounds the time Redis is busy with it), unless one submission alone
-     *                 has more
+     * @param call        starts one call for a batch; its result is one result per request, in order
+     * @param maxBatch    most requests in one call (bounds the time Redis is busy with it), unless one submission alone
+     *                    has more
+     * @param maxInFlight most calls on their way at a time
      */
-    public CallBatcher(Function<List<T>, List<R>> call, Executor executor, int maxBatch) {
+    public CallBatcher(Function<List<T>, CompletionStage<List<R>>> call, int maxBatch, int maxInFlight) {
         this.call = call;
-        this.executor = executor;
         this.maxBatch = maxBatch;
+        this.maxInFlight = maxInFlight;
     }
 
     public CompletableFuture<R> submit(T request) {
@@ -48,23 +54,26 @@ public final class CallBatcher<T, R> {
     public CompletableFuture<List<R>> submitAll(List<T> requests) {
         Pending<T, R> next = new Pending<>(requests, new CompletableFuture<>());
         pending.add(next);
-        if (draining.compareAndSet(false, true)) {
-            try {
-                executor.execute(this::drain);
-            } catch (RejectedExecutionException e) {
-                drain();
-            }
-        }
+        dispatch();
         return next.results();
     }
 
-    private void drain() {
-        do {
-            for (List<Pending<T, R>> batch = take(); !batch.isEmpty(); batch = take()) {
-                send(batch);
+    /**
+     * Makes calls while there are requests and room for calls. A thread that finds another one dispatching leaves the
+     * work to it; the dispatching thread looks again after it stops, so no request is left behind.
+     */
+    private void dispatch() {
+        while (!pending.isEmpty() && hasRoom() && dispatching.compareAndSet(false, true)) {
+            try {
+                List<Pending<T, R>> batch;
+                while (hasRoom() && !(batch = take()).isEmpty()) {
+                    started();
+                    send(batch);
+                }
+            } finally {
+                dispatching.set(false);
             }
-            draining.set(false);
-        } while (!pending.isEmpty() && draining.compareAndSet(false, true));
+        }
     }
 
     private List<Pending<T, R>> take() {
@@ -81,17 +90,54 @@ public final class CallBatcher<T, R> {
     private void send(List<Pending<T, R>> batch) {
         List<T> requests = new ArrayList<>();
         batch.forEach(p -> requests.addAll(p.requests()));
-        List<R> results;
+        CompletionStage<List<R>> sent;
         try {
-            results = call.apply(requests);
+            sent = call.apply(requests);
         } catch (RuntimeException e) {
-            batch.forEach(p -> p.results().completeExceptionally(e));
-            return;
+            sent = CompletableFuture.failedFuture(e);
         }
+        sent.whenComplete((results, error) -> {
+            ended();
+            // the next call goes out before this one's results are handed on
+            dispatch();
+            complete(batch, results, error);
+        });
+    }
+
+    private void complete(List<Pending<T, R>> batch, List<R> results, Throwable error) {
         int from = 0;
         for (Pending<T, R> p : batch) {
-            p.results().complete(results.subList(from, from + p.requests().size()));
-            from += p.requests().size();
+            if (error != null) {
+                p.results().completeExceptionally(error);
+            } else {
+                p.results().complete(results.subList(from, from + p.requests().size()));
+                from += p.requests().size();
+            }
         }
+    }
+
+    private synchronized boolean hasRoom() {
+        return inFlight < maxInFlight;
+    }
+
+    private synchronized void started() {
+        inFlight++;
+    }
+
+    private synchronized void ended() {
+        inFlight--;
+        notifyAll();
+    }
+
+    /**
+     * Waits until no call is on its way and none waits to go, at most until the deadline ({@link System#nanoTime});
+     * returns whether that is so.
+     */
+    public synchronized boolean awaitIdle(long deadlineNanos) throws InterruptedException {
+        long left;
+        while ((inFlight > 0 || !pending.isEmpty()) && (left = deadlineNanos - System.nanoTime()) > 0) {
+            TimeUnit.NANOSECONDS.timedWait(this, left);
+        }
+        return inFlight == 0 && pending.isEmpty();
     }
 }

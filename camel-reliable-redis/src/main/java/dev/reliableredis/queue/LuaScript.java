@@ -11,8 +11,13 @@ import java.util.StringJoiner;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 
 /**
@@ -67,6 +72,17 @@ public final class LuaScript {
         } catch (RedisNoScriptException e) {
             return redis.eval(source, type, keys, args);
         }
+    }
+
+    /** As {@link #run}, without waiting for Redis. */
+    public <T> CompletionStage<T> runAsync(RedisClusterAsyncCommands<byte[], byte[]> redis, ScriptOutputType type,
+            byte[][] keys, byte[]... args) {
+        return redis.<T>evalsha(sha, type, keys, args).exceptionallyCompose(error -> {
+            Throwable cause = error instanceof CompletionException ? error.getCause() : error;
+            return cause instanceof RedisNoScriptException
+                    ? redis.<T>eval(source, type, keys, args)
+                    : CompletableFuture.failedStage(cause);
+        });
     }
 
     private static String sha1(byte[] source) {

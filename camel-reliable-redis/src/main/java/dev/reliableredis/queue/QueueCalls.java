@@ -2,10 +2,13 @@ package dev.reliableredis.queue;
 
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.LongFunction;
 import java.util.function.Supplier;
 
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,11 +39,56 @@ public final class QueueCalls {
         return QueueException.wrap(queue, operation, redisCall);
     }
 
+    /** As {@link #run}, without waiting for Redis; a failure completes the result with a QueueException. */
+    public <T> CompletableFuture<T> runAsync(String operation, LuaScript script, ScriptOutputType type, byte[][] keys,
+            byte[]... args) {
+        return runAsync(null, operation, script, type, keys, args);
+    }
+
+    /** As {@link #runAsync}, on the given connection's commands, or on the queue's command connection when null. */
+    public <T> CompletableFuture<T> runAsync(RedisClusterAsyncCommands<byte[], byte[]> on, String operation,
+            LuaScript script, ScriptOutputType type, byte[][] keys, byte[]... args) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        try {
+            script.<T>runAsync(on != null ? on : redis.asyncCommands(), type, keys, args)
+                    .whenComplete((value, error) -> {
+                        if (error == null) {
+                            result.complete(value);
+                        } else {
+                            result.completeExceptionally(QueueException.of(queue, operation, error));
+                        }
+                    });
+        } catch (RuntimeException e) {
+            result.completeExceptionally(QueueException.of(queue, operation, e));
+        }
+        return result;
+    }
+
+    public <T> CompletableFuture<T> runAsync(String operation, LuaScript script, ScriptOutputType type, byte[][] keys,
+            List<byte[]> args) {
+        return runAsync(operation, script, type, keys, args.toArray(byte[][]::new));
+    }
+
+    /** Runs an enqueue script whose reply is one code per message, 1 when it was stored. */
+    public CompletableFuture<List<Boolean>> enqueue(LuaScript script, byte[][] keys, byte[]... args) {
+        return this.<List<Long>>runAsync("enqueue", script, ScriptOutputType.MULTI, keys, args)
+                .thenApply(codes -> codes.stream().map(code -> code == 1L).toList());
+    }
+
+    /** The result of an asynchronous call, waited for; its failure thrown as it is. */
+    public static <T> T await(CompletableFuture<T> call) {
+        try {
+            return call.join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException cause ? cause : e;
+        }
+    }
+
     /** Runs a settling script whose reply is one code per delivery, and says what each code means. */
-    public List<Settled> settle(String operation, LuaScript script, byte[][] keys, List<byte[]> args,
-            LongFunction<Settled> meaning) {
-        List<Long> codes = run(operation, script, ScriptOutputType.MULTI, keys, args);
-        return codes.stream().map(meaning::apply).toList();
+    public CompletableFuture<List<Settled>> settle(String operation, LuaScript script, byte[][] keys,
+            List<byte[]> args, LongFunction<Settled> meaning) {
+        return this.<List<Long>>runAsync(operation, script, ScriptOutputType.MULTI, keys, args)
+                .thenApply(codes -> codes.stream().map(meaning::apply).toList());
     }
 
     /** The travelling headers of a delivered message; headers that do not parse are dropped with a WARN. */

@@ -1,5 +1,6 @@
 package dev.reliableredis.queue;
 
+import java.util.concurrent.CompletionException;
 import java.util.function.Supplier;
 
 import io.lettuce.core.RedisException;
@@ -18,6 +19,18 @@ public class QueueException extends RuntimeException {
         } catch (RedisException e) {
             throw new QueueException(queue, operation, e);
         }
+    }
+
+    /**
+     * The failure of an asynchronous call of a queue operation: a Redis failure becomes a QueueException naming both,
+     * anything else stays as it is.
+     */
+    static RuntimeException of(String queue, String operation, Throwable error) {
+        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        if (cause instanceof RedisException) {
+            return new QueueException(queue, operation, cause);
+        }
+        return cause instanceof RuntimeException runtime ? runtime : new QueueException(queue, operation, cause);
     }
 
     private static String describe(Throwable cause) {

@@ -17,6 +17,7 @@ import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.resource.ClientResources;
@@ -35,6 +36,7 @@ public final class RedisGateway implements AutoCloseable {
     private final Duration commandTimeout;
     private StatefulConnection<byte[], byte[]> connection;
     private volatile RedisClusterCommands<byte[], byte[]> commands;
+    private volatile RedisClusterAsyncCommands<byte[], byte[]> asyncCommands;
     private CompletableFuture<RedisClusterCommands<byte[], byte[]>> connecting;
     private boolean closed;
 
@@ -87,6 +89,24 @@ public final class RedisGateway implements AutoCloseable {
         return current != null ? current : connect();
     }
 
+    /** The asynchronous commands of the command connection, opened now (waiting for it) if it is not open yet. */
+    public RedisClusterAsyncCommands<byte[], byte[]> asyncCommands() {
+        RedisClusterAsyncCommands<byte[], byte[]> current = asyncCommands;
+        if (current == null) {
+            connect();
+            current = asyncCommands;
+            if (current == null) {
+                throw new RedisException("The connection to Redis is closed");
+            }
+        }
+        return current;
+    }
+
+    /** The asynchronous commands of the command connection if it is open, else null: for callers that must not wait. */
+    public RedisClusterAsyncCommands<byte[], byte[]> asyncCommandsIfOpen() {
+        return asyncCommands;
+    }
+
     /**
      * Opens the command connection. Callers that arrive while an attempt is under way wait for that attempt instead
      * of making their own in turn, so that none waits longer than one attempt (at most the command timeout) while
@@ -130,6 +150,7 @@ public final class RedisGateway implements AutoCloseable {
                     throw new RedisException("The connection to Redis is closed");
                 }
                 connection = opened;
+                asyncCommands = async(opened);
                 commands = opening;
             }
             attempt.complete(opening);
@@ -160,6 +181,13 @@ public final class RedisGateway implements AutoCloseable {
                 : ((StatefulRedisConnection<byte[], byte[]>) connection).sync();
     }
 
+    /** The asynchronous commands of a connection this gateway opened. */
+    public static RedisClusterAsyncCommands<byte[], byte[]> async(StatefulConnection<byte[], byte[]> connection) {
+        return connection instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster
+                ? cluster.async()
+                : ((StatefulRedisConnection<byte[], byte[]>) connection).async();
+    }
+
     public Duration commandTimeout() {
         return commandTimeout;
     }
@@ -171,6 +199,7 @@ public final class RedisGateway implements AutoCloseable {
             connection.close();
             connection = null;
             commands = null;
+            asyncCommands = null;
         }
         if (ownsClient) {
             client.shutdown(Duration.ZERO, Duration.ofSeconds(2));

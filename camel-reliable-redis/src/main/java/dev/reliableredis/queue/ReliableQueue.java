@@ -1,6 +1,7 @@
 package dev.reliableredis.queue;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A reliable queue on Redis: every operation is one atomic script call, timed by the Redis server clock.
@@ -16,7 +17,12 @@ public interface ReliableQueue {
      * (false: a no-op, because the id is known). Either all of them are written or, when Redis refuses the call,
      * none.
      */
-    List<Boolean> enqueue(List<NewMessage> messages);
+    CompletableFuture<List<Boolean>> enqueueAsync(List<NewMessage> messages);
+
+    /** As {@link #enqueueAsync}, waiting for Redis. */
+    default List<Boolean> enqueue(List<NewMessage> messages) {
+        return QueueCalls.await(enqueueAsync(messages));
+    }
 
     /** Stores one message; returns false when it was a no-op because the id is known (idempotency). */
     default boolean enqueue(NewMessage message) {
@@ -27,10 +33,18 @@ public interface ReliableQueue {
     List<Delivery> claim(int max);
 
     /** Settles deliveries as done, in one call; one result per lease, in order. */
-    List<Settled> ack(List<Lease> leases);
+    CompletableFuture<List<Settled>> ackAsync(List<Lease> leases);
+
+    default List<Settled> ack(List<Lease> leases) {
+        return QueueCalls.await(ackAsync(leases));
+    }
 
     /** Settles deliveries as failed (retry after backoff, or dead-letter), in one call. */
-    List<Settled> nack(List<Failure> failures);
+    CompletableFuture<List<Settled>> nackAsync(List<Failure> failures);
+
+    default List<Settled> nack(List<Failure> failures) {
+        return QueueCalls.await(nackAsync(failures));
+    }
 
     /** Moves lease deadlines forward; REFUSED for a lease that is no longer held. */
     List<Settled> extend(List<Lease> leases);

@@ -1,11 +1,10 @@
 package dev.reliableredis.queue;
 
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 
 /**
- * Groups the acks and nacks of concurrent deliveries into one script call each: while one batch is on its
- * way to Redis, the next accumulates. Every delivery in a batch is still checked on its own lease token.
+ * Groups the acks and nacks of concurrent deliveries into script calls ({@link CallBatcher}): while calls are on
+ * their way to Redis, the next batch accumulates. Every delivery in a batch is still checked on its own lease token.
  */
 public final class SettlementBatcher {
 
@@ -13,12 +12,12 @@ public final class SettlementBatcher {
     private final CallBatcher<Failure, Settled> nacks;
 
     /**
-     * @param executor runs the sends, one at a time
-     * @param maxBatch most deliveries in one script call (bounds the time Redis is busy with it)
+     * @param maxBatch    most deliveries in one script call (bounds the time Redis is busy with it)
+     * @param maxInFlight most calls of each kind on their way at a time
      */
-    public SettlementBatcher(ReliableQueue queue, Executor executor, int maxBatch) {
-        this.acks = new CallBatcher<>(queue::ack, executor, maxBatch);
-        this.nacks = new CallBatcher<>(queue::nack, executor, maxBatch);
+    public SettlementBatcher(ReliableQueue queue, int maxBatch, int maxInFlight) {
+        this.acks = new CallBatcher<>(queue::ackAsync, maxBatch, maxInFlight);
+        this.nacks = new CallBatcher<>(queue::nackAsync, maxBatch, maxInFlight);
     }
 
     public CompletableFuture<Settled> ack(Lease lease) {

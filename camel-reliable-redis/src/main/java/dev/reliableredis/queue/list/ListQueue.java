@@ -2,6 +2,7 @@ package dev.reliableredis.queue.list;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
@@ -19,6 +20,7 @@ import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.Settled;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 import static dev.reliableredis.queue.QueueCalls.keys;
 import static dev.reliableredis.queue.RedisBytes.bytes;
@@ -89,9 +91,9 @@ public final class ListQueue implements ReliableQueue {
     }
 
     @Override
-    public List<Boolean> enqueue(List<NewMessage> messages) {
+    public CompletableFuture<List<Boolean>> enqueueAsync(List<NewMessage> messages) {
         if (messages.isEmpty()) {
-            return List.of();
+            return CompletableFuture.completedFuture(List.of());
         }
         byte[][] args = new byte[3 * messages.size()][];
         int i = 0;
@@ -100,9 +102,7 @@ public final class ListQueue implements ReliableQueue {
             args[i++] = MessageRecord.payload(HeaderCodec.encode(message.headers()), message.body());
             args[i++] = bytes(message.delayMs());
         }
-        List<Long> codes = calls.run("enqueue", ENQUEUE, ScriptOutputType.MULTI,
-                keys(keys.ready, keys.delayed, keys.messages, keys.acked, keys.wake), args);
-        return codes.stream().map(code -> code == 1L).toList();
+        return calls.enqueue(ENQUEUE, keys(keys.ready, keys.delayed, keys.messages, keys.acked, keys.wake), args);
     }
 
     @Override
@@ -115,14 +115,23 @@ public final class ListQueue implements ReliableQueue {
     }
 
     Claimed claimBatch(int max) {
+        return QueueCalls.await(claimBatch(null, max));
+    }
+
+    /** A claim on the given connection's commands (on the queue's command connection when null), not waited for. */
+    CompletableFuture<Claimed> claimBatch(RedisClusterAsyncCommands<byte[], byte[]> on, int max) {
         byte[] visibility = bytes(settings.visibilityTimeout().toMillis());
-        List<Object> rows = deadLetters
-                ? calls.run("claim", CLAIM_DEAD, ScriptOutputType.MULTI,
+        CompletableFuture<List<Object>> rows = deadLetters
+                ? calls.runAsync(on, "claim", CLAIM_DEAD, ScriptOutputType.MULTI,
                         keys(keys.dead, keys.deadInflight, keys.messages, keys.leases, keys.failure, keys.seq),
                         visibility, bytes(max))
-                : calls.run("claim", CLAIM, ScriptOutputType.MULTI,
+                : calls.runAsync(on, "claim", CLAIM, ScriptOutputType.MULTI,
                         keys(keys.ready, keys.inflight, keys.messages, keys.leases, keys.seq, keys.wake),
                         visibility, bytes(max));
+        return rows.thenApply(this::toClaimed);
+    }
+
+    private Claimed toClaimed(List<Object> rows) {
         int count = rows.size() / FIELDS_PER_DELIVERY;
         List<Delivery> deliveries = new ArrayList<>(count);
         for (int i = 0; i < count * FIELDS_PER_DELIVERY; i += FIELDS_PER_DELIVERY) {
@@ -139,9 +148,9 @@ public final class ListQueue implements ReliableQueue {
     }
 
     @Override
-    public List<Settled> ack(List<Lease> leases) {
+    public CompletableFuture<List<Settled>> ackAsync(List<Lease> leases) {
         if (leases.isEmpty()) {
-            return List.of();
+            return CompletableFuture.completedFuture(List.of());
         }
         List<byte[]> args = new ArrayList<>(1 + 2 * leases.size());
         args.add(bytes(settings.idempotencyWindow().toMillis()));
@@ -151,9 +160,9 @@ public final class ListQueue implements ReliableQueue {
     }
 
     @Override
-    public List<Settled> nack(List<Failure> failures) {
+    public CompletableFuture<List<Settled>> nackAsync(List<Failure> failures) {
         if (failures.isEmpty()) {
-            return List.of();
+            return CompletableFuture.completedFuture(List.of());
         }
         List<byte[]> args = new ArrayList<>(4 + 3 * failures.size());
         QueueCalls.addRetryPolicy(args, settings, deadLetters);
@@ -171,7 +180,7 @@ public final class ListQueue implements ReliableQueue {
         List<byte[]> args = new ArrayList<>(1 + 2 * leases.size());
         args.add(bytes(settings.visibilityTimeout().toMillis()));
         QueueCalls.addLeases(args, leases);
-        return calls.settle("extend", EXTEND, keys(inflight(), keys.leases), args, Settled::ofExtend);
+        return QueueCalls.await(calls.settle("extend", EXTEND, keys(inflight(), keys.leases), args, Settled::ofExtend));
     }
 
     @Override

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -122,9 +123,9 @@ public final class StreamQueue implements ReliableQueue {
     }
 
     @Override
-    public List<Boolean> enqueue(List<NewMessage> messages) {
+    public CompletableFuture<List<Boolean>> enqueueAsync(List<NewMessage> messages) {
         if (messages.isEmpty()) {
-            return List.of();
+            return CompletableFuture.completedFuture(List.of());
         }
         List<byte[]> args = new ArrayList<>(1 + 4 * messages.size());
         args.add(bytes(options.maxLen()));
@@ -134,9 +135,9 @@ public final class StreamQueue implements ReliableQueue {
             args.add(bytes(HeaderCodec.encode(message.headers())));
             args.add(bytes(message.delayMs()));
         }
-        List<Long> codes = calls.run("enqueue", ENQUEUE, ScriptOutputType.MULTI,
-                keys(keys.stream, keys.dead, keys.ids, keys.acked, keys.delayed, keys.delayedMessages), args);
-        return codes.stream().map(code -> code == 1L).toList();
+        return calls.enqueue(ENQUEUE,
+                keys(keys.stream, keys.dead, keys.ids, keys.acked, keys.delayed, keys.delayedMessages),
+                args.toArray(byte[][]::new));
     }
 
     @Override
@@ -171,9 +172,9 @@ public final class StreamQueue implements ReliableQueue {
     }
 
     @Override
-    public List<Settled> ack(List<Lease> leases) {
+    public CompletableFuture<List<Settled>> ackAsync(List<Lease> leases) {
         if (leases.isEmpty()) {
-            return List.of();
+            return CompletableFuture.completedFuture(List.of());
         }
         List<byte[]> args = ownerArgs();
         args.add(bytes(settings.idempotencyWindow().toMillis()));
@@ -188,9 +189,9 @@ public final class StreamQueue implements ReliableQueue {
     }
 
     @Override
-    public List<Settled> nack(List<Failure> failures) {
+    public CompletableFuture<List<Settled>> nackAsync(List<Failure> failures) {
         if (failures.isEmpty()) {
-            return List.of();
+            return CompletableFuture.completedFuture(List.of());
         }
         List<byte[]> args = ownerArgs();
         QueueCalls.addRetryPolicy(args, settings, deadLetters);
@@ -206,7 +207,7 @@ public final class StreamQueue implements ReliableQueue {
         }
         List<byte[]> args = ownerArgs();
         QueueCalls.addLeases(args, leases);
-        return calls.settle("extend", EXTEND, keys(source()), args, Settled::ofExtend);
+        return QueueCalls.await(calls.settle("extend", EXTEND, keys(source()), args, Settled::ofExtend));
     }
 
     @Override

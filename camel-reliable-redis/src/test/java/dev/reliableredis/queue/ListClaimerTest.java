@@ -1,0 +1,84 @@
+package dev.reliableredis.queue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import dev.reliableredis.queue.list.ListQueue;
+import io.lettuce.core.KillArgs;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The list-mode claimer: BLPOP on the wake list with the claim written behind it on the same connection. */
+class ListClaimerTest extends QueueTestBase {
+
+    private static final Duration LONG_WAIT = Duration.ofSeconds(60);
+
+    @Test
+    void aWaitingClaimerClaimsAMessageThatArrivesDuringItsWait() throws Exception {
+        ListQueue q = queue("orders", settings(30_000, 0, 1000));
+        try (Claimer claimer = q.newClaimer()) {
+            CompletableFuture<List<Delivery>> claim = CompletableFuture.supplyAsync(() -> claimer.claim(10, LONG_WAIT));
+            awaitBlockedClients(1);
+
+            q.enqueue(message("m1", "hello"));
+
+            List<Delivery> claimed = claim.get(10, TimeUnit.SECONDS);
+            assertThat(claimed).extracting(Delivery::messageId).containsExactly("m1");
+            assertThat(claimed.get(0).deliveryCount()).isEqualTo(1);
+            assertThat(q.stats().inflight()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void wakingAWaitingClaimerEndsItsWaitWithoutCuttingItsConnection() throws Exception {
+        ListQueue q = queue("orders", settings(30_000, 0, 1000));
+        q.stats();
+        try (Claimer claimer = q.newClaimer()) {
+            CompletableFuture<List<Delivery>> claim = CompletableFuture.supplyAsync(() -> claimer.claim(10, LONG_WAIT));
+            awaitBlockedClients(1);
+            long clients = connectedClients();
+
+            claimer.wakeUp();
+
+            assertThat(claim.get(10, TimeUnit.SECONDS)).as("the claim behind the ended wait found nothing").isEmpty();
+            assertThat(connectedClients()).as("the wait ended, not the connection").isEqualTo(clients);
+            assertThat(claimer.claim(10, LONG_WAIT)).as("a woken claimer claims no more").isEmpty();
+        }
+    }
+
+    @Test
+    void aClaimerWhoseConnectionWasKilledRecoversOnItsNextClaim() throws Exception {
+        ListQueue q = queue("orders", settings(30_000, 0, 1000));
+        try (Claimer claimer = q.newClaimer()) {
+            CompletableFuture<List<Delivery>> claim = CompletableFuture.supplyAsync(() -> claimer.claim(10, LONG_WAIT));
+            awaitBlockedClients(1);
+            raw.clientKill(KillArgs.Builder.id(blockedClientId()));
+
+            assertThat(claim).failsWithin(10, TimeUnit.SECONDS);
+            q.enqueue(message("m1", "hello"));
+            assertThat(claimer.claim(10, LONG_WAIT)).extracting(Delivery::messageId).containsExactly("m1");
+        }
+    }
+
+    private void awaitBlockedClients(long blocked) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> info("blocked_clients") == blocked);
+    }
+
+    private long blockedClientId() {
+        return raw.clientList().lines().filter(line -> line.contains(" cmd=blpop "))
+                .map(line -> Long.parseLong(line.substring(3, line.indexOf(' ')))).findFirst().orElseThrow();
+    }
+
+    private long connectedClients() {
+        return info("connected_clients");
+    }
+
+    private long info(String field) {
+        return raw.info("clients").lines().filter(line -> line.startsWith(field + ":"))
+                .mapToLong(line -> Long.parseLong(line.substring(field.length() + 1).trim())).findFirst().orElseThrow();
+    }
+}
