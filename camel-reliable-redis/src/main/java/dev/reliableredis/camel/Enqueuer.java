@@ -14,14 +14,12 @@ import org.apache.camel.spi.ExecutorServiceManager;
 
 /**
  * The sends of every producer of one endpoint: asynchronous script calls, each with all the messages that arrived
- * while the calls before it were under way (at most {@value #MAX_BATCH}, so that Redis is never busy long with one).
+ * while the call before it was under way (at most {@value #MAX_BATCH}, so that Redis is never busy long with one).
  * A pool completes the exchanges, so that no route runs on Lettuce's I/O thread.
  */
 final class Enqueuer {
 
     private static final int MAX_BATCH = 500;
-    /** The next call goes out while Redis answers the one before; on one connection, still in order. */
-    private static final int CALLS_IN_FLIGHT = 2;
 
     private final ExecutorServiceManager executors;
     private final ExecutorService completions;
@@ -31,7 +29,7 @@ final class Enqueuer {
     Enqueuer(ReliableQueue queue, ExecutorServiceManager executors, Object owner) {
         this.executors = executors;
         this.completions = executors.newDefaultThreadPool(owner, "ReliableRedis[" + queue.name() + "]-sent");
-        this.batcher = new CallBatcher<>(queue::enqueueAsync, MAX_BATCH, CALLS_IN_FLIGHT);
+        this.batcher = new CallBatcher<>(queue::enqueueAsync, MAX_BATCH);
     }
 
     /**

@@ -26,8 +26,6 @@ final class Settler {
 
     private static final Logger LOG = LoggerFactory.getLogger(Settler.class);
     private static final int BATCH = 500;
-    /** Acks (and nacks) on their way at a time: the next call goes out while Redis answers the one before. */
-    private static final int CALLS_IN_FLIGHT = 2;
     private static final long AWAIT_STEP_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
     private final String queue;
@@ -46,7 +44,7 @@ final class Settler {
     Settler(ReliableQueue queue, ScheduledExecutorService timer, OutageReport outage) {
         this.queue = queue.name();
         this.leases = new LeaseKeeper(queue);
-        this.batcher = new SettlementBatcher(queue, BATCH, CALLS_IN_FLIGHT);
+        this.batcher = new SettlementBatcher(queue, BATCH);
         this.timer = timer;
         this.outage = outage;
     }

@@ -12,12 +12,11 @@ public final class SettlementBatcher {
     private final CallBatcher<Failure, Settled> nacks;
 
     /**
-     * @param maxBatch    most deliveries in one script call (bounds the time Redis is busy with it)
-     * @param maxInFlight most calls of each kind on their way at a time
+     * @param maxBatch most deliveries in one script call (bounds the time Redis is busy with it)
      */
-    public SettlementBatcher(ReliableQueue queue, int maxBatch, int maxInFlight) {
-        this.acks = new CallBatcher<>(queue::ackAsync, maxBatch, maxInFlight);
-        this.nacks = new CallBatcher<>(queue::nackAsync, maxBatch, maxInFlight);
+    public SettlementBatcher(ReliableQueue queue, int maxBatch) {
+        this.acks = new CallBatcher<>(queue::ackAsync, maxBatch);
+        this.nacks = new CallBatcher<>(queue::nackAsync, maxBatch);
     }
 
     public CompletableFuture<Settled> ack(Lease lease) {
