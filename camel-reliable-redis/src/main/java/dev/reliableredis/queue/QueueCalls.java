@@ -39,13 +39,10 @@ public final class QueueCalls {
         return QueueException.wrap(queue, operation, redisCall);
     }
 
-    /** As {@link #run}, without waiting for Redis; a failure completes the result with a QueueException. */
-    public <T> CompletableFuture<T> runAsync(String operation, LuaScript script, ScriptOutputType type, byte[][] keys,
-            byte[]... args) {
-        return runAsync(null, operation, script, type, keys, args);
-    }
-
-    /** As {@link #runAsync}, on the given connection's commands, or on the queue's command connection when null. */
+    /**
+     * As {@link #run}, without waiting for Redis, on the given connection's commands (on the queue's command
+     * connection when null); a Redis failure completes the result with a QueueException.
+     */
     public <T> CompletableFuture<T> runAsync(RedisClusterAsyncCommands<byte[], byte[]> on, String operation,
             LuaScript script, ScriptOutputType type, byte[][] keys, byte[]... args) {
         CompletableFuture<T> result = new CompletableFuture<>();
@@ -64,14 +61,9 @@ public final class QueueCalls {
         return result;
     }
 
-    public <T> CompletableFuture<T> runAsync(String operation, LuaScript script, ScriptOutputType type, byte[][] keys,
-            List<byte[]> args) {
-        return runAsync(operation, script, type, keys, args.toArray(byte[][]::new));
-    }
-
     /** Runs an enqueue script whose reply is one code per message, 1 when it was stored. */
     public CompletableFuture<List<Boolean>> enqueue(LuaScript script, byte[][] keys, byte[]... args) {
-        return this.<List<Long>>runAsync("enqueue", script, ScriptOutputType.MULTI, keys, args)
+        return this.<List<Long>>runAsync(null, "enqueue", script, ScriptOutputType.MULTI, keys, args)
                 .thenApply(codes -> codes.stream().map(code -> code == 1L).toList());
     }
 
@@ -87,8 +79,8 @@ public final class QueueCalls {
     /** Runs a settling script whose reply is one code per delivery, and says what each code means. */
     public CompletableFuture<List<Settled>> settle(String operation, LuaScript script, byte[][] keys,
             List<byte[]> args, LongFunction<Settled> meaning) {
-        return this.<List<Long>>runAsync(operation, script, ScriptOutputType.MULTI, keys, args)
-                .thenApply(codes -> codes.stream().map(meaning::apply).toList());
+        return this.<List<Long>>runAsync(null, operation, script, ScriptOutputType.MULTI, keys,
+                args.toArray(byte[][]::new)).thenApply(codes -> codes.stream().map(meaning::apply).toList());
     }
 
     /** The travelling headers of a delivered message; headers that do not parse are dropped with a WARN. */

@@ -6,7 +6,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import dev.reliableredis.queue.list.ListQueue;
+import io.lettuce.core.AclSetuserArgs;
 import io.lettuce.core.KillArgs;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.protocol.CommandType;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -61,6 +64,31 @@ class ListClaimerTest extends QueueTestBase {
             assertThat(claim).failsWithin(10, TimeUnit.SECONDS);
             q.enqueue(message("m1", "hello"));
             assertThat(claimer.claim(10, LONG_WAIT)).extracting(Delivery::messageId).containsExactly("m1");
+        }
+    }
+
+    @Test
+    void aClaimerWhoseUserMayNotRunClientCommandsStillClaimsAndStillStops() throws Exception {
+        raw.aclSetuser("limited", AclSetuserArgs.Builder.on().addPassword("secret").allKeys().allCommands()
+                .removeCommand(CommandType.CLIENT));
+        RedisURI limited = RedisURI.create(redis.uri());
+        limited.setAuthentication("limited", "secret".toCharArray());
+        try (RedisGateway limitedGateway = RedisGateway.create(resources, limited, Duration.ofSeconds(5))) {
+            ListQueue q = ListQueue.of(limitedGateway, "rr", "orders", settings(30_000, 0, 1000));
+            q.stats();
+            try (Claimer claimer = q.newClaimer()) {
+                CompletableFuture<List<Delivery>> claim =
+                        CompletableFuture.supplyAsync(() -> claimer.claim(10, LONG_WAIT));
+                awaitBlockedClients(1);
+                q.enqueue(message("m1", "hello"));
+                assertThat(claim.get(10, TimeUnit.SECONDS)).extracting(Delivery::messageId).containsExactly("m1");
+
+                CompletableFuture<List<Delivery>> next =
+                        CompletableFuture.supplyAsync(() -> claimer.claim(10, LONG_WAIT));
+                awaitBlockedClients(1);
+                claimer.wakeUp();
+                assertThat(next).as("the wait ends by closing the connection").failsWithin(10, TimeUnit.SECONDS);
+            }
         }
     }
 

@@ -11,6 +11,7 @@ import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.QueueCalls;
 import dev.reliableredis.queue.RedisGateway;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.UnblockType;
 import io.lettuce.core.api.StatefulConnection;
@@ -39,7 +40,7 @@ final class ListClaimer implements Claimer {
     private final RedisGateway gateway;
     private final byte[] wakeKey;
     private StatefulConnection<byte[], byte[]> connection;
-    /** The waiting connection's CLIENT ID; null where it cannot be addressed (a cluster connection). */
+    /** The waiting connection's CLIENT ID; null where it cannot be addressed. */
     private Long clientId;
     private volatile boolean woken;
     private boolean closed;
@@ -112,7 +113,7 @@ final class ListClaimer implements Claimer {
         StatefulConnection<byte[], byte[]> opened = gateway.connectDedicated(maxWait.plus(gateway.commandTimeout()));
         Long id;
         try {
-            id = opened instanceof StatefulRedisConnection<byte[], byte[]> standalone ? standalone.sync().clientId() : null;
+            id = clientId(opened);
         } catch (RuntimeException e) {
             opened.closeAsync();
             throw e;
@@ -125,6 +126,18 @@ final class ListClaimer implements Claimer {
             connection = opened;
             clientId = id;
             return opened;
+        }
+    }
+
+    /** The connection's CLIENT ID, or null where it cannot be addressed: a cluster connection, or an ACL without it. */
+    private static Long clientId(StatefulConnection<byte[], byte[]> connection) {
+        if (!(connection instanceof StatefulRedisConnection<byte[], byte[]> standalone)) {
+            return null;
+        }
+        try {
+            return standalone.sync().clientId();
+        } catch (RedisCommandExecutionException refused) {
+            return null;
         }
     }
 
