@@ -3,9 +3,10 @@ package dev.reliableredis.camel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 
 import dev.reliableredis.queue.CallBatcher;
 import dev.reliableredis.queue.NewMessage;
@@ -15,28 +16,53 @@ import org.apache.camel.spi.ExecutorServiceManager;
 /**
  * The sends of every producer of one endpoint: asynchronous script calls, each with all the messages that arrived
  * while the call before it was under way (at most {@value #MAX_BATCH}, so that Redis is never busy long with one).
- * A pool completes the exchanges, so that no route runs on Lettuce's I/O thread.
+ * The exchanges go on in a pool of their own, never on Lettuce's I/O thread, where a route would hold up every
+ * Redis reply.
  */
 final class Enqueuer {
 
     private static final int MAX_BATCH = 500;
 
     private final ExecutorServiceManager executors;
+    /** Grows with the exchanges that go on at once and refuses nothing until shut down. */
     private final ExecutorService completions;
-    private final Executor completer = this::complete;
     private final CallBatcher<NewMessage, Boolean> batcher;
+    /** Sends whose exchange has not gone on yet. Guarded by this; waited on by {@link #stop}. */
+    private int outstanding;
 
     Enqueuer(ReliableQueue queue, ExecutorServiceManager executors, Object owner) {
         this.executors = executors;
-        this.completions = executors.newDefaultThreadPool(owner, "ReliableRedis[" + queue.name() + "]-sent");
+        this.completions = executors.newCachedThreadPool(owner, "ReliableRedis[" + queue.name() + "]-sent");
         this.batcher = new CallBatcher<>(queue::enqueueAsync, MAX_BATCH);
     }
 
     /**
-     * Stores the messages, in one script call with those other threads send meanwhile; a batch larger than
-     * {@value #MAX_BATCH} in calls of that many. Whether each was stored, in order.
+     * Stores the messages, in one script call with those other threads send meanwhile (a batch larger than
+     * {@value #MAX_BATCH} in calls of that many), then hands whether each was stored, in order, or the failure, to
+     * {@code done}, in the completions pool.
      */
-    CompletableFuture<List<Boolean>> submit(List<NewMessage> messages) {
+    void send(List<NewMessage> messages, BiConsumer<List<Boolean>, Throwable> done) {
+        synchronized (this) {
+            outstanding++;
+        }
+        submit(messages).whenComplete((stored, error) -> {
+            Runnable goOn = () -> {
+                try {
+                    done.accept(stored, error);
+                } finally {
+                    ended();
+                }
+            };
+            try {
+                completions.execute(goOn);
+            } catch (RejectedExecutionException stopped) {
+                // only once stop gave up waiting: an exchange that goes on here is better than one that never does
+                goOn.run();
+            }
+        });
+    }
+
+    private CompletableFuture<List<Boolean>> submit(List<NewMessage> messages) {
         if (messages.size() <= MAX_BATCH) {
             return batcher.submitAll(messages);
         }
@@ -45,25 +71,22 @@ final class Enqueuer {
             parts.add(batcher.submitAll(messages.subList(from, Math.min(messages.size(), from + MAX_BATCH))));
         }
         return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).thenApply(
-                done -> parts.stream().flatMap(part -> part.join().stream()).toList());
+                all -> parts.stream().flatMap(part -> part.join().stream()).toList());
     }
 
-    /** Runs the completions of exchanges; once stopped, on the thread that stored their messages. */
-    Executor completions() {
-        return completer;
+    private synchronized void ended() {
+        outstanding--;
+        notifyAll();
     }
 
-    private void complete(Runnable completion) {
-        try {
-            completions.execute(completion);
-        } catch (RejectedExecutionException stopped) {
-            completion.run();
-        }
-    }
-
-    /** Lets the sends under way finish (at most until the deadline, {@link System#nanoTime}), then stops. */
+    /** Lets the sends under way go on (at most until the deadline, {@link System#nanoTime}), then stops. */
     void stop(long deadlineNanos) throws InterruptedException {
-        batcher.awaitIdle(deadlineNanos);
+        synchronized (this) {
+            long left;
+            while (outstanding > 0 && (left = deadlineNanos - System.nanoTime()) > 0) {
+                TimeUnit.NANOSECONDS.timedWait(this, left);
+            }
+        }
         executors.shutdownGraceful(completions);
     }
 }

@@ -25,9 +25,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Claims messages under a lease, no more than it has free processing threads, and hands each exchange's outcome to
- * a {@link Settler} through a {@link SettleOnCompletion}. One poller thread claims; {@code concurrentConsumers}
- * threads process; one thread sends the grouped acks and nacks; one timer thread extends leases and retries
- * settlements; one housekeeping thread runs the {@link Reaper} and reports outages.
+ * a {@link Settler} through a {@link SettleOnCompletion}. One poller thread claims (a claim's deliveries may start
+ * from Lettuce's I/O thread as its reply arrives); {@code concurrentConsumers} threads process; acks and nacks go to
+ * Redis in grouped asynchronous calls; one timer thread extends leases and retries settlements; one housekeeping
+ * thread runs the {@link Reaper} and reports outages.
  */
 public class ReliableRedisConsumer extends DefaultConsumer {
 
@@ -143,6 +144,8 @@ public class ReliableRedisConsumer extends DefaultConsumer {
         private final ProcessingSlots slots;
         private final CountDownLatch stopping = new CountDownLatch(1);
         private volatile boolean polling = true;
+        /** The last claim was full: more are probably ready. Set when its deliveries start. */
+        private volatile boolean backlog;
 
         Poller(Claimer claimer, ProcessingSlots slots) {
             this.claimer = claimer;
@@ -155,7 +158,6 @@ public class ReliableRedisConsumer extends DefaultConsumer {
             int fullerBatch = Math.max(1, Math.min(max, configuration.getConcurrentConsumers() / 2));
             Duration idleWait = Duration.ofMillis(configuration.getReaperInterval());
             int failures = 0;
-            boolean backlog = false;
             try {
                 while (polling) {
                     int free = slots.awaitFree(1, idleWait);
@@ -169,10 +171,10 @@ public class ReliableRedisConsumer extends DefaultConsumer {
                     }
                     try {
                         int asked = Math.min(max, free);
-                        List<Delivery> deliveries = claimer.claim(asked, idleWait);
-                        // a full claim says more are probably ready
-                        backlog = deliveries.size() == asked;
-                        dispatch(deliveries);
+                        giveBack(claimer.claim(asked, idleWait, deliveries -> {
+                            backlog = deliveries.size() == asked;
+                            return start(deliveries);
+                        }));
                         failures = 0;
                         outage.succeeded("claim");
                     } catch (RuntimeException e) {
@@ -189,10 +191,13 @@ public class ReliableRedisConsumer extends DefaultConsumer {
             }
         }
 
-        private void dispatch(List<Delivery> deliveries) {
+        /**
+         * Hands each delivery to a worker; returns those that could not start (the consumer is stopping), to be given
+         * back. Runs on the thread that completes the claim, often Lettuce's: it must not wait for anything.
+         */
+        private List<Delivery> start(List<Delivery> deliveries) {
             if (!polling) {
-                giveBack(deliveries);
-                return;
+                return deliveries;
             }
             for (int i = 0; i < deliveries.size(); i++) {
                 Delivery delivery = deliveries.get(i);
@@ -201,10 +206,10 @@ public class ReliableRedisConsumer extends DefaultConsumer {
                     workers.execute(() -> process(delivery, slots));
                 } catch (RejectedExecutionException e) {
                     slots.release();
-                    giveBack(deliveries.subList(i, deliveries.size()));
-                    return;
+                    return deliveries.subList(i, deliveries.size());
                 }
             }
+            return List.of();
         }
 
         void stop() {

@@ -78,9 +78,7 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
                 : List.of(toMessage(exchange, message.getBody(), travellingHeaders(exchange, message),
                         message.getHeader(ReliableRedisConstants.DELAY, 0L, Long.class),
                         message.getHeader(ReliableRedisConstants.DEDUPLICATION_ID, String.class)));
-        // the exchange goes on in another thread than the one that talks to Redis, so a slow route cannot hold up
-        // the sends of the others
-        enqueuer.submit(messages).whenCompleteAsync((enqueued, error) -> {
+        enqueuer.send(messages, (enqueued, error) -> {
             if (error != null) {
                 exchange.setException(error instanceof CompletionException wrapped ? wrapped.getCause() : error);
             } else {
@@ -90,7 +88,7 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
                 message.setHeader(ReliableRedisConstants.ENQUEUED, batch ? enqueued : enqueued.get(0));
             }
             callback.done(false);
-        }, enqueuer.completions());
+        });
         return false;
     }
 

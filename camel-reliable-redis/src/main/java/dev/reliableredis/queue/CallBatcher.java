@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
@@ -30,7 +29,7 @@ public final class CallBatcher<T, R> {
     private final ConcurrentLinkedQueue<Pending<T, R>> pending = new ConcurrentLinkedQueue<>();
     /** Whether a thread is making calls: only one does, which keeps them in order. */
     private final AtomicBoolean dispatching = new AtomicBoolean();
-    /** Whether a call is on its way. Guarded by this; waited on by {@link #awaitIdle}. */
+    /** Whether a call is on its way. Guarded by this. */
     private boolean calling;
 
     /**
@@ -91,22 +90,37 @@ public final class CallBatcher<T, R> {
         CompletionStage<List<R>> sent;
         try {
             sent = call.apply(requests);
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {
+            // the call could not even start (Redis was never reached): the requests waiting behind it would only
+            // hold this thread through the same failure one by one
+            List<Pending<T, R>> failed = new ArrayList<>(batch);
+            for (Pending<T, R> waiting; (waiting = pending.poll()) != null; ) {
+                failed.add(waiting);
+            }
             sent = CompletableFuture.failedFuture(e);
+            batch = failed;
         }
+        List<Pending<T, R>> sentBatch = batch;
         sent.whenComplete((results, error) -> {
             setCalling(false);
-            // the next call goes out before this one's results are handed on
-            dispatch();
-            complete(batch, results, error);
+            try {
+                // the next call goes out before this one's results are handed on
+                dispatch();
+            } finally {
+                complete(sentBatch, results, error);
+            }
         });
     }
 
     private void complete(List<Pending<T, R>> batch, List<R> results, Throwable error) {
+        int expected = batch.stream().mapToInt(p -> p.requests().size()).sum();
+        Throwable failure = error != null || results.size() == expected ? error
+                : new IllegalStateException("Redis answered " + results.size() + " results for " + expected
+                                            + " requests");
         int from = 0;
         for (Pending<T, R> p : batch) {
-            if (error != null) {
-                p.results().completeExceptionally(error);
+            if (failure != null) {
+                p.results().completeExceptionally(failure);
             } else {
                 p.results().complete(results.subList(from, from + p.requests().size()));
                 from += p.requests().size();
@@ -120,18 +134,5 @@ public final class CallBatcher<T, R> {
 
     private synchronized void setCalling(boolean calling) {
         this.calling = calling;
-        notifyAll();
-    }
-
-    /**
-     * Waits until no call is on its way and none waits to go, at most until the deadline ({@link System#nanoTime});
-     * returns whether that is so.
-     */
-    public synchronized boolean awaitIdle(long deadlineNanos) throws InterruptedException {
-        long left;
-        while ((calling || !pending.isEmpty()) && (left = deadlineNanos - System.nanoTime()) > 0) {
-            TimeUnit.NANOSECONDS.timedWait(this, left);
-        }
-        return !calling && pending.isEmpty();
     }
 }

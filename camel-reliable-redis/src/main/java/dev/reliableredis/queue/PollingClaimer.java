@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
+import java.util.function.UnaryOperator;
 
 /**
  * Claims, and when nothing was there waits the whole {@code maxWait} before the next claim: for queues that give
@@ -19,12 +20,12 @@ public final class PollingClaimer implements Claimer {
     }
 
     @Override
-    public List<Delivery> claim(int max, Duration maxWait) {
+    public List<Delivery> claim(int max, Duration maxWait, UnaryOperator<List<Delivery>> start) {
         List<Delivery> deliveries = claim.apply(max);
         if (deliveries.isEmpty()) {
             pause(maxWait);
         }
-        return deliveries;
+        return start.apply(deliveries);
     }
 
     private synchronized void pause(Duration maxWait) {

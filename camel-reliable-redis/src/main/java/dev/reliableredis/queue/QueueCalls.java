@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.function.LongFunction;
 import java.util.function.Supplier;
 
@@ -41,20 +42,24 @@ public final class QueueCalls {
 
     /**
      * As {@link #run}, without waiting for Redis, on the given connection's commands (on the queue's command
-     * connection when null); a Redis failure completes the result with a QueueException.
+     * connection when null).
      */
     public <T> CompletableFuture<T> runAsync(RedisClusterAsyncCommands<byte[], byte[]> on, String operation,
             LuaScript script, ScriptOutputType type, byte[][] keys, byte[]... args) {
+        return async(operation, () -> script.runAsync(on != null ? on : redis.asyncCommands(), type, keys, args));
+    }
+
+    /** Starts one Redis call of a queue operation; a Redis failure completes the result with a QueueException. */
+    public <T> CompletableFuture<T> async(String operation, Supplier<? extends CompletionStage<T>> redisCall) {
         CompletableFuture<T> result = new CompletableFuture<>();
         try {
-            script.<T>runAsync(on != null ? on : redis.asyncCommands(), type, keys, args)
-                    .whenComplete((value, error) -> {
-                        if (error == null) {
-                            result.complete(value);
-                        } else {
-                            result.completeExceptionally(QueueException.of(queue, operation, error));
-                        }
-                    });
+            redisCall.get().whenComplete((value, error) -> {
+                if (error == null) {
+                    result.complete(value);
+                } else {
+                    result.completeExceptionally(QueueException.of(queue, operation, error));
+                }
+            });
         } catch (RuntimeException e) {
             result.completeExceptionally(QueueException.of(queue, operation, e));
         }

@@ -1,5 +1,6 @@
 package dev.reliableredis.queue;
 
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.function.Supplier;
 
@@ -22,15 +23,16 @@ public class QueueException extends RuntimeException {
     }
 
     /**
-     * The failure of an asynchronous call of a queue operation: a Redis failure becomes a QueueException naming both,
-     * anything else stays as it is.
+     * The failure of an asynchronous call of a queue operation: a Redis failure, or a call cancelled because its
+     * connection closed, becomes a QueueException naming both; anything else stays as it is.
      */
     static RuntimeException of(String queue, String operation, Throwable error) {
         Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-        if (cause instanceof RedisException) {
+        if (cause instanceof RedisException || cause instanceof CancellationException
+            || !(cause instanceof RuntimeException)) {
             return new QueueException(queue, operation, cause);
         }
-        return cause instanceof RuntimeException runtime ? runtime : new QueueException(queue, operation, cause);
+        return (RuntimeException) cause;
     }
 
     private static String describe(Throwable cause) {

@@ -47,7 +47,6 @@ class CallBatcherTest {
         for (int i = 0; i < waiting.size(); i++) {
             assertThat(waiting.get(i).get(1, TimeUnit.SECONDS)).isEqualTo("r" + (i + 2));
         }
-        assertThat(batcher.awaitIdle(System.nanoTime())).isTrue();
     }
 
     @Test
@@ -57,7 +56,6 @@ class CallBatcherTest {
         CompletableFuture<List<String>> big = batcher.submitAll(List.of(1, 2, 3, 4));
         batcher.submitAll(List.of(5, 6));
         batcher.submit(7);
-        assertThat(batcher.awaitIdle(System.nanoTime())).as("calls are under way").isFalse();
 
         calls.get(0).answer();
         calls.get(1).answer();
@@ -77,6 +75,37 @@ class CallBatcherTest {
         assertThatThrownBy(() -> failing.get(1, TimeUnit.SECONDS)).hasRootCauseMessage("refused");
         calls.get(1).answer();
         assertThat(next.get(1, TimeUnit.SECONDS)).isEqualTo("r2");
+    }
+
+    @Test
+    void anAnswerWithTheWrongNumberOfResultsFailsEveryRequestInTheCall() {
+        CallBatcher<Integer, String> batcher = new CallBatcher<>(requests -> CompletableFuture.completedFuture(
+                List.of("only one")), 100);
+        assertThatThrownBy(() -> batcher.submitAll(List.of(1, 2)).get(1, TimeUnit.SECONDS))
+                .hasRootCauseMessage("Redis answered 1 results for 2 requests");
+    }
+
+    @Test
+    void aCallThatCannotStartFailsTheRequestsWaitingBehindItWithoutTryingEachAgain() throws Exception {
+        List<List<Integer>> attempts = new ArrayList<>();
+        CompletableFuture<List<String>> firstAnswer = new CompletableFuture<>();
+        CallBatcher<Integer, String> batcher = new CallBatcher<>(requests -> {
+            attempts.add(List.copyOf(requests));
+            if (attempts.size() == 1) {
+                return firstAnswer;
+            }
+            throw new IllegalStateException("not connected");
+        }, 1);
+        CompletableFuture<String> first = batcher.submit(1);
+        CompletableFuture<String> second = batcher.submit(2);
+        CompletableFuture<String> third = batcher.submit(3);
+
+        firstAnswer.complete(List.of("r1"));
+
+        assertThat(first.get(1, TimeUnit.SECONDS)).isEqualTo("r1");
+        assertThatThrownBy(() -> second.get(1, TimeUnit.SECONDS)).hasRootCauseMessage("not connected");
+        assertThatThrownBy(() -> third.get(1, TimeUnit.SECONDS)).hasRootCauseMessage("not connected");
+        assertThat(attempts).containsExactly(List.of(1), List.of(2));
     }
 
     @Test

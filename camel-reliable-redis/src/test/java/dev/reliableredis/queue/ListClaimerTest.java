@@ -3,7 +3,9 @@ package dev.reliableredis.queue;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 
 import dev.reliableredis.queue.list.ListQueue;
 import io.lettuce.core.AclSetuserArgs;
@@ -24,7 +26,7 @@ class ListClaimerTest extends QueueTestBase {
     void aWaitingClaimerClaimsAMessageThatArrivesDuringItsWait() throws Exception {
         ListQueue q = queue("orders", settings(30_000, 0, 1000));
         try (Claimer claimer = q.newClaimer()) {
-            CompletableFuture<List<Delivery>> claim = CompletableFuture.supplyAsync(() -> claimer.claim(10, LONG_WAIT));
+            CompletableFuture<List<Delivery>> claim = claimLater(claimer);
             awaitBlockedClients(1);
 
             q.enqueue(message("m1", "hello"));
@@ -41,7 +43,7 @@ class ListClaimerTest extends QueueTestBase {
         ListQueue q = queue("orders", settings(30_000, 0, 1000));
         q.stats();
         try (Claimer claimer = q.newClaimer()) {
-            CompletableFuture<List<Delivery>> claim = CompletableFuture.supplyAsync(() -> claimer.claim(10, LONG_WAIT));
+            CompletableFuture<List<Delivery>> claim = claimLater(claimer);
             awaitBlockedClients(1);
             long clients = connectedClients();
 
@@ -49,7 +51,7 @@ class ListClaimerTest extends QueueTestBase {
 
             assertThat(claim.get(10, TimeUnit.SECONDS)).as("the claim behind the ended wait found nothing").isEmpty();
             assertThat(connectedClients()).as("the wait ended, not the connection").isEqualTo(clients);
-            assertThat(claimer.claim(10, LONG_WAIT)).as("a woken claimer claims no more").isEmpty();
+            assertThat(claim(claimer)).as("a woken claimer claims no more").isEmpty();
         }
     }
 
@@ -57,13 +59,13 @@ class ListClaimerTest extends QueueTestBase {
     void aClaimerWhoseConnectionWasKilledRecoversOnItsNextClaim() throws Exception {
         ListQueue q = queue("orders", settings(30_000, 0, 1000));
         try (Claimer claimer = q.newClaimer()) {
-            CompletableFuture<List<Delivery>> claim = CompletableFuture.supplyAsync(() -> claimer.claim(10, LONG_WAIT));
+            CompletableFuture<List<Delivery>> claim = claimLater(claimer);
             awaitBlockedClients(1);
             raw.clientKill(KillArgs.Builder.id(blockedClientId()));
 
             assertThat(claim).failsWithin(10, TimeUnit.SECONDS);
             q.enqueue(message("m1", "hello"));
-            assertThat(claimer.claim(10, LONG_WAIT)).extracting(Delivery::messageId).containsExactly("m1");
+            assertThat(claim(claimer)).extracting(Delivery::messageId).containsExactly("m1");
         }
     }
 
@@ -78,18 +80,45 @@ class ListClaimerTest extends QueueTestBase {
             q.stats();
             try (Claimer claimer = q.newClaimer()) {
                 CompletableFuture<List<Delivery>> claim =
-                        CompletableFuture.supplyAsync(() -> claimer.claim(10, LONG_WAIT));
+                        claimLater(claimer);
                 awaitBlockedClients(1);
                 q.enqueue(message("m1", "hello"));
                 assertThat(claim.get(10, TimeUnit.SECONDS)).extracting(Delivery::messageId).containsExactly("m1");
 
                 CompletableFuture<List<Delivery>> next =
-                        CompletableFuture.supplyAsync(() -> claimer.claim(10, LONG_WAIT));
+                        claimLater(claimer);
                 awaitBlockedClients(1);
                 claimer.wakeUp();
                 assertThat(next).as("the wait ends by closing the connection").failsWithin(10, TimeUnit.SECONDS);
             }
         }
+    }
+
+    @Test
+    void aClaimHandsItsDeliveriesToStartFromTheRedisIoThreadAndReturnsWhatStartLeft() throws Exception {
+        ListQueue q = queue("orders", settings(30_000, 0, 1000));
+        try (Claimer claimer = q.newClaimer()) {
+            List<String> startedOn = new CopyOnWriteArrayList<>();
+            CompletableFuture<List<Delivery>> claim = CompletableFuture.supplyAsync(() -> claimer.claim(10, LONG_WAIT,
+                    deliveries -> {
+                        startedOn.add(Thread.currentThread().getName());
+                        return deliveries.subList(1, deliveries.size());
+                    }));
+            awaitBlockedClients(1);
+
+            q.enqueue(List.of(message("m1", "a"), message("m2", "b")));
+
+            assertThat(claim.get(10, TimeUnit.SECONDS)).extracting(Delivery::messageId).containsExactly("m2");
+            assertThat(startedOn).singleElement().asString().startsWith("lettuce-");
+        }
+    }
+
+    private static List<Delivery> claim(Claimer claimer) {
+        return claimer.claim(10, LONG_WAIT, UnaryOperator.identity());
+    }
+
+    private static CompletableFuture<List<Delivery>> claimLater(Claimer claimer) {
+        return CompletableFuture.supplyAsync(() -> claim(claimer));
     }
 
     private void awaitBlockedClients(long blocked) {

@@ -6,12 +6,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.UnaryOperator;
 
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.QueueCalls;
 import dev.reliableredis.queue.RedisGateway;
-import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.UnblockType;
 import io.lettuce.core.api.StatefulConnection;
@@ -24,7 +24,8 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
  * token when there is none, and a claim that leaves messages behind leaves one for the next consumer; Redis hands
  * each token to one waiting consumer. So an arrival wakes one idle consumer, not every idle one in every JVM, and
  * a consumer with work left finds its token at once. The claim is written right behind the BLPOP on the same
- * connection: Redis runs it the moment the BLPOP returns, with no round trip in between. A wait that ends without a
+ * connection: Redis runs it the moment the BLPOP returns, with no round trip in between, and its deliveries are
+ * started from Lettuce's I/O thread, without waking the polling thread first. A wait that ends without a
  * token claims all the same, so a lost token costs at most {@code maxWait}. A claim that left ready messages behind
  * is followed by the next claim without a wait.
  */
@@ -32,7 +33,7 @@ final class ListClaimer implements Claimer {
 
     /** How often a stopping consumer asks Redis again to end its wait, in case the first request overtook it. */
     private static final long UNBLOCK_EVERY_MILLIS = 100;
-    /** Requests after which a stopping consumer cuts its connection instead: Redis does not answer. */
+    /** Unanswered requests after which a stopping consumer cuts its connection instead: Redis does not answer. */
     private static final int UNBLOCK_ATTEMPTS = 5;
 
     private final ListQueue queue;
@@ -40,12 +41,16 @@ final class ListClaimer implements Claimer {
     private final RedisGateway gateway;
     private final byte[] wakeKey;
     private StatefulConnection<byte[], byte[]> connection;
-    /** The waiting connection's CLIENT ID; null where it cannot be addressed. */
-    private Long clientId;
+    /** The waiting connection's CLIENT ID, asked for in front of each wait: a reconnected connection has another. */
+    private volatile Long clientId;
+    /** False where the connection cannot be addressed: a cluster connection, or a user without CLIENT. */
+    private volatile boolean addressable = true;
+    /** Redis confirmed that it ended the wait: only the claim's reply is awaited now. */
+    private volatile boolean unblocked;
     private volatile boolean woken;
     private boolean closed;
-    /** The last claim left ready messages behind: claim again at once. */
-    private boolean more;
+    /** The last claim left ready messages behind: claim again at once. Written by the claim's completion. */
+    private volatile boolean more;
 
     ListClaimer(ListQueue queue, QueueCalls calls, RedisGateway gateway, byte[] wakeKey) {
         this.queue = queue;
@@ -55,34 +60,50 @@ final class ListClaimer implements Claimer {
     }
 
     @Override
-    public List<Delivery> claim(int max, Duration maxWait) {
+    public List<Delivery> claim(int max, Duration maxWait, UnaryOperator<List<Delivery>> start) {
         if (woken) {
             return List.of();
         }
-        ListQueue.Claimed claimed = more ? queue.claimBatch(max) : calls.run("claim", () -> waitAndClaim(max, maxWait));
-        more = claimed.more();
-        return claimed.deliveries();
+        return calls.run("claim", () -> {
+            RedisClusterAsyncCommands<byte[], byte[]> waiting = null;
+            if (!more) {
+                StatefulConnection<byte[], byte[]> opened = connection(maxWait);
+                waiting = RedisGateway.async(opened);
+                clientId = null;
+                if (opened instanceof StatefulRedisConnection<byte[], byte[]>) {
+                    waiting.clientId().whenComplete((id, refused) -> {
+                        clientId = id;
+                        addressable = refused == null;
+                    });
+                } else {
+                    addressable = false;
+                }
+                waiting.blpop(Math.max(maxWait.toMillis(), 1) / 1000.0, wakeKey);
+            }
+            return await(queue.claimBatch(waiting, max).thenApply(claimed -> {
+                more = claimed.more();
+                return start.apply(claimed.deliveries());
+            }));
+        });
     }
 
-    private ListQueue.Claimed waitAndClaim(int max, Duration maxWait) {
-        RedisClusterAsyncCommands<byte[], byte[]> waiting = RedisGateway.async(connection(maxWait));
-        waiting.blpop(Math.max(maxWait.toMillis(), 1) / 1000.0, wakeKey);
-        CompletableFuture<ListQueue.Claimed> claim = queue.claimBatch(waiting, max);
+    /** Waits for the claim; once the consumer stops, ends the wait it may be behind. */
+    private List<Delivery> await(CompletableFuture<List<Delivery>> claim) {
         try {
-            int unblocked = 0;
+            int attempts = 0;
             while (true) {
                 try {
                     return claim.get(UNBLOCK_EVERY_MILLIS, TimeUnit.MILLISECONDS);
                 } catch (TimeoutException stillWaiting) {
-                    if (woken && ++unblocked > UNBLOCK_ATTEMPTS) {
+                    if (woken && !unblocked && ++attempts > UNBLOCK_ATTEMPTS) {
                         discardConnection();
-                    } else if (woken) {
+                    } else if (woken && !unblocked) {
                         unblock();
                     }
                 }
             }
         } catch (ExecutionException e) {
-            // a reconnected connection has another CLIENT ID, and a reply that came too late would be out of step
+            // a reply that came too late would be out of step with the next command
             discardConnection();
             throw e.getCause() instanceof RuntimeException cause ? cause : new RedisException(e.getCause());
         } catch (InterruptedException e) {
@@ -102,8 +123,8 @@ final class ListClaimer implements Claimer {
     /** The waiting connection, opened on first use (outside the lock: wakeUp must not wait for it). */
     private StatefulConnection<byte[], byte[]> connection(Duration maxWait) {
         synchronized (this) {
-            if (closed) {
-                throw new RedisException("The claimer of queue '" + queue.name() + "' is closed");
+            if (closed || woken) {
+                throw new RedisException("The claimer of queue '" + queue.name() + "' is stopping");
             }
             if (connection != null) {
                 return connection;
@@ -111,33 +132,13 @@ final class ListClaimer implements Claimer {
         }
         // the client must not give up on a wait that Redis still serves
         StatefulConnection<byte[], byte[]> opened = gateway.connectDedicated(maxWait.plus(gateway.commandTimeout()));
-        Long id;
-        try {
-            id = clientId(opened);
-        } catch (RuntimeException e) {
-            opened.closeAsync();
-            throw e;
-        }
         synchronized (this) {
-            if (closed) {
+            if (closed || woken) {
                 opened.closeAsync();
-                throw new RedisException("The claimer of queue '" + queue.name() + "' is closed");
+                throw new RedisException("The claimer of queue '" + queue.name() + "' is stopping");
             }
             connection = opened;
-            clientId = id;
             return opened;
-        }
-    }
-
-    /** The connection's CLIENT ID, or null where it cannot be addressed: a cluster connection, or an ACL without it. */
-    private static Long clientId(StatefulConnection<byte[], byte[]> connection) {
-        if (!(connection instanceof StatefulRedisConnection<byte[], byte[]> standalone)) {
-            return null;
-        }
-        try {
-            return standalone.sync().clientId();
-        } catch (RedisCommandExecutionException refused) {
-            return null;
         }
     }
 
@@ -157,12 +158,24 @@ final class ListClaimer implements Claimer {
         if (connection == null) {
             return;
         }
+        Long id = clientId;
         RedisClusterAsyncCommands<byte[], byte[]> redis = gateway.asyncCommandsIfOpen();
-        if (clientId == null || redis == null) {
+        if (!addressable || redis == null) {
             discardConnection();
-        } else {
-            redis.clientUnblock(clientId, UnblockType.TIMEOUT);
+            return;
         }
+        if (id == null) {
+            // its CLIENT ID is on its way: the claim's wait asks again
+            return;
+        }
+        // 1: the wait ended; 0: not waiting (yet, or any more): asked again while the claim is awaited
+        redis.clientUnblock(id, UnblockType.TIMEOUT).whenComplete((ended, error) -> {
+            if (error != null) {
+                discardConnection();
+            } else if (ended == 1) {
+                unblocked = true;
+            }
+        });
     }
 
     @Override

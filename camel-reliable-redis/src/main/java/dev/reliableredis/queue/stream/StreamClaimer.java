@@ -2,9 +2,12 @@ package dev.reliableredis.queue.stream;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.UnaryOperator;
 
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
+import dev.reliableredis.queue.QueueCalls;
 import dev.reliableredis.queue.RedisGateway;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.api.StatefulConnection;
@@ -34,18 +37,26 @@ final class StreamClaimer implements Claimer {
     }
 
     @Override
-    public List<Delivery> claim(int max, Duration maxWait) {
+    public List<Delivery> claim(int max, Duration maxWait, UnaryOperator<List<Delivery>> start) {
         if (woken) {
             return List.of();
         }
-        List<Delivery> deliveries = queue.claim(max);
+        List<Delivery> claimed = queue.claim(max);
+        if (!claimed.isEmpty()) {
+            return start.apply(claimed);
+        }
         long deadline = System.nanoTime() + maxWait.toNanos();
         long left;
-        while (deliveries.isEmpty() && !woken && (left = deadline - System.nanoTime()) > 0) {
-            deliveries = queue.readNew(this::connection, max, shortest(Duration.ofNanos(left), MAX_BLOCK,
-                    gateway.commandTimeout().dividedBy(2)));
+        while (!woken && (left = deadline - System.nanoTime()) > 0) {
+            CompletableFuture<List<Delivery>> read = queue.readNew(connection(), max, shortest(Duration.ofNanos(left),
+                    MAX_BLOCK, gateway.commandTimeout().dividedBy(2)));
+            // started from Lettuce's I/O thread as the entries arrive, without waking this thread first
+            List<Delivery> unstarted = QueueCalls.await(read.thenApply(start));
+            if (!read.join().isEmpty()) {
+                return unstarted;
+            }
         }
-        return deliveries;
+        return List.of();
     }
 
     private synchronized StatefulConnection<byte[], byte[]> connection() {

@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 import dev.reliableredis.queue.Claimer;
@@ -157,11 +157,14 @@ public final class StreamQueue implements ReliableQueue {
      * Claims new entries with a blocking XREADGROUP on the given connection, waiting at most {@code block} for
      * entries to arrive: the waiting half of {@link StreamClaimer}, and like the claim script a read of the group.
      */
-    List<Delivery> readNew(Supplier<StatefulConnection<byte[], byte[]>> connection, int max, Duration block) {
-        List<StreamMessage<byte[], byte[]>> read = calls.run("claim",
-                () -> RedisGateway.sync(connection.get()).xreadgroup(
-                        Consumer.from(bytes(options.group()), bytes(options.consumerName())),
-                        XReadArgs.Builder.count(max).block(block), XReadArgs.StreamOffset.lastConsumed(source())));
+    CompletableFuture<List<Delivery>> readNew(StatefulConnection<byte[], byte[]> connection, int max, Duration block) {
+        return calls.<List<StreamMessage<byte[], byte[]>>>async("claim", () -> RedisGateway.async(connection)
+                .xreadgroup(Consumer.from(bytes(options.group()), bytes(options.consumerName())),
+                        XReadArgs.Builder.count(max).block(block), XReadArgs.StreamOffset.lastConsumed(source())))
+                .thenApply(this::toDeliveries);
+    }
+
+    private List<Delivery> toDeliveries(List<StreamMessage<byte[], byte[]>> read) {
         List<Delivery> deliveries = new ArrayList<>(read.size());
         for (StreamMessage<byte[], byte[]> entry : read) {
             Map<String, byte[]> fields = new LinkedHashMap<>();
