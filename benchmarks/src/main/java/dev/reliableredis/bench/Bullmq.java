@@ -36,6 +36,7 @@ final class Bullmq {
         nodeSpec.put("memory", spec.memory());
         nodeSpec.put("latency", spec.idleSamples() > 0);
         nodeSpec.put("idleSamples", spec.idleSamples());
+        nodeSpec.put("warmup", spec.warmup());
         nodeSpec.put("rate", spec.loadedRate());
         nodeSpec.put("loadedSeconds", spec.loadedSeconds());
         return ChildProcess.node(nodeSpec, dir, log);

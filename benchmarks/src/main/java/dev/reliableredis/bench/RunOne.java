@@ -49,7 +49,8 @@ public final class RunOne {
         result.put("spec", spec);
         int n = spec.messages();
         int loaded = (int) Math.ceil(spec.loadedRate() * spec.loadedSeconds());
-        Ledger ledger = new Ledger(n + spec.idleSamples() + loaded);
+        int warmup = spec.warmup();
+        Ledger ledger = new Ledger(n + warmup + spec.idleSamples() + loaded);
         info.flush();
         if (spec.memory()) {
             try (Contender contender = Contenders.create(spec)) {
@@ -62,12 +63,13 @@ public final class RunOne {
                 throughput(contender, ledger);
             } else {
                 contender.startConsumers(ledger);
+                warmUp(contender, ledger, warmup);
             }
             if (spec.idleSamples() > 0) {
-                idleLatency(contender, ledger, n);
+                idleLatency(contender, ledger, n + warmup);
             }
             if (loaded > 0) {
-                loadedLatency(contender, ledger, n + spec.idleSamples(), loaded);
+                loadedLatency(contender, ledger, n + warmup + spec.idleSamples(), loaded);
             }
         }
         return result;
@@ -111,6 +113,20 @@ public final class RunOne {
             result.put("leftKeys", info.keys());
             result.put("leftBytesPerMsg", (info.usedMemory() - memoryBefore) / n);
         }
+    }
+
+    private void warmUp(Contender contender, Ledger ledger, int count) throws Exception {
+        produce(contender, 0, count);
+        long deadline = System.nanoTime() + DRAIN_TIMEOUT_NANOS;
+        while (ledger.distinct() < count) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("Only " + ledger.distinct() + " of " + count
+                                                + " warm-up messages arrived");
+            }
+            LockSupport.parkNanos(1_000_000);
+        }
+        contender.awaitSettled();
+        result.put("warmup", count);
     }
 
     /** Each producer thread sends its slice of the indexes. */
@@ -184,7 +200,7 @@ public final class RunOne {
             pool.shutdown();
         }
         long deadline = System.nanoTime() + RECEIPT_TIMEOUT_NANOS;
-        while (ledger.distinct() < spec.messages() + spec.idleSamples() + count && System.nanoTime() < deadline) {
+        while (ledger.distinct() < first + count && System.nanoTime() < deadline) {
             LockSupport.parkNanos(1_000_000);
         }
         contender.awaitSettled();

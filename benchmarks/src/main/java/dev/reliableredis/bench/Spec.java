@@ -22,6 +22,17 @@ public record Spec(String contender, String mode, String send, int consumers, in
         int messages, boolean memory, int idleSamples, double loadedRate, int loadedSeconds, String redis, int port,
         int round) {
 
+    /**
+     * Messages a latency-only run (no throughput phase before it) sends first, unmeasured: the latency phases measure
+     * a warmed-up contender, not the JIT compiler of a fresh process.
+     */
+    public static final int LATENCY_WARMUP = 20_000;
+
+    /** The unmeasured messages this run sends before its latency phases. */
+    public int warmup() {
+        return messages == 0 && idleSamples > 0 ? LATENCY_WARMUP : 0;
+    }
+
     public String redisUri() {
         return "redis://127.0.0.1:" + port;
     }
