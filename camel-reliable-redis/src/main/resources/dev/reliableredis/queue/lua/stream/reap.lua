@@ -75,34 +75,64 @@ for i = 1, #scan[2], 2 do
 end
 
 -- the summary lists the consumers that have entries pending; it errors with NOGROUP when the group is missing
+-- parks a chunk of expired entries with one XCLAIM and makes those it parked due now with one ZADD
+local function take_over(entries)
+  local xclaim = {'XCLAIM', source, group, RETRY_CONSUMER, 0}
+  for _, entry in ipairs(entries) do
+    xclaim[#xclaim + 1] = entry
+  end
+  xclaim[#xclaim + 1] = 'JUSTID'
+  local parked = redis.call(unpack(xclaim))
+  if #parked > 0 then
+    local zadd = {'ZADD', KEYS[2]}
+    for _, entry in ipairs(parked) do
+      zadd[#zadd + 1] = now
+      zadd[#zadd + 1] = entry
+    end
+    redis.call(unpack(zadd))
+  end
+  return #parked
+end
+
 local room = batch
 for _, owner in ipairs(redis.call('XPENDING', source, group)[4] or {}) do
   if owner[1] ~= RETRY_CONSUMER and room > 0 then
+    local expired = {}
     for _, p in ipairs(redis.call('XPENDING', source, group, 'IDLE', visibility, '-', '+', room, owner[1])) do
       local entry, deliveries = p[1], tonumber(p[4])
-      local parked = park(source, group, entry)
       if maxDeliveries > 0 and deliveries >= maxDeliveries then
+        park(source, group, entry)
         dead_letter(source, group, KEYS[2], KEYS[4], KEYS[5], entry, deliveries, 'lease expired', deletion)
         deadLettered = deadLettered + 1
-      elseif parked then
-        redis.call('ZADD', KEYS[2], now, entry)
-        takenOver = takenOver + 1
+      else
+        expired[#expired + 1] = entry
+        if #expired == 1000 then
+          takenOver = takenOver + take_over(expired)
+          expired = {}
+        end
       end
       room = room - 1
+    end
+    if #expired > 0 then
+      takenOver = takenOver + take_over(expired)
     end
   end
 end
 if room == 0 then more = 1 end
 
+-- due delayed messages, a command per chunk for the bookkeeping (unpack takes at most a few thousand values)
 local due = redis.call('ZRANGEBYSCORE', KEYS[7], '-inf', now, 'LIMIT', 0, batch)
-for _, id in ipairs(due) do
-  local packed = redis.call('HGET', KEYS[8], id)
-  redis.call('ZREM', KEYS[7], id)
-  redis.call('HDEL', KEYS[8], id)
-  if packed then
-    local body, headers, enqueued = cmsgpack.unpack(packed)
-    add_message(KEYS[3], KEYS[5], maxLen, id, body, headers, string.format('%d', enqueued))
-    released = released + 1
+for i = 1, #due, 1000 do
+  local chunk = {unpack(due, i, math.min(i + 999, #due))}
+  local packed = redis.call('HMGET', KEYS[8], unpack(chunk))
+  redis.call('ZREM', KEYS[7], unpack(chunk))
+  redis.call('HDEL', KEYS[8], unpack(chunk))
+  for k, id in ipairs(chunk) do
+    if packed[k] then
+      local body, headers, enqueued = cmsgpack.unpack(packed[k])
+      add_message(KEYS[3], KEYS[5], maxLen, id, body, headers, string.format('%d', enqueued))
+      released = released + 1
+    end
   end
 end
 if #due == batch then more = 1 end
