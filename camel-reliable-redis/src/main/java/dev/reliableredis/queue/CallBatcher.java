@@ -29,8 +29,8 @@ public final class CallBatcher<T, R> {
     private final ConcurrentLinkedQueue<Pending<T, R>> pending = new ConcurrentLinkedQueue<>();
     /** Whether a thread is making calls: only one does, which keeps them in order. */
     private final AtomicBoolean dispatching = new AtomicBoolean();
-    /** Whether a call is on its way. Guarded by this. */
-    private boolean calling;
+    /** Whether a call is on its way: set by the dispatching thread, cleared by the call's completion. */
+    private volatile boolean calling;
 
     /**
      * @param call     starts one call for a batch; its result is one result per request, in order
@@ -60,11 +60,11 @@ public final class CallBatcher<T, R> {
      * behind.
      */
     private void dispatch() {
-        while (!pending.isEmpty() && !calling() && dispatching.compareAndSet(false, true)) {
+        while (!pending.isEmpty() && !calling && dispatching.compareAndSet(false, true)) {
             try {
                 List<Pending<T, R>> batch;
-                if (!calling() && !(batch = take()).isEmpty()) {
-                    setCalling(true);
+                if (!calling && !(batch = take()).isEmpty()) {
+                    calling = true;
                     send(batch);
                 }
             } finally {
@@ -102,7 +102,7 @@ public final class CallBatcher<T, R> {
         }
         List<Pending<T, R>> sentBatch = batch;
         sent.whenComplete((results, error) -> {
-            setCalling(false);
+            calling = false;
             try {
                 // the next call goes out before this one's results are handed on
                 dispatch();
@@ -126,13 +126,5 @@ public final class CallBatcher<T, R> {
                 from += p.requests().size();
             }
         }
-    }
-
-    private synchronized boolean calling() {
-        return calling;
-    }
-
-    private synchronized void setCalling(boolean calling) {
-        this.calling = calling;
     }
 }

@@ -8,17 +8,15 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.StringJoiner;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 
 /**
  * One Lua script from the classpath, run with EVALSHA; a server that does not know it yet (first use, a
@@ -65,17 +63,8 @@ public final class LuaScript {
         }
     }
 
-    public <T> T run(RedisClusterCommands<byte[], byte[]> redis, ScriptOutputType type, byte[][] keys,
-            byte[]... args) {
-        try {
-            return redis.evalsha(sha, type, keys, args);
-        } catch (RedisNoScriptException e) {
-            return redis.eval(source, type, keys, args);
-        }
-    }
-
-    /** As {@link #run}, without waiting for Redis. */
-    public <T> CompletionStage<T> runAsync(RedisClusterAsyncCommands<byte[], byte[]> redis, ScriptOutputType type,
+    /** Runs the script with EVALSHA, or with EVAL when Redis does not know it; the reply, without waiting for it. */
+    public <T> CompletionStage<T> run(RedisClusterAsyncCommands<byte[], byte[]> redis, ScriptOutputType type,
             byte[][] keys, byte[]... args) {
         return redis.<T>evalsha(sha, type, keys, args).exceptionallyCompose(error -> {
             Throwable cause = error instanceof CompletionException ? error.getCause() : error;

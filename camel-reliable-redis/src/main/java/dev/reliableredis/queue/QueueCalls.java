@@ -29,7 +29,7 @@ public final class QueueCalls {
     }
 
     public <T> T run(String operation, LuaScript script, ScriptOutputType type, byte[][] keys, byte[]... args) {
-        return run(operation, () -> script.run(redis.commands(), type, keys, args));
+        return await(runAsync(null, operation, script, type, keys, args));
     }
 
     public <T> T run(String operation, LuaScript script, ScriptOutputType type, byte[][] keys, List<byte[]> args) {
@@ -46,7 +46,7 @@ public final class QueueCalls {
      */
     public <T> CompletableFuture<T> runAsync(RedisClusterAsyncCommands<byte[], byte[]> on, String operation,
             LuaScript script, ScriptOutputType type, byte[][] keys, byte[]... args) {
-        return async(operation, () -> script.runAsync(on != null ? on : redis.asyncCommands(), type, keys, args));
+        return async(operation, () -> script.run(on != null ? on : redis.asyncCommands(), type, keys, args));
     }
 
     /** Starts one Redis call of a queue operation; a Redis failure completes the result with a QueueException. */

@@ -26,8 +26,7 @@ class ListClaimerTest extends QueueTestBase {
     void aWaitingClaimerClaimsAMessageThatArrivesDuringItsWait() throws Exception {
         ListQueue q = queue("orders", settings(30_000, 0, 1000));
         try (Claimer claimer = q.newClaimer()) {
-            CompletableFuture<List<Delivery>> claim = claimLater(claimer);
-            awaitBlockedClients(1);
+            CompletableFuture<List<Delivery>> claim = waitingClaim(claimer);
 
             q.enqueue(message("m1", "hello"));
 
@@ -43,8 +42,7 @@ class ListClaimerTest extends QueueTestBase {
         ListQueue q = queue("orders", settings(30_000, 0, 1000));
         q.stats();
         try (Claimer claimer = q.newClaimer()) {
-            CompletableFuture<List<Delivery>> claim = claimLater(claimer);
-            awaitBlockedClients(1);
+            CompletableFuture<List<Delivery>> claim = waitingClaim(claimer);
             long clients = connectedClients();
 
             claimer.wakeUp();
@@ -59,8 +57,7 @@ class ListClaimerTest extends QueueTestBase {
     void aClaimerWhoseConnectionWasKilledRecoversOnItsNextClaim() throws Exception {
         ListQueue q = queue("orders", settings(30_000, 0, 1000));
         try (Claimer claimer = q.newClaimer()) {
-            CompletableFuture<List<Delivery>> claim = claimLater(claimer);
-            awaitBlockedClients(1);
+            CompletableFuture<List<Delivery>> claim = waitingClaim(claimer);
             raw.clientKill(KillArgs.Builder.id(blockedClientId()));
 
             assertThat(claim).failsWithin(10, TimeUnit.SECONDS);
@@ -79,15 +76,11 @@ class ListClaimerTest extends QueueTestBase {
             ListQueue q = ListQueue.of(limitedGateway, "rr", "orders", settings(30_000, 0, 1000));
             q.stats();
             try (Claimer claimer = q.newClaimer()) {
-                CompletableFuture<List<Delivery>> claim =
-                        claimLater(claimer);
-                awaitBlockedClients(1);
+                CompletableFuture<List<Delivery>> claim = waitingClaim(claimer);
                 q.enqueue(message("m1", "hello"));
                 assertThat(claim.get(10, TimeUnit.SECONDS)).extracting(Delivery::messageId).containsExactly("m1");
 
-                CompletableFuture<List<Delivery>> next =
-                        claimLater(claimer);
-                awaitBlockedClients(1);
+                CompletableFuture<List<Delivery>> next = waitingClaim(claimer);
                 claimer.wakeUp();
                 assertThat(next).as("the wait ends by closing the connection").failsWithin(10, TimeUnit.SECONDS);
             }
@@ -117,8 +110,11 @@ class ListClaimerTest extends QueueTestBase {
         return claimer.claim(10, LONG_WAIT, UnaryOperator.identity());
     }
 
-    private static CompletableFuture<List<Delivery>> claimLater(Claimer claimer) {
-        return CompletableFuture.supplyAsync(() -> claim(claimer));
+    /** Starts a claim on another thread; returns once it waits in BLPOP. */
+    private CompletableFuture<List<Delivery>> waitingClaim(Claimer claimer) {
+        CompletableFuture<List<Delivery>> claim = CompletableFuture.supplyAsync(() -> claim(claimer));
+        awaitBlockedClients(1);
+        return claim;
     }
 
     private void awaitBlockedClients(long blocked) {
