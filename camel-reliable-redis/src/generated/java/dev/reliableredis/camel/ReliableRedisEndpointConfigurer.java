@@ -25,6 +25,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         switch (ignoreCase ? name.toLowerCase() : name) {
         case "bridgeerrorhandler":
         case "bridgeErrorHandler": target.setBridgeErrorHandler(property(camelContext, boolean.class, value)); return true;
+        case "browselimit":
+        case "browseLimit": target.getConfiguration().setBrowseLimit(property(camelContext, int.class, value)); return true;
         case "commandtimeout":
         case "commandTimeout": target.getConfiguration().setCommandTimeout(property(camelContext, long.class, value)); return true;
         case "concurrentconsumers":
@@ -35,6 +37,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "consumerName": target.getConfiguration().setConsumerName(property(camelContext, java.lang.String.class, value)); return true;
         case "deadletterkey":
         case "deadLetterKey": target.getConfiguration().setDeadLetterKey(property(camelContext, java.lang.String.class, value)); return true;
+        case "deadletterwarnthreshold":
+        case "deadLetterWarnThreshold": target.getConfiguration().setDeadLetterWarnThreshold(property(camelContext, long.class, value)); return true;
         case "deleteafterack":
         case "deleteAfterAck": target.getConfiguration().setDeleteAfterAck(property(camelContext, boolean.class, value)); return true;
         case "exceptionhandler":
@@ -95,6 +99,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         switch (ignoreCase ? name.toLowerCase() : name) {
         case "bridgeerrorhandler":
         case "bridgeErrorHandler": return boolean.class;
+        case "browselimit":
+        case "browseLimit": return int.class;
         case "commandtimeout":
         case "commandTimeout": return long.class;
         case "concurrentconsumers":
@@ -105,6 +111,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "consumerName": return java.lang.String.class;
         case "deadletterkey":
         case "deadLetterKey": return java.lang.String.class;
+        case "deadletterwarnthreshold":
+        case "deadLetterWarnThreshold": return long.class;
         case "deleteafterack":
         case "deleteAfterAck": return boolean.class;
         case "exceptionhandler":
@@ -161,6 +169,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         switch (ignoreCase ? name.toLowerCase() : name) {
         case "bridgeerrorhandler":
         case "bridgeErrorHandler": return target.isBridgeErrorHandler();
+        case "browselimit":
+        case "browseLimit": return target.getConfiguration().getBrowseLimit();
         case "commandtimeout":
         case "commandTimeout": return target.getConfiguration().getCommandTimeout();
         case "concurrentconsumers":
@@ -171,6 +181,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "consumerName": return target.getConfiguration().getConsumerName();
         case "deadletterkey":
         case "deadLetterKey": return target.getConfiguration().getDeadLetterKey();
+        case "deadletterwarnthreshold":
+        case "deadLetterWarnThreshold": return target.getConfiguration().getDeadLetterWarnThreshold();
         case "deleteafterack":
         case "deleteAfterAck": return target.getConfiguration().isDeleteAfterAck();
         case "exceptionhandler":

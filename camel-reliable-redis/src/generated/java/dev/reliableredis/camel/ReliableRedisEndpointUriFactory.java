@@ -23,13 +23,15 @@ public class ReliableRedisEndpointUriFactory extends org.apache.camel.support.co
     private static final Set<String> SECRET_PROPERTY_NAMES;
     private static final Map<String, String> MULTI_VALUE_PREFIXES;
     static {
-        Set<String> props = new HashSet<>(32);
+        Set<String> props = new HashSet<>(34);
         props.add("bridgeErrorHandler");
+        props.add("browseLimit");
         props.add("commandTimeout");
         props.add("concurrentConsumers");
         props.add("consumeDeadLetters");
         props.add("consumerName");
         props.add("deadLetterKey");
+        props.add("deadLetterWarnThreshold");
         props.add("deleteAfterAck");
         props.add("exceptionHandler");
         props.add("exchangePattern");

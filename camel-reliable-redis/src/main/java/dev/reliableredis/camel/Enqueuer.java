@@ -30,10 +30,18 @@ final class Enqueuer {
     /** Sends whose exchange has not gone on yet. Guarded by this; waited on by {@link #stop}. */
     private int outstanding;
 
-    Enqueuer(ReliableQueue queue, ExecutorServiceManager executors, Object owner) {
+    Enqueuer(ReliableQueue queue, ExecutorServiceManager executors, Object owner, QueueActivity activity) {
         this.executors = executors;
         this.completions = executors.newCachedThreadPool(owner, "ReliableRedis[" + queue.name() + "]-sent");
-        this.batcher = new CallBatcher<>(queue::enqueueAsync, MAX_BATCH);
+        this.batcher = new CallBatcher<>(messages -> {
+            long start = System.nanoTime();
+            return queue.enqueueAsync(messages).whenComplete((stored, error) -> {
+                if (error == null) {
+                    activity.roundTrip("enqueue", start);
+                    stored.forEach(activity::sent);
+                }
+            });
+        }, MAX_BATCH);
     }
 
     /**

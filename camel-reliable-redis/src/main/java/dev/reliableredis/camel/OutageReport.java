@@ -1,5 +1,6 @@
 package dev.reliableredis.camel;
 
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.Executor;
@@ -14,7 +15,8 @@ import org.slf4j.LoggerFactory;
  * leases, settling) goes to the consumer's {@link ExceptionHandler}, so that {@code bridgeErrorHandler} and
  * {@code exceptionHandler} work as with every Camel consumer. Later failures are DEBUG. The outage ends, with one
  * INFO line, when every activity that failed succeeds again: one activity's success says nothing about another's
- * calls (a lease-extension tick with no leases makes none at all), so it cannot end the outage for them.
+ * calls (a lease-extension tick with no leases makes none at all), so it cannot end the outage for them. Its
+ * {@link #state()} is what the consumer's health check, JMX attributes and dev console show.
  */
 final class OutageReport {
 
@@ -25,6 +27,33 @@ final class OutageReport {
     private final Executor reporter;
     private final Set<String> failing = new HashSet<>();
     private int failures;
+    private boolean reached;
+    private Instant outageStart;
+    private Throwable outageCause;
+    private Outage lastOutage;
+
+    /**
+     * What the consumer knows of Redis now.
+     *
+     * @param reached    a call of any activity has succeeded since the consumer started
+     * @param outage     the outage under way, or null
+     * @param lastOutage the last outage that ended, or null
+     */
+    record State(boolean reached, Outage outage, Outage lastOutage) {
+
+        /** Redis answers: it has, and no activity fails now. */
+        boolean up() {
+            return reached && outage == null;
+        }
+    }
+
+    /**
+     * @param ended  null while it lasts
+     * @param reason the first failure's reason, with secrets masked
+     * @param cause  the first failure
+     */
+    record Outage(Instant started, Instant ended, int failedAttempts, String reason, Throwable cause) {
+    }
 
     /** @param reporter runs the exception handler, so that a slow one delays no lease extension or settlement */
     OutageReport(String queue, ExceptionHandler handler, Executor reporter) {
@@ -37,12 +66,16 @@ final class OutageReport {
     void failed(String activity, Throwable cause) {
         boolean first;
         int attempt;
+        String reason = reasonOf(cause);
         synchronized (this) {
             first = failing.isEmpty();
             failing.add(activity);
             attempt = ++failures;
+            if (first) {
+                outageStart = Instant.now();
+                outageCause = cause;
+            }
         }
-        String reason = RedisUris.mask(describe(cause));
         if (first) {
             report("Redis calls for queue '" + queue + "' fail: " + reason
                    + " (retrying with backoff; reported once until they succeed)", cause);
@@ -71,10 +104,24 @@ final class OutageReport {
 
     /** The activity's Redis calls succeed again, or it had none to make. */
     synchronized void succeeded(String activity) {
+        reached = true;
         if (failing.remove(activity) && failing.isEmpty()) {
             LOG.info("Redis calls for queue '{}' succeed again after {} failed attempts", queue, failures);
+            lastOutage = new Outage(outageStart, Instant.now(), failures, reasonOf(outageCause), outageCause);
             failures = 0;
+            outageStart = null;
+            outageCause = null;
         }
+    }
+
+    synchronized State state() {
+        Outage now = failing.isEmpty() ? null
+                : new Outage(outageStart, null, failures, reasonOf(outageCause), outageCause);
+        return new State(reached, now, lastOutage);
+    }
+
+    private static String reasonOf(Throwable cause) {
+        return RedisUris.mask(describe(cause));
     }
 
     /** Redis's own words, with an authentication failure called so. */

@@ -1,5 +1,6 @@
 package dev.reliableredis.camel;
 
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -10,11 +11,11 @@ import io.lettuce.core.resource.ClientResources;
 import org.apache.camel.Endpoint;
 import org.apache.camel.spi.Metadata;
 import org.apache.camel.spi.annotations.Component;
-import org.apache.camel.support.DefaultComponent;
+import org.apache.camel.support.HealthCheckComponent;
 
 /** The reliable-redis component: a message queue on Redis that does not lose messages. */
 @Component("reliable-redis")
-public class ReliableRedisComponent extends DefaultComponent {
+public class ReliableRedisComponent extends HealthCheckComponent {
 
     @Metadata(label = "common", defaultValue = "redis://localhost:6379", secret = true,
               description = "The Redis server for endpoints that do not set redisUri, as a Lettuce URI.")
@@ -30,6 +31,8 @@ public class ReliableRedisComponent extends DefaultComponent {
     private AbstractRedisClient redisClient;
 
     private ClientResources clientResources;
+    /** By {@link ReliableRedisEndpoint#queueKey()}: the queues of the started endpoints. */
+    private final Map<String, QueueMonitor> monitors = new HashMap<>();
 
     @Override
     protected Endpoint createEndpoint(String uri, String remaining, Map<String, Object> parameters) throws Exception {
@@ -51,6 +54,24 @@ public class ReliableRedisComponent extends DefaultComponent {
             clientResources = RedisGateway.newClientResources();
         }
         return clientResources;
+    }
+
+    /** The endpoint started: it joins its queue's monitor, which binds the queue's meters when it is the first. */
+    synchronized QueueMonitor attach(ReliableRedisEndpoint endpoint) {
+        QueueMonitor monitor = monitors.computeIfAbsent(endpoint.queueKey(),
+                key -> new QueueMonitor(endpoint.getQueueName(), endpoint.getMode()));
+        if (monitor.attach(endpoint)) {
+            monitor.metersBound(QueueMeters.bind(getCamelContext(), monitor));
+        }
+        return monitor;
+    }
+
+    /** The endpoint stops: the last one of a queue removes the queue's meters. */
+    synchronized void detach(ReliableRedisEndpoint endpoint, QueueMonitor monitor) throws Exception {
+        if (monitor.detach(endpoint)) {
+            monitors.remove(endpoint.queueKey());
+            monitor.unbindMeters();
+        }
     }
 
     @Override

@@ -14,6 +14,9 @@ import org.apache.camel.spi.UriParams;
 @UriParams
 public class ReliableRedisConfiguration {
 
+    /** Browsing reads the messages in one script call: a bound keeps Redis responsive. */
+    static final int MAX_BROWSE_LIMIT = 1000;
+
     @UriParam(label = "common", defaultValue = "redis://localhost:6379", secret = true)
     private String redisUri = "redis://localhost:6379";
     @UriParam(label = "security", secret = true)
@@ -54,6 +57,10 @@ public class ReliableRedisConfiguration {
     private long idempotencyWindow = 300_000;
     @UriParam(label = "consumer", defaultValue = "false")
     private boolean consumeDeadLetters;
+    @UriParam(label = "consumer,health", defaultValue = "0")
+    private long deadLetterWarnThreshold;
+    @UriParam(label = "advanced", defaultValue = "100")
+    private int browseLimit = 100;
 
     @UriParam(label = "stream", defaultValue = "camel")
     private String group = "camel";
@@ -90,6 +97,14 @@ public class ReliableRedisConfiguration {
         }
         if (reaperInterval <= 0) {
             throw new IllegalArgumentException("reaperInterval must be more than 0 ms, was " + reaperInterval + " ms");
+        }
+        if (deadLetterWarnThreshold < 0) {
+            throw new IllegalArgumentException("deadLetterWarnThreshold must be 0 (off) or more, was "
+                                               + deadLetterWarnThreshold);
+        }
+        if (browseLimit < 1 || browseLimit > MAX_BROWSE_LIMIT) {
+            throw new IllegalArgumentException("browseLimit must be between 1 and " + MAX_BROWSE_LIMIT + ", was "
+                                               + browseLimit);
         }
         if (redisClient == null) {
             RedisUris.parse(redisUri, username, password);
@@ -387,5 +402,29 @@ public class ReliableRedisConfiguration {
      */
     public void setDeleteAfterAck(boolean deleteAfterAck) {
         this.deleteAfterAck = deleteAfterAck;
+    }
+
+    public long getDeadLetterWarnThreshold() {
+        return deadLetterWarnThreshold;
+    }
+
+    /**
+     * When more than this many dead letters wait, the consumer's health check says so in its details and message,
+     * and stays UP: dead letters need a person, not a restart. 0 turns the check off.
+     */
+    public void setDeadLetterWarnThreshold(long deadLetterWarnThreshold) {
+        this.deadLetterWarnThreshold = deadLetterWarnThreshold;
+    }
+
+    public int getBrowseLimit() {
+        return browseLimit;
+    }
+
+    /**
+     * The most messages that browsing the endpoint (camel browse, hawtio, the browse component) shows, oldest first,
+     * without claiming them: ready messages, or dead letters with consumeDeadLetters=true. At most 1000.
+     */
+    public void setBrowseLimit(int browseLimit) {
+        this.browseLimit = browseLimit;
     }
 }

@@ -2,6 +2,7 @@ package dev.reliableredis.camel;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
@@ -14,6 +15,11 @@ import dev.reliableredis.queue.ReliableQueue;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.Processor;
+import org.apache.camel.api.management.ManagedAttribute;
+import org.apache.camel.api.management.ManagedOperation;
+import org.apache.camel.api.management.ManagedResource;
+import org.apache.camel.health.HealthCheckHelper;
+import org.apache.camel.health.HealthCheckRepository;
 import org.apache.camel.spi.ExecutorServiceManager;
 import org.apache.camel.spi.HeaderFilterStrategy;
 import org.apache.camel.spi.ShutdownStrategy;
@@ -28,8 +34,11 @@ import org.slf4j.LoggerFactory;
  * a {@link Settler} through a {@link SettleOnCompletion}. One poller thread claims (a claim's deliveries may start
  * from Lettuce's I/O thread as its reply arrives); {@code concurrentConsumers} threads process; acks and nacks go to
  * Redis in grouped asynchronous calls; one timer thread extends leases and retries settlements; one housekeeping
- * thread runs the {@link Reaper} and reports outages.
+ * thread runs the {@link Reaper} and reports outages. Its health check, JMX attributes and the dev console show
+ * its {@link OutageReport}'s state and its queue's activity.
  */
+@ManagedResource(description = "A reliable-redis consumer: its connection to Redis, what it did, and admin "
+                               + "operations on its queue")
 public class ReliableRedisConsumer extends DefaultConsumer {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReliableRedisConsumer.class);
@@ -61,6 +70,13 @@ public class ReliableRedisConsumer extends DefaultConsumer {
         super.doStart();
         ReliableRedisEndpoint endpoint = getEndpoint();
         queue = configuration.isConsumeDeadLetters() ? endpoint.queue().deadLetters() : endpoint.queue();
+        // health checks are optional: only when the application has a health check registry. Camel's route check
+        // calls a disabled check too and then reports UNKNOWN, so a switched-off check is not set at all
+        if (endpoint.getComponent().isHealthCheckConsumerEnabled()
+            && HealthCheckHelper.getHealthCheckRepository(endpoint.getCamelContext(), "consumers",
+                    HealthCheckRepository.class) != null) {
+            setHealthCheck(new ReliableRedisConsumerHealthCheck(this, getRouteId()));
+        }
 
         ExecutorServiceManager executors = endpoint.getCamelContext().getExecutorServiceManager();
         String name = "ReliableRedis[" + queue.name() + "]";
@@ -72,7 +88,7 @@ public class ReliableRedisConsumer extends DefaultConsumer {
         housekeeping = executors.newScheduledThreadPool(this, name + "-housekeeping",
                 pool(name + "-housekeeping", 1, -1));
         outage = new OutageReport(queue.name(), getExceptionHandler(), housekeeping);
-        settler = new Settler(queue, leaseTimer, outage);
+        settler = new Settler(queue, leaseTimer, outage, endpoint.activity());
         if (configuration.isExtendVisibility()) {
             long every = Math.max(1, configuration.getVisibilityTimeout() / 3);
             leaseTimer.scheduleWithFixedDelay(settler::extendLeases, every, every, TimeUnit.MILLISECONDS);
@@ -228,6 +244,7 @@ public class ReliableRedisConsumer extends DefaultConsumer {
         try {
             exchange = createExchange(false);
             fillIn(exchange, delivery);
+            getEndpoint().activity().delivered.increment();
             settler.hold(delivery.lease());
             exchange.getExchangeExtension().addOnCompletion(new SettleOnCompletion(settler, delivery.lease()));
             getProcessor().process(exchange);
@@ -281,14 +298,99 @@ public class ReliableRedisConsumer extends DefaultConsumer {
         }
     }
 
-    /** Acks and nacks that Redis refused because the lease had already expired and moved on. */
-    public long getRefusedSettlementCount() {
-        return settler == null ? 0 : settler.refusedCount();
+    /** What the consumer knows of Redis: null before its first start. */
+    OutageReport.State redisState() {
+        OutageReport report = outage;
+        return report == null ? null : report.state();
+    }
+
+    @ManagedAttribute(description = "The queue name")
+    public String getQueueName() {
+        return getEndpoint().getQueueName();
+    }
+
+    @ManagedAttribute(description = "Whether it consumes the queue's dead letters")
+    public boolean isConsumeDeadLetters() {
+        return configuration.isConsumeDeadLetters();
+    }
+
+    @ManagedAttribute(description = "Whether Redis answers: it has since the start, and no activity fails now")
+    public boolean isRedisUp() {
+        OutageReport.State state = redisState();
+        return state != null && state.up();
+    }
+
+    @ManagedAttribute(description = "When the Redis outage under way began (ISO-8601), or empty")
+    public String getOutageSince() {
+        OutageReport.State state = redisState();
+        return state == null || state.outage() == null ? "" : state.outage().started().toString();
+    }
+
+    @ManagedAttribute(description = "Why Redis calls fail now, or why they failed in the last outage, or empty")
+    public String getLastOutageReason() {
+        OutageReport.State state = redisState();
+        if (state == null) {
+            return "";
+        }
+        OutageReport.Outage last = state.outage() != null ? state.outage() : state.lastOutage();
+        return last == null ? "" : last.reason();
     }
 
     /** Deliveries being processed or settled now. */
+    @ManagedAttribute(description = "Deliveries of this consumer being processed or settled now")
     public int getInflightCount() {
         return settler == null ? 0 : settler.heldCount();
+    }
+
+    @ManagedAttribute(description = "Deliveries to routes of this queue in this CamelContext")
+    public long getDeliveredCount() {
+        return getEndpoint().activity().delivered.sum();
+    }
+
+    @ManagedAttribute(description = "Deliveries acked")
+    public long getAckedCount() {
+        return getEndpoint().activity().acked.sum();
+    }
+
+    @ManagedAttribute(description = "Deliveries that failed and wait for a retry")
+    public long getRetriedCount() {
+        return getEndpoint().activity().retried.sum();
+    }
+
+    @ManagedAttribute(description = "Deliveries that failed for the last time and became dead letters")
+    public long getDeadLetteredCount() {
+        return getEndpoint().activity().deadLettered.sum();
+    }
+
+    /** Acks and nacks that Redis refused because the lease had already expired and moved on. */
+    @ManagedAttribute(description = "Acks and nacks Redis refused because the lease had expired and moved on")
+    public long getRefusedSettlementCount() {
+        return getEndpoint().activity().refused.sum();
+    }
+
+    @ManagedAttribute(description = "Leases extended while their exchanges ran")
+    public long getLeaseExtensionCount() {
+        return getEndpoint().activity().leaseExtensions.sum();
+    }
+
+    @ManagedAttribute(description = "Leases that expired before their exchanges finished")
+    public long getLeasesLostCount() {
+        return getEndpoint().activity().leasesLost.sum();
+    }
+
+    @ManagedOperation(description = "The queue's counts, read from Redis now")
+    public Map<String, Long> stats() {
+        return getEndpoint().stats();
+    }
+
+    @ManagedOperation(description = "Moves up to limit dead letters back to ready; returns how many moved")
+    public long redrive(long limit) {
+        return getEndpoint().redrive(limit);
+    }
+
+    @ManagedOperation(description = "Removes every ready, delayed and dead message; returns how many were removed")
+    public long purge() {
+        return getEndpoint().purge();
     }
 
     @Override

@@ -1,7 +1,9 @@
 package dev.reliableredis.camel;
 
 import java.time.Duration;
+import java.util.Map;
 
+import dev.reliableredis.queue.QueueStats;
 import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.list.ListQueue;
@@ -10,6 +12,9 @@ import org.apache.camel.Category;
 import org.apache.camel.Consumer;
 import org.apache.camel.Processor;
 import org.apache.camel.Producer;
+import org.apache.camel.api.management.ManagedAttribute;
+import org.apache.camel.api.management.ManagedOperation;
+import org.apache.camel.api.management.ManagedResource;
 import org.apache.camel.spi.HeaderFilterStrategy;
 import org.apache.camel.spi.HeaderFilterStrategyAware;
 import org.apache.camel.spi.Metadata;
@@ -25,6 +30,8 @@ import org.apache.camel.support.DefaultEndpoint;
 @UriEndpoint(firstVersion = "0.1.0", scheme = "reliable-redis", title = "Reliable Redis",
              syntax = "reliable-redis:queueName", category = { Category.MESSAGING },
              headersClass = ReliableRedisConstants.class)
+@ManagedResource(description = "A reliable-redis endpoint: its queue's depths and ages, what it did, and admin "
+                               + "operations")
 public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilterStrategyAware {
 
     @UriPath(description = "The queue name: letters, digits and . _ : - (at most 200 characters).")
@@ -39,6 +46,8 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
 
     private RedisGateway gateway;
     private ReliableQueue queue;
+    private StatsCache stats;
+    private QueueMonitor monitor;
     private Enqueuer enqueuer;
 
     public ReliableRedisEndpoint(String uri, ReliableRedisComponent component, String queueName,
@@ -72,6 +81,8 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
                 ? StreamQueue.of(gateway, configuration.getKeyPrefix(), queueName, configuration.streamOptions(),
                         configuration.queueSettings())
                 : ListQueue.of(gateway, configuration.getKeyPrefix(), queueName, configuration.queueSettings());
+        stats = new StatsCache(queue::stats);
+        monitor = getComponent().attach(this);
     }
 
     @Override
@@ -82,6 +93,10 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
                 enqueuer.stop(System.nanoTime() + 2 * gateway.commandTimeout().toNanos());
                 enqueuer = null;
             }
+        }
+        if (monitor != null) {
+            getComponent().detach(this, monitor);
+            monitor = null;
         }
         if (gateway != null) {
             gateway.close();
@@ -98,7 +113,7 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
     /** The sends of this endpoint's producers, started with the first producer. */
     synchronized Enqueuer enqueuer() {
         if (enqueuer == null) {
-            enqueuer = new Enqueuer(queue, getCamelContext().getExecutorServiceManager(), this);
+            enqueuer = new Enqueuer(queue, getCamelContext().getExecutorServiceManager(), this, monitor.activity());
         }
         return enqueuer;
     }
@@ -108,8 +123,96 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
         return queue;
     }
 
+    /** What the consumers and producers of this endpoint's queue did, in this CamelContext. */
+    QueueActivity activity() {
+        return monitor.activity();
+    }
+
+    /** What identifies this endpoint's queue among the component's endpoints: its Redis, its keys, its group. */
+    String queueKey() {
+        String redis = configuration.getRedisClient() != null
+                ? "client@" + System.identityHashCode(configuration.getRedisClient())
+                : configuration.getRedisUri() + "|" + configuration.getUsername();
+        String key = redis + "|" + configuration.getKeyPrefix() + "|" + queueName + "|" + configuration.getMode();
+        return configuration.isStreamMode()
+                ? key + "|" + configuration.getStreamKey() + "|" + configuration.getGroup()
+                : key;
+    }
+
+    /** The queue's stats, at most a second old. */
+    StatsCache statsCache() {
+        return stats;
+    }
+
+    /** Asks Redis for a PONG, within commandTimeout; throws when it does not answer. */
+    void ping() {
+        gateway.commands().ping();
+    }
+
+    @ManagedAttribute(description = "The queue name")
     public String getQueueName() {
         return queueName;
+    }
+
+    @ManagedAttribute(description = "list or stream")
+    public String getMode() {
+        return configuration.getMode();
+    }
+
+    @ManagedAttribute(description = "The prefix of the queue's Redis keys")
+    public String getKeyPrefix() {
+        return configuration.getKeyPrefix();
+    }
+
+    @ManagedAttribute(description = "Messages ready to be claimed (-1 when Redis cannot be read)")
+    public long getReady() {
+        QueueStats now = stats.getOrNull();
+        return now == null ? -1 : now.ready();
+    }
+
+    @ManagedAttribute(description = "Messages claimed and not settled yet, by every consumer of the queue (-1 when "
+                                    + "Redis cannot be read)")
+    public long getInflight() {
+        QueueStats now = stats.getOrNull();
+        return now == null ? -1 : now.inflight();
+    }
+
+    @ManagedAttribute(description = "Messages waiting for their delay or retry backoff (-1 when Redis cannot be read)")
+    public long getDelayed() {
+        QueueStats now = stats.getOrNull();
+        return now == null ? -1 : now.delayed();
+    }
+
+    @ManagedAttribute(description = "Dead letters (-1 when Redis cannot be read)")
+    public long getDead() {
+        QueueStats now = stats.getOrNull();
+        return now == null ? -1 : now.dead();
+    }
+
+    @ManagedAttribute(description = "Messages this endpoint's producers stored")
+    public long getEnqueuedCount() {
+        return activity().enqueued.sum();
+    }
+
+    @ManagedAttribute(description = "Sends that were no-ops because the message id was known (idempotency)")
+    public long getDuplicateCount() {
+        return activity().duplicates.sum();
+    }
+
+    @ManagedOperation(description = "The queue's counts, read from Redis now")
+    public Map<String, Long> stats() {
+        return queue.stats().toMap();
+    }
+
+    @ManagedOperation(description = "Moves up to limit dead letters back to ready; returns how many moved")
+    public long redrive(long limit) {
+        return queue.redrive(limit);
+    }
+
+    @ManagedOperation(description = "Removes every ready, delayed and dead message; returns how many were removed. "
+                                    + "Messages in flight finish normally")
+    public long purge() {
+        return queue.purge();
     }
 
     public ReliableRedisConfiguration getConfiguration() {

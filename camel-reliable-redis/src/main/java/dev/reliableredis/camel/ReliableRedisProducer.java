@@ -13,6 +13,8 @@ import dev.reliableredis.queue.ReliableQueue;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
+import org.apache.camel.health.HealthCheckHelper;
+import org.apache.camel.health.WritableHealthCheckRepository;
 import org.apache.camel.spi.HeaderFilterStrategy;
 import org.apache.camel.support.DefaultAsyncProducer;
 import org.slf4j.Logger;
@@ -30,6 +32,8 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
     private static final Logger LOG = LoggerFactory.getLogger(ReliableRedisProducer.class);
 
     private Enqueuer enqueuer;
+    private WritableHealthCheckRepository healthChecks;
+    private ReliableRedisProducerHealthCheck healthCheck;
 
     public ReliableRedisProducer(ReliableRedisEndpoint endpoint) {
         super(endpoint);
@@ -44,6 +48,23 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
     protected void doStart() throws Exception {
         super.doStart();
         enqueuer = getEndpoint().enqueuer();
+        // health checks are optional: only when the application has a health check registry
+        healthChecks = HealthCheckHelper.getHealthCheckRepository(getEndpoint().getCamelContext(), "producers",
+                WritableHealthCheckRepository.class);
+        if (healthChecks != null) {
+            healthCheck = new ReliableRedisProducerHealthCheck(getEndpoint(), getEndpoint().getId());
+            healthCheck.setEnabled(getEndpoint().getComponent().isHealthCheckProducerEnabled());
+            healthChecks.addHealthCheck(healthCheck);
+        }
+    }
+
+    @Override
+    protected void doStop() throws Exception {
+        if (healthChecks != null && healthCheck != null) {
+            healthChecks.removeHealthCheck(healthCheck);
+            healthCheck = null;
+        }
+        super.doStop();
     }
 
     @Override

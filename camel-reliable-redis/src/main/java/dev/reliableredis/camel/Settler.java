@@ -1,11 +1,9 @@
 package dev.reliableredis.camel;
 
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 import dev.reliableredis.queue.Failure;
 import dev.reliableredis.queue.Lease;
@@ -33,7 +31,7 @@ final class Settler {
     private final SettlementBatcher batcher;
     private final ScheduledExecutorService timer;
     private final OutageReport outage;
-    private final AtomicLong refused = new AtomicLong();
+    private final QueueActivity activity;
     /** Settlements whose last attempt failed: the settle activity fails while there are any. Guarded by this. */
     private int failing;
     private volatile boolean stopped;
@@ -41,12 +39,13 @@ final class Settler {
     /**
      * @param timer runs lease extensions and settlement retries
      */
-    Settler(ReliableQueue queue, ScheduledExecutorService timer, OutageReport outage) {
+    Settler(ReliableQueue queue, ScheduledExecutorService timer, OutageReport outage, QueueActivity activity) {
         this.queue = queue.name();
         this.leases = new LeaseKeeper(queue);
         this.batcher = new SettlementBatcher(queue, BATCH);
         this.timer = timer;
         this.outage = outage;
+        this.activity = activity;
     }
 
     /** The delivery's exchange starts: its lease is held from now on. */
@@ -69,8 +68,10 @@ final class Settler {
                 ? batcher.ack(lease)
                 : batcher.nack(new Failure(lease, failureReason));
         String operation = failureReason == null ? "ack" : "nack";
+        long start = System.nanoTime();
         sent.whenComplete((result, error) -> {
             if (error == null) {
+                activity.roundTrip(operation, start);
                 if (failedAttempts > 0) {
                     recovered();
                 }
@@ -124,8 +125,8 @@ final class Settler {
 
     private void settled(Lease lease, String operation, Settled result, int failedAttempts) {
         leases.drop(lease);
+        activity.settled(result);
         if (result == Settled.REFUSED) {
-            refused.incrementAndGet();
             if (failedAttempts == 0) {
                 LOG.warn("The {} of message '{}' of queue '{}' was refused: its lease had expired and the message was "
                          + "returned or claimed again", operation, lease.messageId(), queue);
@@ -141,9 +142,11 @@ final class Settler {
     /** Extends every held lease; logs the leases of running exchanges that were lost. */
     void extendLeases() {
         try {
-            List<Lease> lost = leases.extendAll();
+            LeaseKeeper.Extension extension = leases.extendAll();
             outage.succeeded("extend");
-            for (Lease lease : lost) {
+            activity.leaseExtensions.add(extension.extended());
+            activity.leasesLost.add(extension.lost().size());
+            for (Lease lease : extension.lost()) {
                 LOG.warn("The lease of message '{}' of queue '{}' was lost before its exchange finished; the message "
                          + "may be processed twice", lease.messageId(), queue);
             }
@@ -176,11 +179,6 @@ final class Settler {
     /** The consumer stopped: a failure from now on ends its settlement instead of reporting an outage. */
     void stop() {
         stopped = true;
-    }
-
-    /** Settlements Redis refused because the lease had already expired and moved on. */
-    long refusedCount() {
-        return refused.get();
     }
 
     /** Deliveries whose lease is held: being processed, or settling. */

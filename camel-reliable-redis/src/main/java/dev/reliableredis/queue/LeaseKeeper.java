@@ -44,23 +44,36 @@ public final class LeaseKeeper {
     }
 
     /**
-     * Extends every held lease. A lease Redis refused is no longer held; returns those whose exchange was still
-     * running (lost leases). A refused lease whose settlement was on its way is not among them: the settlement
-     * may have landed first. Makes no Redis call when no lease is held.
+     * Extends every held lease. A lease Redis refused is no longer held; the lost leases are those whose exchange was
+     * still running. A refused lease whose settlement was on its way is not among them: the settlement may have
+     * landed first. Makes no Redis call when no lease is held.
      */
-    public List<Lease> extendAll() {
+    public Extension extendAll() {
         List<Lease> all = new ArrayList<>(held.keySet());
         List<Lease> lost = new ArrayList<>();
+        int extended = 0;
         for (int from = 0; from < all.size(); from += BATCH) {
             List<Lease> batch = all.subList(from, Math.min(all.size(), from + BATCH));
             List<Settled> results = queue.extend(batch);
             for (int i = 0; i < batch.size(); i++) {
+                if (results.get(i) == Settled.EXTENDED) {
+                    extended++;
+                }
                 // removed and checked in one step: a settlement marked meanwhile is not reported as lost
                 if (results.get(i) == Settled.REFUSED && Boolean.FALSE.equals(held.remove(batch.get(i)))) {
                     lost.add(batch.get(i));
                 }
             }
         }
-        return lost;
+        return new Extension(extended, lost);
+    }
+
+    /**
+     * What one {@link #extendAll()} did.
+     *
+     * @param extended how many leases Redis extended
+     * @param lost     the leases Redis refused while their exchanges were still running
+     */
+    public record Extension(int extended, List<Lease> lost) {
     }
 }

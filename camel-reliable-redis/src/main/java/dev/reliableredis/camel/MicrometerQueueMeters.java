@@ -1,0 +1,110 @@
+package dev.reliableredis.camel;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.ToDoubleFunction;
+
+import dev.reliableredis.queue.QueueStats;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import org.apache.camel.CamelContext;
+
+/**
+ * The Micrometer meters of one queue, tagged {@code queue} and {@code mode}: depths and ages from the queue's stats
+ * (read from Redis at most once a second, NaN while Redis cannot be read), counters of what this CamelContext's
+ * consumers and producers did, and timers of their Redis round trips. Names are in docs/operations.md.
+ */
+final class MicrometerQueueMeters {
+
+    /** The name camel-micrometer gives its registry; else the only MeterRegistry in the Camel registry. */
+    static final String REGISTRY_NAME = "metricsRegistry";
+
+    private MicrometerQueueMeters() {
+    }
+
+    static AutoCloseable bind(CamelContext context, QueueMonitor monitor) {
+        MeterRegistry registry = context.getRegistry().lookupByNameAndType(REGISTRY_NAME, MeterRegistry.class);
+        if (registry == null) {
+            registry = context.getRegistry().findSingleByType(MeterRegistry.class);
+        }
+        if (registry == null) {
+            return () -> { };
+        }
+        MeterRegistry meters = registry;
+        Tags tags = Tags.of("queue", monitor.queue(), "mode", monitor.mode());
+        List<Meter> bound = new ArrayList<>();
+
+        gauge(bound, meters, monitor, tags.and("state", "ready"), QueueStats::ready);
+        gauge(bound, meters, monitor, tags.and("state", "inflight"), QueueStats::inflight);
+        gauge(bound, meters, monitor, tags.and("state", "delayed"), QueueStats::delayed);
+        gauge(bound, meters, monitor, tags.and("state", "dead"), QueueStats::dead);
+
+        QueueActivity activity = monitor.activity();
+        counter(bound, meters, "reliable.redis.messages.delivered", "Messages delivered to a route", tags,
+                activity.delivered);
+        counter(bound, meters, "reliable.redis.messages.settled", "Deliveries settled, by outcome",
+                tags.and("outcome", "acked"), activity.acked);
+        counter(bound, meters, "reliable.redis.messages.settled", "Deliveries settled, by outcome",
+                tags.and("outcome", "retried"), activity.retried);
+        counter(bound, meters, "reliable.redis.messages.settled", "Deliveries settled, by outcome",
+                tags.and("outcome", "dead_lettered"), activity.deadLettered);
+        counter(bound, meters, "reliable.redis.messages.settled", "Deliveries settled, by outcome",
+                tags.and("outcome", "refused"), activity.refused);
+        counter(bound, meters, "reliable.redis.messages.sent", "Messages sent, by whether they were stored",
+                tags.and("result", "stored"), activity.enqueued);
+        counter(bound, meters, "reliable.redis.messages.sent", "Messages sent, by whether they were stored",
+                tags.and("result", "duplicate"), activity.duplicates);
+        counter(bound, meters, "reliable.redis.lease.extensions", "Leases extended while their exchanges ran", tags,
+                activity.leaseExtensions);
+        counter(bound, meters, "reliable.redis.leases.lost",
+                "Leases that expired before their exchanges finished (the message may be processed twice)", tags,
+                activity.leasesLost);
+
+        Timer enqueue = timer(bound, meters, tags.and("operation", "enqueue"));
+        Timer ack = timer(bound, meters, tags.and("operation", "ack"));
+        Timer nack = timer(bound, meters, tags.and("operation", "nack"));
+        activity.timeRoundTripsWith((operation, nanos) -> {
+            Timer timer = switch (operation) {
+                case "enqueue" -> enqueue;
+                case "ack" -> ack;
+                default -> nack;
+            };
+            timer.record(nanos, TimeUnit.NANOSECONDS);
+        });
+        return () -> {
+            activity.timeRoundTripsWith((operation, nanos) -> { });
+            bound.forEach(meters::remove);
+        };
+    }
+
+    private static void gauge(List<Meter> bound, MeterRegistry registry, QueueMonitor monitor, Tags tags,
+            ToDoubleFunction<QueueStats> value) {
+        bound.add(Gauge.builder("reliable.redis.queue.messages", monitor, m -> read(m, value))
+                .description("Messages in the queue, by state").tags(tags).register(registry));
+    }
+
+    private static double read(QueueMonitor monitor, ToDoubleFunction<QueueStats> value) {
+        QueueStats stats = monitor.stats();
+        return stats == null ? Double.NaN : value.applyAsDouble(stats);
+    }
+
+    private static void counter(List<Meter> bound, MeterRegistry registry, String name, String description,
+            Tags tags, LongAdder count) {
+        bound.add(FunctionCounter.builder(name, count, LongAdder::sum).description(description).tags(tags)
+                .register(registry));
+    }
+
+    private static Timer timer(List<Meter> bound, MeterRegistry registry, Tags tags) {
+        Timer timer = Timer.builder("reliable.redis.round.trip")
+                .description("Redis round trips of enqueue, ack and nack calls (one call carries a batch)")
+                .tags(tags).register(registry);
+        bound.add(timer);
+        return timer;
+    }
+}

@@ -1,0 +1,69 @@
+package dev.reliableredis.camel;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+
+import dev.reliableredis.queue.Settled;
+
+/**
+ * What one endpoint's consumers and producers did since it started, in this JVM: counts, the source of the JMX
+ * attributes, the Micrometer counters and the dev console, and the timing of Redis round trips, which goes to
+ * Micrometer when the application has it. Counting costs an uncontended add on the paths it counts.
+ */
+final class QueueActivity {
+
+    /** Takes the duration of one round trip to Redis: an {@code enqueue}, {@code ack} or {@code nack} call. */
+    @FunctionalInterface
+    interface RoundTripTimer {
+        void record(String operation, long nanos);
+    }
+
+    final LongAdder delivered = new LongAdder();
+    final LongAdder acked = new LongAdder();
+    final LongAdder retried = new LongAdder();
+    final LongAdder deadLettered = new LongAdder();
+    final LongAdder refused = new LongAdder();
+    final LongAdder leaseExtensions = new LongAdder();
+    final LongAdder leasesLost = new LongAdder();
+    final LongAdder enqueued = new LongAdder();
+    final LongAdder duplicates = new LongAdder();
+    private volatile RoundTripTimer roundTrips = (operation, nanos) -> { };
+
+    void timeRoundTripsWith(RoundTripTimer timer) {
+        roundTrips = timer;
+    }
+
+    /** A round trip that began at {@code startNanos} ({@link System#nanoTime}) ended now. */
+    void roundTrip(String operation, long startNanos) {
+        roundTrips.record(operation, System.nanoTime() - startNanos);
+    }
+
+    void settled(Settled result) {
+        switch (result) {
+            case ACKED -> acked.increment();
+            case RETRY_SCHEDULED -> retried.increment();
+            case DEAD_LETTERED -> deadLettered.increment();
+            case REFUSED -> refused.increment();
+            case EXTENDED -> leaseExtensions.increment();
+        }
+    }
+
+    void sent(boolean stored) {
+        (stored ? enqueued : duplicates).increment();
+    }
+
+    Map<String, Long> toMap() {
+        Map<String, Long> map = new LinkedHashMap<>();
+        map.put("delivered", delivered.sum());
+        map.put("acked", acked.sum());
+        map.put("retried", retried.sum());
+        map.put("deadLettered", deadLettered.sum());
+        map.put("refusedSettlements", refused.sum());
+        map.put("leaseExtensions", leaseExtensions.sum());
+        map.put("leasesLost", leasesLost.sum());
+        map.put("enqueued", enqueued.sum());
+        map.put("duplicates", duplicates.sum());
+        return map;
+    }
+}

@@ -1,0 +1,67 @@
+package dev.reliableredis.camel;
+
+import java.util.Map;
+
+import dev.reliableredis.queue.QueueStats;
+import org.apache.camel.health.HealthCheckResultBuilder;
+import org.apache.camel.impl.health.AbstractHealthCheck;
+
+/**
+ * Readiness of a consumer: DOWN before Redis first answered and during an outage (with its cause, an authentication
+ * failure called so), UP otherwise. It asks Redis nothing: every activity of the consumer (claims, housekeeping,
+ * lease extensions, settlements) reports its calls' outcomes, and a claim waits at most {@code reaperInterval}, so
+ * the state is never older than that. Dead letters over {@code deadLetterWarnThreshold} are a detail, not DOWN.
+ */
+final class ReliableRedisConsumerHealthCheck extends AbstractHealthCheck {
+
+    private final ReliableRedisConsumer consumer;
+
+    ReliableRedisConsumerHealthCheck(ReliableRedisConsumer consumer, String routeId) {
+        super("camel", "consumer:reliable-redis-" + routeId);
+        this.consumer = consumer;
+    }
+
+    @Override
+    public boolean isLiveness() {
+        // an outage of Redis is not cured by restarting the application
+        return false;
+    }
+
+    @Override
+    protected void doCall(HealthCheckResultBuilder builder, Map<String, Object> options) {
+        ReliableRedisEndpoint endpoint = consumer.getEndpoint();
+        builder.detail("queue", endpoint.getQueueName());
+        builder.detail("mode", endpoint.getConfiguration().getMode());
+        OutageReport.State state = consumer.redisState();
+        if (state == null) {
+            builder.down().message("The consumer of queue '" + endpoint.getQueueName() + "' is not started");
+            return;
+        }
+        OutageReport.Outage outage = state.outage();
+        if (outage != null) {
+            builder.down();
+            builder.message("Redis calls for queue '" + endpoint.getQueueName() + "' fail since " + outage.started()
+                            + ": " + outage.reason());
+            builder.detail("outage.since", outage.started().toString());
+            builder.detail("outage.failedAttempts", outage.failedAttempts());
+            builder.error(outage.cause());
+            return;
+        }
+        if (!state.reached()) {
+            builder.down().message("Redis has not answered the consumer of queue '" + endpoint.getQueueName()
+                                   + "' yet");
+            return;
+        }
+        builder.up();
+        long threshold = endpoint.getConfiguration().getDeadLetterWarnThreshold();
+        QueueStats stats = threshold > 0 ? endpoint.statsCache().getOrNull() : null;
+        if (stats != null) {
+            builder.detail("dead", stats.dead());
+            if (stats.dead() > threshold) {
+                builder.detail("deadLetterWarning", true);
+                builder.message(stats.dead() + " dead letters wait in queue '" + endpoint.getQueueName()
+                                + "' (more than deadLetterWarnThreshold " + threshold + ")");
+            }
+        }
+    }
+}

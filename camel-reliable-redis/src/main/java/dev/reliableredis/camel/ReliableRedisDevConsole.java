@@ -1,0 +1,136 @@
+package dev.reliableredis.camel;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.camel.Endpoint;
+import org.apache.camel.Route;
+import org.apache.camel.spi.annotations.DevConsole;
+import org.apache.camel.support.console.AbstractDevConsole;
+import org.apache.camel.util.URISupport;
+import org.apache.camel.util.json.JsonObject;
+
+/**
+ * The reliable-redis dev console ({@code camel get reliable-redis}, {@code camel dev}, the dev console HTTP
+ * endpoint): per endpoint, its queue's stats, the options that shape delivery, what its consumers and producers did,
+ * and each consumer's Redis state with its last outage. Stats are at most a second old.
+ */
+@DevConsole(name = "reliable-redis", displayName = "Reliable Redis",
+            description = "Queues of the reliable-redis endpoints: depths, options, activity, consumers' Redis state")
+public class ReliableRedisDevConsole extends AbstractDevConsole {
+
+    public ReliableRedisDevConsole() {
+        super("camel", "reliable-redis", "Reliable Redis",
+                "Queues of the reliable-redis endpoints: depths, options, activity, consumers' Redis state");
+    }
+
+    @Override
+    protected String doCallText(Map<String, Object> options) {
+        StringBuilder text = new StringBuilder();
+        for (Map<String, Object> endpoint : endpoints()) {
+            text.append(String.format("%nQueue: %s (%s mode)%n", endpoint.get("queue"), endpoint.get("mode")));
+            text.append(String.format("    Endpoint: %s%n", endpoint.get("uri")));
+            appendLine(text, "Stats", endpoint.get("stats"));
+            appendLine(text, "Options", endpoint.get("options"));
+            appendLine(text, "Activity", endpoint.get("activity"));
+            for (Object consumer : (List<?>) endpoint.get("consumers")) {
+                appendLine(text, "Consumer", consumer);
+            }
+        }
+        return text.toString();
+    }
+
+    private static void appendLine(StringBuilder text, String label, Object value) {
+        text.append(String.format("    %s: %s%n", label, value));
+    }
+
+    @Override
+    protected Map<String, Object> doCallJson(Map<String, Object> options) {
+        JsonObject root = new JsonObject();
+        root.put("endpoints", endpoints());
+        return root;
+    }
+
+    private List<Map<String, Object>> endpoints() {
+        List<Map<String, Object>> list = new ArrayList<>();
+        for (Endpoint candidate : getCamelContext().getEndpoints()) {
+            if (candidate instanceof ReliableRedisEndpoint endpoint && endpoint.isStarted()) {
+                list.add(describe(endpoint));
+            }
+        }
+        return list;
+    }
+
+    private Map<String, Object> describe(ReliableRedisEndpoint endpoint) {
+        ReliableRedisConfiguration configuration = endpoint.getConfiguration();
+        JsonObject json = new JsonObject();
+        json.put("uri", RedisUris.mask(URISupport.sanitizeUri(endpoint.getEndpointUri())));
+        json.put("queue", endpoint.getQueueName());
+        json.put("mode", configuration.getMode());
+        try {
+            json.put("stats", new JsonObject(new LinkedHashMap<>(endpoint.statsCache().get().toMap())));
+        } catch (RuntimeException e) {
+            json.put("stats", new JsonObject(Map.of("error", RedisUris.mask(String.valueOf(e.getMessage())))));
+        }
+        json.put("options", options(configuration));
+        json.put("activity", new JsonObject(new LinkedHashMap<>(endpoint.activity().toMap())));
+        List<Map<String, Object>> consumers = new ArrayList<>();
+        for (Route route : getCamelContext().getRoutes()) {
+            if (route.getConsumer() instanceof ReliableRedisConsumer consumer && consumer.getEndpoint() == endpoint) {
+                consumers.add(describe(route.getRouteId(), consumer));
+            }
+        }
+        json.put("consumers", consumers);
+        return json;
+    }
+
+    private static JsonObject options(ReliableRedisConfiguration configuration) {
+        JsonObject options = new JsonObject();
+        options.put("keyPrefix", configuration.getKeyPrefix());
+        options.put("visibilityTimeout", configuration.getVisibilityTimeout());
+        options.put("maxRetries", configuration.getMaxRetries());
+        options.put("retryDelay", configuration.getRetryDelay());
+        options.put("maxRetryDelay", configuration.getMaxRetryDelay());
+        options.put("concurrentConsumers", configuration.getConcurrentConsumers());
+        options.put("maxMessagesPerPoll", configuration.getMaxMessagesPerPoll());
+        options.put("reaperInterval", configuration.getReaperInterval());
+        options.put("idempotencyWindow", configuration.getIdempotencyWindow());
+        options.put("consumeDeadLetters", configuration.isConsumeDeadLetters());
+        if (configuration.isStreamMode()) {
+            options.put("group", configuration.getGroup());
+            options.put("consumerName", configuration.getConsumerName());
+        }
+        return options;
+    }
+
+    private static Map<String, Object> describe(String routeId, ReliableRedisConsumer consumer) {
+        JsonObject json = new JsonObject();
+        json.put("routeId", routeId);
+        json.put("state", consumer.getStatus().name());
+        json.put("inflight", consumer.getInflightCount());
+        OutageReport.State state = consumer.redisState();
+        if (state != null) {
+            json.put("redisUp", state.up());
+            if (state.outage() != null) {
+                json.put("outage", describe(state.outage()));
+            }
+            if (state.lastOutage() != null) {
+                json.put("lastOutage", describe(state.lastOutage()));
+            }
+        }
+        return json;
+    }
+
+    private static JsonObject describe(OutageReport.Outage outage) {
+        JsonObject json = new JsonObject();
+        json.put("started", outage.started().toString());
+        if (outage.ended() != null) {
+            json.put("ended", outage.ended().toString());
+        }
+        json.put("failedAttempts", outage.failedAttempts());
+        json.put("reason", outage.reason());
+        return json;
+    }
+}

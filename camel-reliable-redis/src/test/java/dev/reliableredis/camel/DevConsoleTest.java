@@ -1,0 +1,95 @@
+package dev.reliableredis.camel;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import dev.reliableredis.testsupport.RedisProcess;
+import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.console.DevConsole;
+import org.apache.camel.console.DevConsoleRegistry;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The reliable-redis dev console, found and called the way camel-jbang and the dev console endpoint do. */
+@ParameterizedClass(name = "{0} mode")
+@ValueSource(strings = {"list", "stream"})
+class DevConsoleTest extends CamelRedisTestBase {
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void showsEachEndpointsQueueOptionsActivityAndConsumers() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:orders?mode=" + mode + "&maxRetries=7").routeId("consume").process(received::add);
+            }
+        });
+        send("orders", "one");
+        awaitReceived(1);
+
+        DevConsole console = console();
+        Map<String, Object> endpoint = await().atMost(Duration.ofSeconds(5)).until(() -> orders(console),
+                found -> found != null && ((Map<?, ?>) found.get("activity")).get("acked").equals(1L));
+        assertThat(endpoint).containsEntry("mode", mode);
+        assertThat((Map<String, Object>) endpoint.get("stats")).containsEntry("ready", 0L);
+        assertThat((Map<String, Object>) endpoint.get("options")).containsEntry("maxRetries", 7);
+        List<Map<String, Object>> consumers = (List<Map<String, Object>>) endpoint.get("consumers");
+        assertThat(consumers).singleElement().satisfies(consumer -> assertThat(consumer)
+                .containsEntry("routeId", "consume").containsEntry("redisUp", true).doesNotContainKey("outage"));
+
+        String text = (String) console.call(DevConsole.MediaType.TEXT);
+        assertThat(text).contains("Queue: orders (" + mode + " mode)").contains("maxRetries=7").contains("acked=1");
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void showsTheOutageUnderWayAndThenTheLastOne() throws Exception {
+        try (RedisProcess own = RedisProcess.start("--requirepass", "s3cret-pw")) {
+            routes(new RouteBuilder() {
+                public void configure() {
+                    from("reliable-redis:orders?mode=" + mode + "&redisUri=redis://:s3cret-pw@127.0.0.1:" + own.port())
+                            .routeId("consume").process(received::add);
+                }
+            });
+            DevConsole console = console();
+            await().atMost(Duration.ofSeconds(10)).until(() -> consumer(console).get("redisUp").equals(true));
+
+            own.kill();
+            Map<String, Object> down = await().atMost(Duration.ofSeconds(5)).until(() -> consumer(console),
+                    consumer -> consumer.containsKey("outage"));
+            assertThat(down).containsEntry("redisUp", false);
+            assertThat((Map<String, Object>) down.get("outage")).containsKeys("started", "reason", "failedAttempts");
+
+            own.launch();
+            Map<String, Object> up = await().atMost(Duration.ofSeconds(15)).until(() -> consumer(console),
+                    consumer -> consumer.get("redisUp").equals(true));
+            assertThat((Map<String, Object>) up.get("lastOutage")).containsKeys("started", "ended", "reason");
+            assertThat(String.valueOf(console.call(DevConsole.MediaType.JSON))).doesNotContain("s3cret-pw");
+            assertThat(String.valueOf(console.call(DevConsole.MediaType.TEXT))).doesNotContain("s3cret-pw");
+        }
+    }
+
+    private DevConsole console() {
+        DevConsoleRegistry registry = DevConsoleRegistry.get(context);
+        assertThat(registry).as("camel-console's registry").isNotNull();
+        DevConsole console = registry.resolveById("reliable-redis");
+        assertThat(console).as("the reliable-redis console").isNotNull();
+        return console;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> orders(DevConsole console) {
+        Map<String, Object> json = (Map<String, Object>) console.call(DevConsole.MediaType.JSON);
+        return ((List<Map<String, Object>>) json.get("endpoints")).stream()
+                .filter(endpoint -> "orders".equals(endpoint.get("queue"))).findFirst().orElse(null);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> consumer(DevConsole console) {
+        return ((List<Map<String, Object>>) orders(console).get("consumers")).get(0);
+    }
+}

@@ -1,0 +1,137 @@
+package dev.reliableredis.camel;
+
+import java.time.Duration;
+import java.util.Optional;
+
+import dev.reliableredis.testsupport.RedisProcess;
+import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.health.HealthCheck;
+import org.apache.camel.health.HealthCheckHelper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The consumer's and the producer's health checks, read through Camel's health check registry. */
+@ParameterizedClass(name = "{0} mode")
+@ValueSource(strings = {"list", "stream"})
+class HealthCheckTest extends CamelRedisTestBase {
+
+    private static final Duration FEW_SECONDS = Duration.ofSeconds(5);
+
+    @Test
+    void theConsumerIsDownWithinSecondsOfRedisDyingAndUpAgainAfterItsRestart() throws Exception {
+        try (RedisProcess own = RedisProcess.start()) {
+            routes(new RouteBuilder() {
+                public void configure() {
+                    from("reliable-redis:q?mode=" + mode + "&redisUri=" + own.uri()).routeId("consume")
+                            .process(received::add);
+                }
+            });
+            awaitState("consumer:consume", HealthCheck.State.UP, Duration.ofSeconds(10));
+
+            own.kill();
+            HealthCheck.Result down = awaitState("consumer:consume", HealthCheck.State.DOWN, FEW_SECONDS);
+            assertThat(down.getMessage()).hasValueSatisfying(message -> assertThat(message)
+                    .contains("Redis calls for queue 'q' fail since"));
+            assertThat(down.getDetails()).containsEntry("queue", "q").containsKey("outage.since");
+            assertThat(down.getError()).isPresent();
+
+            own.launch();
+            awaitState("consumer:consume", HealthCheck.State.UP, Duration.ofSeconds(15));
+            template.sendBody("reliable-redis:q?mode=" + mode + "&redisUri=" + own.uri(), "after the restart");
+            awaitReceived(1);
+            assertThat(received.get(0).getMessage().getBody(String.class)).isEqualTo("after the restart");
+        }
+    }
+
+    @Test
+    void aConsumerWhosePasswordIsWrongIsDownAndSaysSo() throws Exception {
+        try (RedisProcess locked = RedisProcess.start("--requirepass", "right")) {
+            routes(new RouteBuilder() {
+                public void configure() {
+                    from("reliable-redis:q?mode=" + mode + "&redisUri=" + locked.uri() + "&password=wrong")
+                            .routeId("consume").process(received::add);
+                }
+            });
+
+            HealthCheck.Result down = awaitState("consumer:consume", HealthCheck.State.DOWN, FEW_SECONDS);
+            assertThat(down.getMessage()).hasValueSatisfying(message -> assertThat(message)
+                    .contains("authentication failed").doesNotContain("wrong"));
+        }
+    }
+
+    @Test
+    void theConsumerCheckCanBeSwitchedOff() throws Exception {
+        context.getComponent("reliable-redis", ReliableRedisComponent.class).setHealthCheckConsumerEnabled(false);
+        try (RedisProcess nothing = RedisProcess.onFreePort()) {
+            routes(new RouteBuilder() {
+                public void configure() {
+                    from("reliable-redis:q?mode=" + mode + "&redisUri=" + nothing.uri()).routeId("consume")
+                            .process(received::add);
+                }
+            });
+            ReliableRedisConsumer consumer = (ReliableRedisConsumer) context.getRoute("consume").getConsumer();
+            await().atMost(FEW_SECONDS).until(() -> consumer.getOutageSince().length() > 0);
+
+            // no consumer check at all (a disabled one would make Camel report the route UNKNOWN)
+            assertThat(consumer.getHealthCheck()).isNull();
+            assertThat(result("consumer:consume")).isEmpty();
+        }
+    }
+
+    @Test
+    void deadLettersOverTheThresholdAreADetailWhileTheConsumerStaysUp() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:q?mode=" + mode + "&maxRetries=0&deadLetterWarnThreshold=1").routeId("consume")
+                        .throwException(new IllegalStateException("always fails"));
+            }
+        });
+        send("q", "one");
+        send("q", "two");
+        awaitStats("q", 0, 0, 0, 2);
+
+        HealthCheck.Result up = await().atMost(FEW_SECONDS).until(() -> result("consumer:consume").orElseThrow(),
+                result -> Boolean.TRUE.equals(result.getDetails().get("deadLetterWarning")));
+        assertThat(up.getState()).isEqualTo(HealthCheck.State.UP);
+        assertThat(up.getDetails()).containsEntry("dead", 2L);
+        assertThat(up.getMessage()).hasValueSatisfying(message -> assertThat(message)
+                .contains("2 dead letters wait in queue 'q'"));
+    }
+
+    @Test
+    void theProducerIsDownWhileRedisDoesNotAnswerAndUpWhenItDoes() throws Exception {
+        // Camel runs producer checks only when asked to (camel.health.producersEnabled=true in camel-main)
+        HealthCheckHelper.getHealthCheckRepository(context, "producers").setEnabled(true);
+        try (RedisProcess late = RedisProcess.onFreePort()) {
+            routes(new RouteBuilder() {
+                public void configure() {
+                    from("direct:send").routeId("send")
+                            .to("reliable-redis:q?mode=" + mode + "&redisUri=" + late.uri() + "&commandTimeout=1000");
+                }
+            });
+            String check = context.getEndpoints().stream().filter(ReliableRedisEndpoint.class::isInstance)
+                    .map(endpoint -> "producer:reliable-redis-" + ((ReliableRedisEndpoint) endpoint).getId()).findFirst().orElseThrow();
+
+            HealthCheck.Result down = awaitState(check, HealthCheck.State.DOWN, FEW_SECONDS);
+            assertThat(down.getMessage()).hasValueSatisfying(message -> assertThat(message)
+                    .contains("Redis does not answer the producer of queue 'q'"));
+
+            late.launch();
+            awaitState(check, HealthCheck.State.UP, Duration.ofSeconds(10));
+        }
+    }
+
+    private Optional<HealthCheck.Result> result(String id) {
+        return HealthCheckHelper.invokeReadiness(context).stream()
+                .filter(result -> result.getCheck().getId().equals(id)).findFirst();
+    }
+
+    private HealthCheck.Result awaitState(String id, HealthCheck.State state, Duration atMost) {
+        return await(id + " " + state).atMost(atMost).pollInterval(Duration.ofMillis(100))
+                .until(() -> result(id).orElse(null), result -> result != null && result.getState() == state);
+    }
+}
