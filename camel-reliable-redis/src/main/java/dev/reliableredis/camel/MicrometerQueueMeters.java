@@ -12,6 +12,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.Timer;
 import org.apache.camel.CamelContext;
 
@@ -44,6 +45,8 @@ final class MicrometerQueueMeters {
         gauge(bound, meters, monitor, tags.and("state", "inflight"), QueueStats::inflight);
         gauge(bound, meters, monitor, tags.and("state", "delayed"), QueueStats::delayed);
         gauge(bound, meters, monitor, tags.and("state", "dead"), QueueStats::dead);
+        age(bound, meters, monitor, tags.and("state", "ready"), QueueStats::oldestReadyAge);
+        age(bound, meters, monitor, tags.and("state", "inflight"), QueueStats::oldestInflightAge);
 
         QueueActivity activity = monitor.activity();
         counter(bound, meters, "reliable.redis.messages.delivered", "Messages delivered to a route", tags,
@@ -87,6 +90,15 @@ final class MicrometerQueueMeters {
             ToDoubleFunction<QueueStats> value) {
         bound.add(Gauge.builder("reliable.redis.queue.messages", monitor, m -> read(m, value))
                 .description("Messages in the queue, by state").tags(tags).register(registry));
+    }
+
+    private static void age(List<Meter> bound, MeterRegistry registry, QueueMonitor monitor, Tags tags,
+            ToDoubleFunction<QueueStats> millis) {
+        bound.add(TimeGauge.builder("reliable.redis.queue.oldest.age", monitor, TimeUnit.MILLISECONDS,
+                        m -> read(m, millis))
+                .description("Ready: since the next message to claim was enqueued; inflight: since the oldest "
+                             + "lease was taken or extended")
+                .tags(tags).register(registry));
     }
 
     private static double read(QueueMonitor monitor, ToDoubleFunction<QueueStats> value) {

@@ -13,7 +13,6 @@ import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.ReliableQueue;
 import org.apache.camel.Exchange;
-import org.apache.camel.Message;
 import org.apache.camel.Processor;
 import org.apache.camel.api.management.ManagedAttribute;
 import org.apache.camel.api.management.ManagedOperation;
@@ -21,7 +20,6 @@ import org.apache.camel.api.management.ManagedResource;
 import org.apache.camel.health.HealthCheckHelper;
 import org.apache.camel.health.HealthCheckRepository;
 import org.apache.camel.spi.ExecutorServiceManager;
-import org.apache.camel.spi.HeaderFilterStrategy;
 import org.apache.camel.spi.ShutdownStrategy;
 import org.apache.camel.spi.ThreadPoolProfile;
 import org.apache.camel.support.DefaultConsumer;
@@ -260,22 +258,10 @@ public class ReliableRedisConsumer extends DefaultConsumer {
     }
 
     private void fillIn(Exchange exchange, Delivery delivery) {
-        Message message = exchange.getIn();
-        HeaderFilterStrategy filter = getEndpoint().getHeaderFilterStrategy();
-        delivery.headers().forEach((name, value) -> {
-            if (!filter.applyFilterToExternalHeaders(name, value, exchange)) {
-                message.setHeader(name, value);
-            }
-        });
-        message.setBody(delivery.fields() != null ? delivery.fields() : delivery.body());
-        message.setMessageId(delivery.messageId());
-        message.setHeader(ReliableRedisConstants.MESSAGE_ID, delivery.messageId());
-        message.setHeader(ReliableRedisConstants.DELIVERY_COUNT, delivery.deliveryCount());
-        message.setHeader(ReliableRedisConstants.QUEUE, queue.name());
-        message.setHeader(ReliableRedisConstants.ENQUEUED_AT, delivery.enqueuedAt());
-        if (delivery.failure() != null) {
-            message.setHeader(ReliableRedisConstants.FAILURE, delivery.failure());
-        }
+        getEndpoint().fillIn(exchange, delivery.messageId(), delivery.headers(),
+                delivery.fields() != null ? delivery.fields() : delivery.body(), delivery.deliveryCount(),
+                delivery.failure());
+        exchange.getIn().setHeader(ReliableRedisConstants.ENQUEUED_AT, delivery.enqueuedAt());
     }
 
     private void giveBack(List<Delivery> deliveries) {

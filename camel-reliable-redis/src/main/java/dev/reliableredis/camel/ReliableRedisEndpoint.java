@@ -1,8 +1,14 @@
 package dev.reliableredis.camel;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
+import java.util.function.ToLongFunction;
 
+import dev.reliableredis.queue.BrowsedMessage;
+import dev.reliableredis.queue.QueueSection;
 import dev.reliableredis.queue.QueueStats;
 import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.ReliableQueue;
@@ -10,11 +16,14 @@ import dev.reliableredis.queue.list.ListQueue;
 import dev.reliableredis.queue.stream.StreamQueue;
 import org.apache.camel.Category;
 import org.apache.camel.Consumer;
+import org.apache.camel.Exchange;
+import org.apache.camel.Message;
 import org.apache.camel.Processor;
 import org.apache.camel.Producer;
 import org.apache.camel.api.management.ManagedAttribute;
 import org.apache.camel.api.management.ManagedOperation;
 import org.apache.camel.api.management.ManagedResource;
+import org.apache.camel.spi.BrowsableEndpoint;
 import org.apache.camel.spi.HeaderFilterStrategy;
 import org.apache.camel.spi.HeaderFilterStrategyAware;
 import org.apache.camel.spi.Metadata;
@@ -32,7 +41,7 @@ import org.apache.camel.support.DefaultEndpoint;
              headersClass = ReliableRedisConstants.class)
 @ManagedResource(description = "A reliable-redis endpoint: its queue's depths and ages, what it did, and admin "
                                + "operations")
-public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilterStrategyAware {
+public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilterStrategyAware, BrowsableEndpoint {
 
     @UriPath(description = "The queue name: letters, digits and . _ : - (at most 200 characters).")
     @Metadata(required = true)
@@ -166,35 +175,49 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
 
     @ManagedAttribute(description = "Messages ready to be claimed (-1 when Redis cannot be read)")
     public long getReady() {
-        QueueStats now = stats.getOrNull();
-        return now == null ? -1 : now.ready();
+        return stat(QueueStats::ready);
     }
 
     @ManagedAttribute(description = "Messages claimed and not settled yet, by every consumer of the queue (-1 when "
                                     + "Redis cannot be read)")
     public long getInflight() {
-        QueueStats now = stats.getOrNull();
-        return now == null ? -1 : now.inflight();
+        return stat(QueueStats::inflight);
     }
 
     @ManagedAttribute(description = "Messages waiting for their delay or retry backoff (-1 when Redis cannot be read)")
     public long getDelayed() {
-        QueueStats now = stats.getOrNull();
-        return now == null ? -1 : now.delayed();
+        return stat(QueueStats::delayed);
     }
 
     @ManagedAttribute(description = "Dead letters (-1 when Redis cannot be read)")
     public long getDead() {
-        QueueStats now = stats.getOrNull();
-        return now == null ? -1 : now.dead();
+        return stat(QueueStats::dead);
     }
 
-    @ManagedAttribute(description = "Messages this endpoint's producers stored")
+    @ManagedAttribute(description = "ms since the message at the head of the ready line was enqueued (-1 when Redis "
+                                    + "cannot be read)")
+    public long getOldestReadyAge() {
+        return stat(QueueStats::oldestReadyAge);
+    }
+
+    @ManagedAttribute(description = "ms since the longest-held lease was taken or last extended (-1 when Redis "
+                                    + "cannot be read)")
+    public long getOldestInflightAge() {
+        return stat(QueueStats::oldestInflightAge);
+    }
+
+    private long stat(ToLongFunction<QueueStats> value) {
+        QueueStats now = stats.getOrNull();
+        return now == null ? -1 : value.applyAsLong(now);
+    }
+
+    @ManagedAttribute(description = "Messages the producers of this queue in this CamelContext stored")
     public long getEnqueuedCount() {
         return activity().enqueued.sum();
     }
 
-    @ManagedAttribute(description = "Sends that were no-ops because the message id was known (idempotency)")
+    @ManagedAttribute(description = "Sends to this queue in this CamelContext that were no-ops because the message id "
+                                    + "was known (idempotency)")
     public long getDuplicateCount() {
         return activity().duplicates.sum();
     }
@@ -217,6 +240,62 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
 
     public ReliableRedisConfiguration getConfiguration() {
         return configuration;
+    }
+
+    @Override
+    public int getBrowseLimit() {
+        return configuration.getBrowseLimit();
+    }
+
+    @Override
+    public void setBrowseLimit(int browseLimit) {
+        configuration.setBrowseLimit(browseLimit);
+    }
+
+    @Override
+    public List<Exchange> getExchanges() {
+        return getExchanges(getBrowseLimit(), null);
+    }
+
+    /**
+     * Up to the limit (and never more than browseLimit) ready messages, oldest first, or dead letters with
+     * consumeDeadLetters=true, read in one script call without claiming them: exchanges as a consumer would get them.
+     */
+    @Override
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    public List<Exchange> getExchanges(int limit, Predicate filter) {
+        int bounded = limit > 0 ? Math.min(limit, getBrowseLimit()) : getBrowseLimit();
+        QueueSection section = configuration.isConsumeDeadLetters() ? QueueSection.DEAD : QueueSection.READY;
+        List<Exchange> exchanges = new ArrayList<>();
+        for (BrowsedMessage browsed : queue.browse(section, bounded)) {
+            Exchange exchange = createExchange();
+            fillIn(exchange, browsed.messageId(), browsed.headers(),
+                    browsed.fields() != null ? browsed.fields() : browsed.body(), browsed.deliveries(),
+                    browsed.failure());
+            if (filter == null || filter.test(exchange)) {
+                exchanges.add(exchange);
+            }
+        }
+        return exchanges;
+    }
+
+    /** Gives the exchange a message of this queue as the consumer delivers it: travelling headers, body, ids. */
+    void fillIn(Exchange exchange, String messageId, Map<String, Object> headers, Object body, int deliveries,
+            String failure) {
+        Message message = exchange.getIn();
+        headers.forEach((name, value) -> {
+            if (!headerFilterStrategy.applyFilterToExternalHeaders(name, value, exchange)) {
+                message.setHeader(name, value);
+            }
+        });
+        message.setBody(body);
+        message.setMessageId(messageId);
+        message.setHeader(ReliableRedisConstants.MESSAGE_ID, messageId);
+        message.setHeader(ReliableRedisConstants.DELIVERY_COUNT, deliveries);
+        message.setHeader(ReliableRedisConstants.QUEUE, queueName);
+        if (failure != null) {
+            message.setHeader(ReliableRedisConstants.FAILURE, failure);
+        }
     }
 
     @Override

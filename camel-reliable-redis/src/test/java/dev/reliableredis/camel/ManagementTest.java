@@ -47,6 +47,8 @@ class ManagementTest extends CamelRedisTestBase {
         assertThat(server.getAttribute(endpoint, "Delayed")).isEqualTo(0L);
         assertThat(server.getAttribute(endpoint, "QueueName")).isEqualTo("q");
         assertThat(server.getAttribute(endpoint, "Mode")).isEqualTo(mode);
+        await().atMost(Duration.ofSeconds(5)).until(() -> (Long) server.getAttribute(endpoint, "OldestReadyAge") > 0);
+        assertThat(server.getAttribute(endpoint, "OldestInflightAge")).isEqualTo(0L);
 
         assertThat(server.invoke(endpoint, "redrive", new Object[] {1L}, new String[] {"long"})).isEqualTo(1L);
         assertThat((Map<String, Long>) server.invoke(endpoint, "stats", null, null))

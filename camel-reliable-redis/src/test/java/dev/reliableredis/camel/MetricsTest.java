@@ -1,6 +1,7 @@
 package dev.reliableredis.camel;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -51,6 +52,8 @@ class MetricsTest extends CamelRedisTestBase {
             assertThat(count("reliable.redis.messages.sent", queue.and("result", "duplicate"))).isEqualTo(1);
             assertThat(gauge(queue.and("state", "dead"))).isEqualTo(1);
             assertThat(gauge(queue.and("state", "ready"))).isZero();
+            assertThat(meters.get("reliable.redis.queue.oldest.age").tags(queue.and("state", "ready")).timeGauge()
+                    .value(TimeUnit.MILLISECONDS)).isZero();
         });
         assertThat(meters.get("reliable.redis.round.trip").tags(queue.and("operation", "enqueue")).timer().count())
                 .isBetween(1L, 4L);
@@ -69,6 +72,7 @@ class MetricsTest extends CamelRedisTestBase {
         });
         send("q", "one");
         assertThat(meters.find("reliable.redis.queue.messages").tags("queue", "q").gauges()).hasSize(4);
+        assertThat(meters.find("reliable.redis.queue.oldest.age").tags("queue", "q").timeGauges()).hasSize(2);
 
         context.getRouteController().stopRoute("consume");
         context.removeRoute("consume");

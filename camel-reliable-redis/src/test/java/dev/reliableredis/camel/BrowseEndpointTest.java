@@ -1,0 +1,69 @@
+package dev.reliableredis.camel;
+
+import java.util.List;
+import java.util.Map;
+
+import org.apache.camel.Exchange;
+import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.spi.BrowsableEndpoint;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The endpoint as Camel's browse tools see it: ready messages, or dead letters, without claiming them. */
+@ParameterizedClass(name = "{0} mode")
+@ValueSource(strings = {"list", "stream"})
+class BrowseEndpointTest extends CamelRedisTestBase {
+
+    @Test
+    void showsReadyMessagesOldestFirstWithTheirHeadersUpToTheLimitAndClaimsNone() {
+        for (int i = 0; i < 5; i++) {
+            send("q", "m" + i, Map.of("orderId", 1000L + i));
+        }
+        BrowsableEndpoint endpoint = context.getEndpoint("reliable-redis:q?mode=" + mode + "&browseLimit=3",
+                BrowsableEndpoint.class);
+
+        List<Exchange> exchanges = endpoint.getExchanges();
+
+        assertThat(exchanges).extracting(e -> e.getIn().getBody(String.class)).containsExactly("m0", "m1", "m2");
+        Exchange first = exchanges.get(0);
+        assertThat(first.getIn().getHeader("orderId")).isEqualTo(1000L);
+        assertThat(first.getIn().getHeader(ReliableRedisConstants.MESSAGE_ID, String.class)).isNotBlank();
+        assertThat(first.getIn().getHeader(ReliableRedisConstants.QUEUE)).isEqualTo("q");
+        assertThat(endpoint.getExchanges(2, null)).hasSize(2);
+        assertThat(endpoint.getExchanges(50, e -> ((Exchange) e).getIn().getBody(String.class).equals("m1")))
+                .singleElement().satisfies(e -> assertThat(e.getIn().getBody(String.class)).isEqualTo("m1"));
+        assertThat(stats("q")).containsEntry("ready", 5L).containsEntry("inflight", 0L);
+    }
+
+    @Test
+    void aDeadLetterEndpointShowsDeadLettersWithTheirFailure() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:q?mode=" + mode + "&maxRetries=0").routeId("consume")
+                        .throwException(new IllegalStateException("no stock"));
+            }
+        });
+        send("q", "order 1");
+        awaitStats("q", 0, 0, 0, 1);
+
+        List<Exchange> dead = context.getEndpoint("reliable-redis:q?mode=" + mode + "&consumeDeadLetters=true",
+                BrowsableEndpoint.class).getExchanges();
+
+        assertThat(dead).singleElement().satisfies(e -> {
+            assertThat(e.getIn().getBody(String.class)).isEqualTo("order 1");
+            assertThat(e.getIn().getHeader(ReliableRedisConstants.FAILURE, String.class)).contains("no stock");
+            assertThat(e.getIn().getHeader(ReliableRedisConstants.DELIVERY_COUNT)).isEqualTo(1);
+        });
+        assertThat(stats("q")).containsEntry("dead", 1L).containsEntry("inflight", 0L);
+    }
+
+    @Test
+    void aBrowseLimitOutOfRangeIsRefusedWithItsName() {
+        assertThatThrownBy(() -> context.getEndpoint("reliable-redis:q?mode=" + mode + "&browseLimit=1001"))
+                .hasStackTraceContaining("browseLimit must be between 1 and 1000, was 1001");
+    }
+}
