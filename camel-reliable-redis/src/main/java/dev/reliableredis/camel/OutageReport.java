@@ -102,9 +102,17 @@ final class OutageReport {
         }
     }
 
-    /** The activity's Redis calls succeed again, or it had none to make. */
+    /** The activity's Redis calls succeed again. */
     synchronized void succeeded(String activity) {
         reached = true;
+        idle(activity);
+    }
+
+    /**
+     * The activity has no Redis calls to make (no lease to extend), or gave up on those that failed: it no longer
+     * fails, though nothing says that Redis answers.
+     */
+    synchronized void idle(String activity) {
         if (failing.remove(activity) && failing.isEmpty()) {
             LOG.info("Redis calls for queue '{}' succeed again after {} failed attempts", queue, failures);
             lastOutage = new Outage(outageStart, Instant.now(), failures, reasonOf(outageCause), outageCause);

@@ -46,7 +46,8 @@ public interface ReliableRedisConstants {
 
     @Metadata(label = "producer",
               description = "The operation: enqueue (default); stats (the body becomes a Map with ready, inflight, "
-                            + "delayed and dead); redrive (move dead letters back to ready, the body becomes the "
+                            + "delayed, dead, oldestReadyAge and oldestInflightAge, and oldestPendingAge in stream "
+                            + "mode); redrive (move dead letters back to ready, the body becomes the "
                             + "count moved); purge (remove every ready, delayed and dead message, the body becomes "
                             + "the count removed).",
               javaType = "String", enums = "enqueue,stats,redrive,purge")

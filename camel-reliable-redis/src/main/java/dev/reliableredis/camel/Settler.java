@@ -109,7 +109,7 @@ final class Settler {
     private void giveUp(Lease lease, boolean wasFailing, String warning) {
         leases.drop(lease);
         if (wasFailing && recovered() == 0) {
-            outage.succeeded("settle");
+            outage.idle("settle");
         }
         LOG.warn(warning, lease.messageId(), queue);
     }
@@ -143,7 +143,11 @@ final class Settler {
     void extendLeases() {
         try {
             LeaseKeeper.Extension extension = leases.extendAll();
-            outage.succeeded("extend");
+            if (extension.called()) {
+                outage.succeeded("extend");
+            } else {
+                outage.idle("extend");
+            }
             activity.leaseExtensions.add(extension.extended());
             activity.leasesLost.add(extension.lost().size());
             for (Lease lease : extension.lost()) {

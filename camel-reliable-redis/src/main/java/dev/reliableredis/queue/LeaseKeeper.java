@@ -65,15 +65,16 @@ public final class LeaseKeeper {
                 }
             }
         }
-        return new Extension(extended, lost);
+        return new Extension(!all.isEmpty(), extended, lost);
     }
 
     /**
      * What one {@link #extendAll()} did.
      *
+     * @param called   whether a lease was held, so that Redis was called
      * @param extended how many leases Redis extended
      * @param lost     the leases Redis refused while their exchanges were still running
      */
-    public record Extension(int extended, List<Lease> lost) {
+    public record Extension(boolean called, int extended, List<Lease> lost) {
     }
 }

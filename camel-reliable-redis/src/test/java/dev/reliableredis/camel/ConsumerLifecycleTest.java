@@ -225,8 +225,9 @@ class ConsumerLifecycleTest extends CamelRedisTestBase {
                 }
             });
 
+            // the handler runs on the housekeeping thread, which may come to it after later attempts were logged
             await().atMost(Duration.ofSeconds(10))
-                    .until(() -> log().contains("queue '" + queue + "' still fail (attempt 3,"));
+                    .until(() -> log().contains("queue '" + queue + "' still fail (attempt 3,") && !reported.isEmpty());
             assertThat(reported).hasSize(1);
             assertThat(reported.get(0)).contains("Redis calls for queue '" + queue
                                                  + "' fail: authentication failed (check username and password)")
@@ -260,8 +261,9 @@ class ConsumerLifecycleTest extends CamelRedisTestBase {
                 context.getRoute("stop").getConsumer().stop();
 
                 // the second exchange runs past the deadline and the first one's ack gets no answer: each used to
-                // be given a whole shutdown timeout of its own
-                assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+                // be given a whole shutdown timeout of its own, two in all; one, and what a loaded machine adds to
+                // it, stays below two
+                assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(6));
             } finally {
                 own.resume();
                 finishSecond.countDown();

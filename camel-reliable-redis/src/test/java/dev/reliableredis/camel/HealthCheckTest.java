@@ -48,6 +48,27 @@ class HealthCheckTest extends CamelRedisTestBase {
     }
 
     @Test
+    void aConsumerIsDownUntilRedisFirstAnswersEvenWhileItHasNoLeaseToExtend() throws Exception {
+        try (RedisProcess own = RedisProcess.start()) {
+            own.pause();
+            try {
+                routes(new RouteBuilder() {
+                    public void configure() {
+                        // lease extension ticks every 100 ms, with no lease to extend: they must not count as answers
+                        from("reliable-redis:q?mode=" + mode + "&redisUri=" + own.uri()
+                             + "&visibilityTimeout=300&commandTimeout=3000").routeId("consume").process(received::add);
+                    }
+                });
+                await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2))
+                        .until(() -> result("consumer:consume").orElseThrow().getState() == HealthCheck.State.DOWN);
+            } finally {
+                own.resume();
+            }
+            awaitState("consumer:consume", HealthCheck.State.UP, Duration.ofSeconds(10));
+        }
+    }
+
+    @Test
     void aConsumerWhosePasswordIsWrongIsDownAndSaysSo() throws Exception {
         try (RedisProcess locked = RedisProcess.start("--requirepass", "right")) {
             routes(new RouteBuilder() {
