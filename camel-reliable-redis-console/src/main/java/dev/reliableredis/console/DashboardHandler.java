@@ -1,0 +1,125 @@
+package dev.reliableredis.console;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Map;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import dev.reliableredis.queue.QueueException;
+import io.lettuce.core.RedisException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Maps the dashboard's URLs onto its page and its API: GET reads, POST acts, nothing else is answered. */
+final class DashboardHandler implements HttpHandler {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DashboardHandler.class);
+    /** An action's body names a queue, a group and a message id: a few hundred bytes. */
+    private static final int MAX_ACTION_BODY = 4096;
+
+    private final DashboardApi api;
+    private final PageResources page;
+    private final RequestGuard guard;
+
+    DashboardHandler(DashboardApi api, PageResources page, RequestGuard guard) {
+        this.api = api;
+        this.page = page;
+        this.guard = guard;
+    }
+
+    @Override
+    public void handle(HttpExchange exchange) {
+        try (exchange) {
+            try {
+                guard.checkHost(exchange);
+                route(exchange, exchange.getRequestURI().getPath());
+            } catch (ApiException e) {
+                Responses.error(exchange, e.status(), e.getMessage());
+            } catch (QueueException | RedisException e) {
+                LOG.warn("Dashboard request {} {} failed: {}", exchange.getRequestMethod(),
+                        exchange.getRequestURI().getPath(), e.getMessage());
+                Responses.error(exchange, 503, "Redis did not answer: " + e.getMessage());
+            } catch (RuntimeException e) {
+                LOG.warn("Dashboard request {} {} failed", exchange.getRequestMethod(),
+                        exchange.getRequestURI().getPath(), e);
+                Responses.error(exchange, 500, "The dashboard failed: " + e.getClass().getSimpleName());
+            }
+        }
+    }
+
+    private void route(HttpExchange exchange, String path) {
+        switch (path) {
+            case "/api/queues" -> {
+                method(exchange, "GET");
+                Responses.json(exchange, 200, api.overview());
+            }
+            case "/api/redrive" -> {
+                JsonNode action = action(exchange);
+                Responses.json(exchange, 200,
+                        Map.of("moved", api.redriveAll(text(action, "queue"), text(action, "group"))));
+            }
+            case "/api/purge" -> {
+                JsonNode action = action(exchange);
+                Responses.json(exchange, 200,
+                        Map.of("removed", api.purge(text(action, "queue"), text(action, "group"))));
+            }
+            default -> {
+                PageResources.Resource resource = page.at(path);
+                if (resource == null) {
+                    throw new ApiException(404, "Nothing at " + path);
+                }
+                method(exchange, "GET");
+                Responses.send(exchange, 200, resource.contentType(), resource.content());
+            }
+        }
+    }
+
+    private static void method(HttpExchange exchange, String allowed) {
+        if (!allowed.equals(exchange.getRequestMethod())) {
+            exchange.getResponseHeaders().set("Allow", allowed);
+            throw new ApiException(405, exchange.getRequestMethod() + " is not allowed here; use " + allowed);
+        }
+    }
+
+    /** The JSON body of an action, checked to come from the dashboard's page. */
+    private JsonNode action(HttpExchange exchange) {
+        method(exchange, "POST");
+        guard.checkAction(exchange);
+        byte[] body;
+        try (InputStream in = exchange.getRequestBody()) {
+            body = in.readNBytes(MAX_ACTION_BODY + 1);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (body.length > MAX_ACTION_BODY) {
+            throw new ApiException(413, "An action's body is at most " + MAX_ACTION_BODY + " bytes");
+        }
+        try {
+            JsonNode action = Responses.JSON.readTree(body);
+            if (action == null || !action.isObject()) {
+                throw new ApiException(400, "An action's body is a JSON object");
+            }
+            return action;
+        } catch (JsonProcessingException e) {
+            throw new ApiException(400, "An action's body is not valid JSON");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A text field of an action, null when absent or null. */
+    private static String text(JsonNode action, String field) {
+        JsonNode value = action.get(field);
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!value.isTextual()) {
+            throw new ApiException(400, field + " must be a string");
+        }
+        return value.asText();
+    }
+}
