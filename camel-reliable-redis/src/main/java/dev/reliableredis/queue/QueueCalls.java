@@ -19,6 +19,8 @@ import static dev.reliableredis.queue.RedisBytes.bytes;
 public final class QueueCalls {
 
     private static final Logger LOG = LoggerFactory.getLogger(QueueCalls.class);
+    /** One browse returns its messages, bodies included, in one script reply: the bound keeps that reply small. */
+    private static final int MAX_BROWSE = 1000;
 
     private final RedisGateway redis;
     private final String queue;
@@ -86,6 +88,14 @@ public final class QueueCalls {
             List<byte[]> args, LongFunction<Settled> meaning) {
         return this.<List<Long>>runAsync(null, operation, script, ScriptOutputType.MULTI, keys,
                 args.toArray(byte[][]::new)).thenApply(codes -> codes.stream().map(meaning::apply).toList());
+    }
+
+    /** Refuses a browse limit outside 1..1000, naming the limit and the queue. */
+    public void checkBrowseLimit(int limit) {
+        if (limit < 1 || limit > MAX_BROWSE) {
+            throw new IllegalArgumentException("A browse reads 1 to " + MAX_BROWSE + " messages, not " + limit
+                    + " (queue '" + queue + "')");
+        }
     }
 
     /** The travelling headers of a delivered message; headers that do not parse are dropped with a WARN. */

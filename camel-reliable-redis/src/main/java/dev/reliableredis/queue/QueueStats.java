@@ -4,16 +4,25 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Message counts of a queue, taken in one atomic snapshot.
+ * Message counts of a queue, and how long its oldest waiting messages have waited, taken in one atomic snapshot.
  *
- * @param oldestPendingAge stream mode: age in ms of the oldest pending entry (0 when none); list mode: -1
+ * @param ready             messages waiting to be claimed
+ * @param inflight          messages under a lease, dead letters being consumed included
+ * @param delayed           messages waiting for their delay or for a retry backoff
+ * @param dead              dead letters not being consumed
+ * @param oldestPendingAge  stream mode: age in ms of the oldest pending entry (0 when none); list mode: -1
+ * @param oldestReadyAge    ms since the message at the head of the ready line was enqueued; 0 when nothing is ready
+ * @param oldestInflightAge ms since the longest-held lease was taken or last extended; 0 when nothing is in flight
  */
-public record QueueStats(long ready, long inflight, long delayed, long dead, long oldestPendingAge) {
+public record QueueStats(long ready, long inflight, long delayed, long dead, long oldestPendingAge,
+        long oldestReadyAge, long oldestInflightAge) {
 
+    /** The counts alone, as list mode has them: no oldest pending entry, and both ages 0. */
     public QueueStats(long ready, long inflight, long delayed, long dead) {
-        this(ready, inflight, delayed, dead, -1);
+        this(ready, inflight, delayed, dead, -1, 0, 0);
     }
 
+    /** The counts and ages by name; {@code oldestPendingAge} only in stream mode. */
     public Map<String, Long> toMap() {
         Map<String, Long> map = new LinkedHashMap<>();
         map.put("ready", ready);
@@ -23,6 +32,8 @@ public record QueueStats(long ready, long inflight, long delayed, long dead, lon
         if (oldestPendingAge >= 0) {
             map.put("oldestPendingAge", oldestPendingAge);
         }
+        map.put("oldestReadyAge", oldestReadyAge);
+        map.put("oldestInflightAge", oldestInflightAge);
         return map;
     }
 }

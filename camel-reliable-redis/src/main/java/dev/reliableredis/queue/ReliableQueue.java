@@ -58,10 +58,23 @@ public interface ReliableQueue {
     /** Moves up to {@code limit} dead letters back to ready; returns how many moved. */
     long redrive(long limit);
 
+    /**
+     * Moves one dead letter back to ready, exactly as {@link #redrive(long)} moves each (fresh delivery count,
+     * EnqueuedAt kept, failure cleared, wakes a consumer); returns false when the queue has no dead letter with that
+     * message id (nothing changes then).
+     */
+    boolean redrive(String messageId);
+
     /** Removes every ready, delayed and dead message; returns how many were removed. */
     long purge();
 
     QueueStats stats();
+
+    /**
+     * Up to {@code limit} messages of one section, oldest first, read in one atomic script call without claiming or
+     * changing anything. limit must be 1..1000 (IllegalArgumentException naming the limit and queue otherwise).
+     */
+    List<BrowsedMessage> browse(QueueSection section, int limit);
 
     /** The same queue, delivering its dead letters instead of its ready messages. */
     ReliableQueue deadLetters();

@@ -27,7 +27,7 @@ class AdminScriptsTest extends QueueTestBase {
         String enqueuedAt = raw.hget(key("orders", "messages"), "d0").split("\\|")[0];
 
         assertThat(q.redrive(2)).isEqualTo(2);
-        assertThat(q.stats()).isEqualTo(new QueueStats(2, 0, 0, 1));
+        assertThat(counts(q)).isEqualTo(new QueueStats(2, 0, 0, 1));
 
         Delivery again = q.claim(1).get(0);
         assertThat(again.messageId()).isEqualTo("d0");
@@ -49,7 +49,7 @@ class AdminScriptsTest extends QueueTestBase {
 
         assertThat(q.purge()).isEqualTo(4);
 
-        assertThat(q.stats()).isEqualTo(new QueueStats(0, 1, 0, 0));
+        assertThat(counts(q)).isEqualTo(new QueueStats(0, 1, 0, 0));
         assertThat(raw.hkeys(key("orders", "messages"))).containsExactly("inflight");
         assertThat(raw.hkeys(key("orders", "leases"))).containsExactly("inflight");
         assertThat(raw.hlen(key("orders", "failure"))).isZero();
@@ -74,8 +74,30 @@ class AdminScriptsTest extends QueueTestBase {
         q.enqueue(new NewMessage("later", "a".getBytes(), null, 60_000));
         q.claim(1);
 
-        assertThat(q.stats()).isEqualTo(new QueueStats(1, 1, 1, 1));
+        assertThat(counts(q)).isEqualTo(new QueueStats(1, 1, 1, 1));
         assertThat(q.stats().toMap()).containsKeys("ready", "inflight", "delayed", "dead");
+    }
+
+    @Test
+    void browseSkipsAnIdWithoutARecord() {
+        ListQueue q = queue("orders", settings(30_000, 3, 1000));
+        q.enqueue(message("m1", "a"));
+        raw.rpush(key("orders", "ready"), "ghost");
+        q.enqueue(message("m2", "b"));
+
+        assertThat(q.browse(QueueSection.READY, 10)).extracting(BrowsedMessage::messageId).containsExactly("m1", "m2");
+    }
+
+    @Test
+    void statsAgeTheLongestHeldLeaseOfBothInFlightSets() {
+        ListQueue q = queue("orders", settings(30_000, 3, 1000));
+        q.enqueue(message("m1", "a"));
+        q.claim(1);
+        long before = now();
+        // a dead letter whose lease was taken 5 s ago
+        raw.zadd(key("orders", "dead-inflight"), before + 30_000 - 5_000, "d1");
+
+        assertThat(q.stats().oldestInflightAge()).isBetween(5_000L, now() - before + 5_000);
     }
 
     @Test
@@ -87,9 +109,9 @@ class AdminScriptsTest extends QueueTestBase {
 
         assertThat(d.failure()).isEqualTo("boom d0");
         assertThat(d.deliveryCount()).isEqualTo(1);
-        assertThat(q.stats()).isEqualTo(new QueueStats(0, 1, 0, 0));
+        assertThat(counts(q)).isEqualTo(new QueueStats(0, 1, 0, 0));
         assertThat(dead.ack(List.of(d.lease()))).containsExactly(Settled.ACKED);
-        assertThat(q.stats()).isEqualTo(new QueueStats(0, 0, 0, 0));
+        assertThat(counts(q)).isEqualTo(new QueueStats(0, 0, 0, 0));
         assertThat(raw.hlen(key("orders", "messages"))).isZero();
         assertThat(raw.hlen(key("orders", "leases"))).isZero();
     }
@@ -103,7 +125,7 @@ class AdminScriptsTest extends QueueTestBase {
 
         assertThat(dead.nack(List.of(new Failure(d.lease(), "still broken")))).containsExactly(Settled.RETRY_SCHEDULED);
 
-        assertThat(q.stats()).isEqualTo(new QueueStats(0, 0, 0, 1));
+        assertThat(counts(q)).isEqualTo(new QueueStats(0, 0, 0, 1));
         assertThat(raw.zscore(key("orders", "dead"), "d0")).isBetween(before + 1000.0, now() + 1000.0);
         assertThat(dead.claim(1)).isEmpty();
         assertThat(raw.hget(key("orders", "failure"), "d0")).isEqualTo("still broken");

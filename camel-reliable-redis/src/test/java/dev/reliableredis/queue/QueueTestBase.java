@@ -68,6 +68,12 @@ abstract class QueueTestBase {
                 Duration.ofMillis(retryDelayMs * 100), 100, Duration.ofMinutes(10));
     }
 
+    /** The four counts of the queue's stats, without the ages, which depend on how long the test takes. */
+    static QueueStats counts(ReliableQueue q) {
+        QueueStats stats = q.stats();
+        return new QueueStats(stats.ready(), stats.inflight(), stats.delayed(), stats.dead());
+    }
+
     /** Redis server time in ms. */
     long now() {
         var time = raw.time();

@@ -20,11 +20,11 @@ class RedisLayoutDocTest {
     private static final Path DOC = Path.of("../docs/redis-layout.md");
 
     private static final List<String> LIST_SCRIPTS = List.of("enqueue", "claim", "claim-dead", "ack", "nack", "extend",
-            "release", "reap", "redrive", "purge", "stats", "includes/wake", "includes/lease", "includes/time",
+            "release", "reap", "redrive", "purge", "stats", "browse", "includes/wake", "includes/lease", "includes/time",
             "includes/types", "includes/backoff");
     private static final List<String> STREAM_SCRIPTS = List.of("stream/enqueue", "stream/claim", "stream/ack",
             "stream/nack", "stream/extend", "stream/release", "stream/reap", "stream/redrive", "stream/purge",
-            "stream/stats", "stream/leave", "stream/includes/groups", "stream/includes/dead_letter",
+            "stream/stats", "stream/browse", "stream/leave", "stream/includes/groups", "stream/includes/dead_letter",
             "stream/includes/add");
 
     @Test

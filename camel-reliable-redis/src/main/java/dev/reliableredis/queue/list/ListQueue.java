@@ -2,8 +2,10 @@ package dev.reliableredis.queue.list;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 
+import dev.reliableredis.queue.BrowsedMessage;
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.Failure;
@@ -13,6 +15,7 @@ import dev.reliableredis.queue.LuaScript;
 import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.PollingClaimer;
 import dev.reliableredis.queue.QueueCalls;
+import dev.reliableredis.queue.QueueSection;
 import dev.reliableredis.queue.QueueSettings;
 import dev.reliableredis.queue.QueueStats;
 import dev.reliableredis.queue.ReapResult;
@@ -36,6 +39,7 @@ import static dev.reliableredis.queue.RedisBytes.text;
 public final class ListQueue implements ReliableQueue {
 
     private static final int FIELDS_PER_DELIVERY = 5;
+    private static final int FIELDS_PER_BROWSED = 6;
     private static final int BULK_BATCH = 1000;
 
     private static final LuaScript ENQUEUE = LuaScript.load("enqueue");
@@ -49,6 +53,7 @@ public final class ListQueue implements ReliableQueue {
     private static final LuaScript REDRIVE = LuaScript.load("redrive");
     private static final LuaScript PURGE = LuaScript.load("purge");
     private static final LuaScript STATS = LuaScript.load("stats");
+    private static final LuaScript BROWSE = LuaScript.load("browse");
 
     private final RedisGateway redis;
     private final QueueCalls calls;
@@ -224,6 +229,14 @@ public final class ListQueue implements ReliableQueue {
     }
 
     @Override
+    public boolean redrive(String messageId) {
+        Long moved = calls.run("redrive", REDRIVE, ScriptOutputType.INTEGER,
+                keys(keys.dead, keys.ready, keys.messages, keys.leases, keys.failure, keys.wake), bytes(1),
+                bytes(messageId));
+        return moved == 1;
+    }
+
+    @Override
     public long purge() {
         long removed = 0;
         while (true) {
@@ -241,8 +254,30 @@ public final class ListQueue implements ReliableQueue {
     @Override
     public QueueStats stats() {
         List<Long> counts = calls.run("stats", STATS, ScriptOutputType.MULTI,
-                keys(keys.ready, keys.inflight, keys.delayed, keys.dead, keys.deadInflight));
-        return new QueueStats(counts.get(0), counts.get(1), counts.get(2), counts.get(3));
+                keys(keys.ready, keys.inflight, keys.delayed, keys.dead, keys.deadInflight, keys.messages),
+                bytes(settings.visibilityTimeout().toMillis()));
+        return new QueueStats(counts.get(0), counts.get(1), counts.get(2), counts.get(3), -1, counts.get(4),
+                counts.get(5));
+    }
+
+    @Override
+    public List<BrowsedMessage> browse(QueueSection section, int limit) {
+        calls.checkBrowseLimit(limit);
+        List<Object> rows = calls.run("browse", BROWSE, ScriptOutputType.MULTI,
+                keys(keys.ready, keys.inflight, keys.delayed, keys.dead, keys.deadInflight, keys.messages,
+                        keys.leases, keys.failure),
+                bytes(section.name().toLowerCase(Locale.ROOT)), bytes(limit),
+                bytes(settings.visibilityTimeout().toMillis()));
+        long now = (Long) rows.get(0);
+        List<BrowsedMessage> messages = new ArrayList<>(rows.size() / FIELDS_PER_BROWSED);
+        for (int i = 1; i < rows.size(); i += FIELDS_PER_BROWSED) {
+            String id = text(rows.get(i));
+            MessageRecord record = MessageRecord.parse((byte[]) rows.get(i + 1));
+            messages.add(new BrowsedMessage(id, section, record.body(), null, calls.headers(id, record.headers()),
+                    Math.max(0, now - record.enqueuedAt()), ((Long) rows.get(i + 2)).intValue(), (Long) rows.get(i + 3),
+                    (Long) rows.get(i + 4), text(rows.get(i + 5)), null));
+        }
+        return messages;
     }
 
     private byte[] inflight() {

@@ -4,10 +4,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
+import dev.reliableredis.queue.BrowsedMessage;
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.Failure;
@@ -17,6 +19,7 @@ import dev.reliableredis.queue.LuaScript;
 import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.QueueCalls;
 import dev.reliableredis.queue.QueueException;
+import dev.reliableredis.queue.QueueSection;
 import dev.reliableredis.queue.QueueSettings;
 import dev.reliableredis.queue.QueueStats;
 import dev.reliableredis.queue.ReapResult;
@@ -58,6 +61,12 @@ public final class StreamQueue implements ReliableQueue {
      * needed only when Redis cannot tell the lag and the stream has other groups or keeps acked entries.
      */
     private static final int LAG_COUNT_LIMIT = 1_000;
+    /**
+     * How many pending entries stats look at for the longest-held lease: XPENDING has no order by idle time, and
+     * reading every pending entry would grow with the retries waiting.
+     */
+    private static final int INFLIGHT_AGE_LIMIT = 100;
+    private static final int FIELDS_PER_BROWSED = 7;
 
     private static final LuaScript ENQUEUE = LuaScript.load("stream/enqueue");
     private static final LuaScript CLAIM = LuaScript.load("stream/claim");
@@ -70,6 +79,7 @@ public final class StreamQueue implements ReliableQueue {
     private static final LuaScript PURGE = LuaScript.load("stream/purge");
     private static final LuaScript STATS = LuaScript.load("stream/stats");
     private static final LuaScript LEAVE = LuaScript.load("stream/leave");
+    private static final LuaScript BROWSE = LuaScript.load("stream/browse");
 
     private final RedisGateway redis;
     private final QueueCalls calls;
@@ -148,7 +158,7 @@ public final class StreamQueue implements ReliableQueue {
         for (int i = 0; i < rows.size(); i += 3) {
             @SuppressWarnings("unchecked")
             List<byte[]> fields = (List<byte[]>) rows.get(i + 2);
-            deliveries.add(toDelivery(text(rows.get(i)), (Long) rows.get(i + 1), fieldMap(fields)));
+            deliveries.add(toDelivery(deadLetters, text(rows.get(i)), (Long) rows.get(i + 1), fieldMap(fields)));
         }
         return deliveries;
     }
@@ -169,7 +179,7 @@ public final class StreamQueue implements ReliableQueue {
         for (StreamMessage<byte[], byte[]> entry : read) {
             Map<String, byte[]> fields = new LinkedHashMap<>();
             entry.getBody().forEach((name, value) -> fields.put(text(name), value));
-            deliveries.add(toDelivery(entry.getId(), 1, fields));
+            deliveries.add(toDelivery(deadLetters, entry.getId(), 1, fields));
         }
         return deliveries;
     }
@@ -266,6 +276,14 @@ public final class StreamQueue implements ReliableQueue {
     }
 
     @Override
+    public boolean redrive(String messageId) {
+        List<Object> result = calls.run("redrive", REDRIVE, ScriptOutputType.MULTI,
+                keys(keys.dead, keys.stream, keys.ids, keys.deadRetry), bytes(options.group()), bytes(1),
+                bytes(options.maxLen()), bytes("-"), bytes("+"), bytes(messageId));
+        return (Long) result.get(0) == 1;
+    }
+
+    @Override
     public long purge() {
         long removed = 0;
         String deadFrom = "-";
@@ -289,8 +307,30 @@ public final class StreamQueue implements ReliableQueue {
     public QueueStats stats() {
         List<Long> counts = calls.run("stats", STATS, ScriptOutputType.MULTI,
                 keys(keys.stream, keys.retry, keys.dead, keys.deadRetry, keys.delayed), bytes(options.group()),
-                bytes(LAG_COUNT_LIMIT), bytes(deletion()));
-        return new QueueStats(counts.get(0), counts.get(1), counts.get(2), counts.get(3), counts.get(4));
+                bytes(LAG_COUNT_LIMIT), bytes(deletion()), bytes(INFLIGHT_AGE_LIMIT));
+        return new QueueStats(counts.get(0), counts.get(1), counts.get(2), counts.get(3), counts.get(4),
+                counts.get(5), counts.get(6));
+    }
+
+    @Override
+    public List<BrowsedMessage> browse(QueueSection section, int limit) {
+        calls.checkBrowseLimit(limit);
+        List<Object> rows = calls.run("browse", BROWSE, ScriptOutputType.MULTI,
+                keys(keys.stream, keys.retry, keys.dead, keys.delayed, keys.delayedMessages), bytes(options.group()),
+                bytes(section.name().toLowerCase(Locale.ROOT)), bytes(limit));
+        long now = (Long) rows.get(0);
+        List<BrowsedMessage> messages = new ArrayList<>(rows.size() / FIELDS_PER_BROWSED);
+        for (int i = 1; i < rows.size(); i += FIELDS_PER_BROWSED) {
+            @SuppressWarnings("unchecked")
+            List<byte[]> fields = (List<byte[]>) rows.get(i + 3);
+            // decoded as a delivery is, so that a browsed message reads as its delivery will
+            Delivery d = toDelivery((Long) rows.get(i + 1) == 1, text(rows.get(i)), (Long) rows.get(i + 2),
+                    fieldMap(fields));
+            messages.add(new BrowsedMessage(d.messageId(), section, d.body(), d.fields(), d.headers(),
+                    Math.max(0, now - d.enqueuedAt()), d.deliveryCount(), (Long) rows.get(i + 4),
+                    (Long) rows.get(i + 5), d.failure(), text(rows.get(i + 6))));
+        }
+        return messages;
     }
 
     private byte[] source() {
@@ -348,9 +388,10 @@ public final class StreamQueue implements ReliableQueue {
         }
     }
 
-    private Delivery toDelivery(String entryId, long pendingCount, Map<String, byte[]> fields) {
+    /** A delivery of an entry of the stream, or of the dead-letter stream when {@code deadLetter}. */
+    private Delivery toDelivery(boolean deadLetter, String entryId, long pendingCount, Map<String, byte[]> fields) {
         String token = Long.toString(pendingCount);
-        if (deadLetters) {
+        if (deadLetter) {
             String messageId = fields.containsKey("id") ? text(fields.get("id")) : text(fields.get("origin_id"));
             String origin = text(fields.get("origin_id"));
             String id = messageId != null ? messageId : entryId;

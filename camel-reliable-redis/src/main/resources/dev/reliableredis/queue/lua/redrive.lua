@@ -1,7 +1,8 @@
 --[[
   redrive: moves up to ARGV[1] dead letters, oldest first, back to the ready list with
   a fresh delivery count; their first enqueue time is kept and the failure cleared.
-  Dead letters being consumed (dead-inflight) are not moved.
+  Dead letters being consumed (dead-inflight) are not moved. With ARGV[2], only the dead
+  letter of that one message id is looked at.
 
   KEYS[1] dead      zset id -> time available to a dead-letter consumer (ms)
   KEYS[2] ready     list of ids
@@ -11,6 +12,7 @@
   KEYS[6] wake      list of wake-up tokens for idle consumers (see includes/wake)
 
   ARGV[1] most dead letters to move
+  ARGV[2] optional: the message id of the one dead letter to move
 
   A dead letter without a stored message is dropped.
 
@@ -24,7 +26,12 @@ require_type(KEYS[3], 'hash')
 require_type(KEYS[4], 'hash')
 require_type(KEYS[5], 'hash')
 require_type(KEYS[6], 'list')
-local ids = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1)
+local ids
+if ARGV[2] then
+  ids = redis.call('ZSCORE', KEYS[1], ARGV[2]) and {ARGV[2]} or {}
+else
+  ids = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1)
+end
 local moved = 0
 for _, id in ipairs(ids) do
   redis.call('ZREM', KEYS[1], id)

@@ -1,19 +1,46 @@
 --[[
-  stats: one consistent snapshot of a queue's counts.
+  stats: one consistent snapshot of a queue's counts, and of how long its oldest messages have waited.
 
   KEYS[1] ready          list of ids
-  KEYS[2] inflight       zset
+  KEYS[2] inflight       zset id -> lease deadline (ms)
   KEYS[3] delayed        zset
   KEYS[4] dead           zset
-  KEYS[5] dead-inflight  zset
+  KEYS[5] dead-inflight  zset id -> lease deadline (ms)
+  KEYS[6] messages       hash id -> "enqueuedAt|payload"
 
-  ARGV: none
+  ARGV[1] visibility timeout in ms: a lease was taken or last extended at its deadline less this (the consumers
+          of a queue share it)
 
-  Returns {ready, inflight (including dead letters being consumed), delayed, dead}
+  Returns {ready, inflight (including dead letters being consumed), delayed, dead,
+           ms since the message at the head of the ready list was enqueued (0 when none, or when its record is
+           missing or unreadable),
+           ms since the longest-held lease of both in-flight sets was taken or last extended (0 when none)}
 ]]
+--- @include "includes/time"
+
+local now = now_ms()
+
+local oldestReady = 0
+local head = redis.call('LINDEX', KEYS[1], 0)
+local record = head and redis.call('HGET', KEYS[6], head)
+local enqueuedAt = record and string.match(record, '^(%d+)|%d+|')
+if enqueuedAt then
+  oldestReady = math.max(0, now - tonumber(enqueuedAt))
+end
+
+local oldestInflight = 0
+for _, key in ipairs({KEYS[2], KEYS[5]}) do
+  local earliest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')[2]
+  if earliest then
+    oldestInflight = math.max(oldestInflight, now - (tonumber(earliest) - tonumber(ARGV[1])))
+  end
+end
+
 return {
   redis.call('LLEN', KEYS[1]),
   redis.call('ZCARD', KEYS[2]) + redis.call('ZCARD', KEYS[5]),
   redis.call('ZCARD', KEYS[3]),
-  redis.call('ZCARD', KEYS[4])
+  redis.call('ZCARD', KEYS[4]),
+  oldestReady,
+  oldestInflight
 }

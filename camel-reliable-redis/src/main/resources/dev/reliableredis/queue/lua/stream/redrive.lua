@@ -5,7 +5,8 @@
   a JSON object of at least one field; other content comes back as the one field 'content'). Not moved: dead
   letters a dead-letter consumer of this group is processing (one whose consumption failed and waits for a
   retry is moved, and acked in the dead-letter group), and dead letters whose entry was trimmed away before it
-  could be dead-lettered (no id, empty content: there is nothing to deliver again).
+  could be dead-lettered (no id, empty content: there is nothing to deliver again). With ARGV[6], only the dead
+  letter the id index has for that one message id is looked at.
 
   KEYS[1] dead        the dead-letter stream
   KEYS[2] stream      the queue's stream
@@ -18,6 +19,8 @@
   ARGV[4] where to start: '-' for the beginning, else '(' .. the last entry id of the previous call
   ARGV[5] the last dead letter to look at: the newest one when the redrive began, so that dead letters added
           meanwhile (a redriven message failing again) are not redriven in a loop
+  ARGV[6] optional: the message id of the one dead letter to move ('d:' .. entry id in the id index); ARGV[4] and
+          ARGV[5] are not used then. A dead letter of an entry written by another program has no id there.
 
   Returns {dead letters moved, the last entry id looked at when ARGV[2] were looked at (call again from
   there), else ''}.
@@ -44,8 +47,16 @@ end
 --- @include "stream/includes/add"
 
 local group, maxLen = ARGV[1], tonumber(ARGV[3])
+local from, to = ARGV[4], ARGV[5]
+if ARGV[6] then
+  local ref = redis.call('HGET', KEYS[3], ARGV[6])
+  if not ref or string.sub(ref, 1, 2) ~= 'd:' then
+    return {0, ''}
+  end
+  from, to = string.sub(ref, 3), string.sub(ref, 3)
+end
 local deadGroup = group_info(KEYS[1], group)
-local letters = redis.call('XRANGE', KEYS[1], ARGV[4], ARGV[5], 'COUNT', tonumber(ARGV[2]))
+local letters = redis.call('XRANGE', KEYS[1], from, to, 'COUNT', tonumber(ARGV[2]))
 local moved = 0
 for _, letter in ipairs(letters) do
   local entry, map = letter[1], {}

@@ -1,15 +1,21 @@
 --[[
   stream/stats: one consistent snapshot of a stream queue's counts, for one group.
 
-  ready     entries the group has not been delivered yet (its lag where Redis knows it; else, when the group is
-            the stream's only one, acked entries are deleted and every entry up to the group's position is
-            pending, the stream's length less the pending entries; else counted, at most ARGV[2]; the whole
-            stream while the group does not exist) plus retries that are due
-  inflight  pending entries being processed (of the stream, and of the dead-letter stream by this group's
-            dead-letter consumers), not counting those waiting for a retry
-  delayed   delayed messages plus pending entries waiting for a retry that is not due yet
-  dead      dead letters not being consumed
-  oldest    age in ms of the oldest pending entry of the stream (by its entry id), 0 when none
+  ready           entries the group has not been delivered yet (its lag where Redis knows it; else, when the
+                  group is the stream's only one, acked entries are deleted and every entry up to the group's
+                  position is pending, the stream's length less the pending entries; else counted, at most
+                  ARGV[2]; the whole stream while the group does not exist) plus retries that are due
+  inflight        pending entries being processed (of the stream, and of the dead-letter stream by this group's
+                  dead-letter consumers), not counting those waiting for a retry
+  delayed         delayed messages plus pending entries waiting for a retry that is not due yet
+  dead            dead letters not being consumed
+  oldest          age in ms of the oldest pending entry of the stream (by its entry id), 0 when none
+  oldestReady     age in ms of the first entry the group has not been delivered yet (by its entry id; of the
+                  whole stream while the group does not exist), 0 when none. Reads that one entry, and no other.
+  oldestInflight  the longest idle time in ms (since the lease was taken or last extended) among the first
+                  ARGV[4] pending entries of the stream's group (by entry id) that real consumers hold, 0 when
+                  none: entries waiting for a retry take up room among them, later ones are not looked at, and
+                  the dead-letter stream is not
 
   KEYS[1] stream
   KEYS[2] retry        zset entry id -> retry due time, of this group on the stream
@@ -21,8 +27,9 @@
   ARGV[2] most entries to count when neither Redis nor the stream's shape tells the lag (counting reads whole
           entries, bodies included)
   ARGV[3] 'all-groups' or 'never': whether acked entries are deleted (deleteAfterAck)
+  ARGV[4] most pending entries to look at for oldestInflight
 
-  Returns {ready, inflight, delayed, dead, oldest}
+  Returns {ready, inflight, delayed, dead, oldest, oldestReady, oldestInflight}
 ]]
 local group = ARGV[1]
 
@@ -69,7 +76,7 @@ local function only_pending_before(stream, info)
   return info['pending'] == 0 or not after(first[1], redis.call('XPENDING', stream, group)[2])
 end
 
-local ready, inflight, oldest = 0, 0, 0
+local ready, inflight, oldest, oldestInflight = 0, 0, 0, 0
 local info = group_info(KEYS[1], group)
 if info then
   -- count instead of trusting the lag when entries were deleted after the group's position, or trimmed
@@ -88,10 +95,25 @@ if info then
   if info['pending'] > 0 then
     local first = redis.call('XPENDING', KEYS[1], group)[2]
     oldest = math.max(0, now - tonumber(string.match(first, '^(%d+)-')))
+    for _, p in ipairs(redis.call('XPENDING', KEYS[1], group, '-', '+', tonumber(ARGV[4]))) do
+      if p[2] ~= RETRY_CONSUMER then
+        oldestInflight = math.max(oldestInflight, p[3])
+      end
+    end
   end
 else
   ready = redis.call('XLEN', KEYS[1])
 end
+
+-- the first unread entry's id tells when it was added; it is read, body included, only when there is one
+local oldestReady = 0
+if ready > 0 then
+  local unread = redis.call('XRANGE', KEYS[1], info and '(' .. info['last-delivered-id'] or '-', '+', 'COUNT', 1)[1]
+  if unread then
+    oldestReady = math.max(0, now - (ms_seq(unread[1])))
+  end
+end
+
 local waiting = redis.call('ZCARD', KEYS[2])
 local due = redis.call('ZCOUNT', KEYS[2], '-inf', now)
 ready = ready + due
@@ -106,4 +128,4 @@ if deadInfo then
 end
 
 local delayed = redis.call('ZCARD', KEYS[5]) + waiting - due
-return {ready, inflight, delayed, dead, oldest}
+return {ready, inflight, delayed, dead, oldest, oldestReady, oldestInflight}

@@ -1,0 +1,24 @@
+package dev.reliableredis.queue;
+
+import java.util.Map;
+
+/**
+ * A message read without claiming or changing it.
+ *
+ * @param messageId  the message id (the one delivered as CamelReliableRedisMessageId)
+ * @param section    where it is
+ * @param body       the body bytes as enqueued
+ * @param fields     stream mode, an entry written by another program: its field map (which is the body); else null
+ * @param headers    the travelling headers decoded as for deliveries (HeaderCodec); empty map when none or unreadable
+ * @param age        ms since it was enqueued (Redis server time)
+ * @param deliveries how many times it has been delivered so far
+ * @param leaseAge   INFLIGHT: ms since its lease was taken or last extended; else -1
+ * @param dueIn      DELAYED: ms until it becomes ready again (0 when due); else -1
+ * @param failure    the last failure when one is recorded (DEAD always when known; DELAYED retries too where the
+ *                   layout keeps it); else null
+ * @param owner      stream mode INFLIGHT: the consumer that holds it; else null
+ */
+public record BrowsedMessage(String messageId, QueueSection section, byte[] body, Map<String, String> fields,
+        Map<String, Object> headers, long age, int deliveries, long leaseAge, long dueIn, String failure,
+        String owner) {
+}

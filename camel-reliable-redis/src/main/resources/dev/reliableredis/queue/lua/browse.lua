@@ -1,0 +1,90 @@
+--[[
+  browse: reads up to ARGV[2] messages of one section of a queue, oldest first, without claiming or changing
+  anything.
+
+  ready     the ready list from its head: the next to be claimed first
+  inflight  the in-flight and dead-inflight sets merged, by lease deadline, the earliest first
+  delayed   the delayed set (delays and retries), by due time
+  dead      the dead letters not being consumed, by the time they are (or were) available to a dead-letter consumer
+
+  KEYS[1] ready          list of ids
+  KEYS[2] inflight       zset id -> lease deadline (ms)
+  KEYS[3] delayed        zset id -> due time (ms)
+  KEYS[4] dead           zset id -> time available to a dead-letter consumer (ms)
+  KEYS[5] dead-inflight  zset id -> lease deadline (ms)
+  KEYS[6] messages       hash id -> "enqueuedAt|payload"
+  KEYS[7] leases         hash id -> "deliveries|leaseToken"
+  KEYS[8] failure        hash id -> last failure
+
+  ARGV[1] section: 'ready', 'inflight', 'delayed' or 'dead'
+  ARGV[2] most messages to read
+  ARGV[3] visibility timeout in ms: a lease was taken or last extended at its deadline less this
+
+  Returns {server time in ms, then 6 entries per message:
+           id, record ("enqueuedAt|payload"), delivery count,
+           lease age in ms (inflight, else -1), ms until due (delayed, 0 when due, else -1),
+           last failure (dead letters, wherever they are, and delayed retries; else nil)}.
+  An id whose record or delivery state is missing or unreadable is skipped (claim would drop it).
+]]
+--- @include "includes/time"
+--- @include "includes/lease"
+
+local section, limit, visibility = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
+local now = now_ms()
+
+-- the first members of a sorted set, lowest score first, as {id, score, dead letter}
+local function lowest(key, deadLetters)
+  local flat = redis.call('ZRANGE', key, 0, limit - 1, 'WITHSCORES')
+  local members = {}
+  for i = 1, #flat, 2 do
+    members[#members + 1] = {flat[i], tonumber(flat[i + 1]), deadLetters}
+  end
+  return members
+end
+
+local members
+if section == 'ready' then
+  members = {}
+  for _, id in ipairs(redis.call('LRANGE', KEYS[1], 0, limit - 1)) do
+    members[#members + 1] = {id}
+  end
+elseif section == 'inflight' then
+  members = lowest(KEYS[2], false)
+  for _, member in ipairs(lowest(KEYS[5], true)) do
+    members[#members + 1] = member
+  end
+  -- ties (one claim's batch shares its deadline) in id order, as ZRANGE has them
+  table.sort(members, function(a, b)
+    return a[2] < b[2] or (a[2] == b[2] and a[1] < b[1])
+  end)
+elseif section == 'delayed' then
+  members = lowest(KEYS[3], false)
+else
+  members = lowest(KEYS[4], true)
+end
+
+local out = {now}
+local ids = {}
+for i = 1, math.min(#members, limit) do
+  ids[i] = members[i][1]
+end
+if #ids == 0 then
+  return out
+end
+local records = redis.call('HMGET', KEYS[6], unpack(ids))
+local states = redis.call('HMGET', KEYS[7], unpack(ids))
+local failures = redis.call('HMGET', KEYS[8], unpack(ids))
+for i, id in ipairs(ids) do
+  local deliveries = deliveries_of(states[i])
+  if records[i] and deliveries and string.find(records[i], '^%d+|%d+|') then
+    local score, deadLetter = members[i][2], members[i][3]
+    local n = #out
+    out[n + 1] = id
+    out[n + 2] = records[i]
+    out[n + 3] = deliveries
+    out[n + 4] = section == 'inflight' and math.max(0, now - (score - visibility)) or -1
+    out[n + 5] = section == 'delayed' and math.max(0, score - now) or -1
+    out[n + 6] = (deadLetter or section == 'delayed') and failures[i] or false
+  end
+end
+return out
