@@ -2,8 +2,13 @@ package dev.reliableredis.console;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+
+import dev.reliableredis.queue.QueueSection;
+import dev.reliableredis.queue.ReliableQueue;
 
 /** What the page asks for and what its buttons do, independent of HTTP. */
 final class DashboardApi {
@@ -13,6 +18,8 @@ final class DashboardApi {
      * queues found are read afresh on every poll.
      */
     private static final Duration DISCOVERY_REUSE = Duration.ofSeconds(5);
+    /** The most messages shown per section: the oldest, as browse returns them. */
+    static final int MAX_ROWS = 50;
 
     /** The overview: every queue row under the prefix with its counts. */
     record Overview(String prefix, boolean complete, int maxQueues, List<QueueRow> queues) {
@@ -25,6 +32,15 @@ final class DashboardApi {
      * @param error  why the counts could not be read, else null
      */
     record QueueRow(String queue, String mode, String group, Map<String, Long> counts, String error) {
+    }
+
+    /**
+     * One queue (group) with the oldest messages of each section.
+     *
+     * @param sections ready, inflight, delayed and dead: at most {@link #MAX_ROWS} messages each, oldest first
+     */
+    record QueueDetails(String queue, String mode, String group, int maxRows, Map<String, Long> counts,
+            Map<String, List<MessageView>> sections) {
     }
 
     private final String prefix;
@@ -46,6 +62,26 @@ final class DashboardApi {
             rows.add(row(ref));
         }
         return new Overview(prefix, current.complete(), QueueDiscovery.MAX_QUEUES, rows);
+    }
+
+    QueueDetails details(String queue, String group) {
+        QueueRef ref = resolve(queue, group);
+        ReliableQueue engine = queues.of(ref);
+        Map<String, List<MessageView>> sections = new LinkedHashMap<>();
+        for (QueueSection section : QueueSection.values()) {
+            sections.put(section.name().toLowerCase(Locale.ROOT),
+                    engine.browse(section, MAX_ROWS).stream().map(MessageView::of).toList());
+        }
+        return new QueueDetails(ref.name(), ref.mode().option(), ref.group(), MAX_ROWS, engine.stats().toMap(),
+                sections);
+    }
+
+    /** Moves one dead letter back to ready; refused when it is no longer a dead letter. */
+    void redrive(String queue, String group, String messageId) {
+        if (!queues.of(resolve(queue, group)).redrive(messageId)) {
+            throw new ApiException(404, "'" + messageId + "' is not a dead letter of " + queue
+                    + " (any more): redriven or purged meanwhile?");
+        }
     }
 
     /** Moves every dead letter of the row's queue (group) back to ready; returns how many moved. */

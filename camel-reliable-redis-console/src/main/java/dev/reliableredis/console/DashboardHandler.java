@@ -3,6 +3,9 @@ package dev.reliableredis.console;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -57,10 +60,22 @@ final class DashboardHandler implements HttpHandler {
                 method(exchange, "GET");
                 Responses.json(exchange, 200, api.overview());
             }
+            case "/api/queue" -> {
+                method(exchange, "GET");
+                Map<String, String> query = query(exchange);
+                Responses.json(exchange, 200, api.details(query.get("queue"), query.get("group")));
+            }
             case "/api/redrive" -> {
                 JsonNode action = action(exchange);
-                Responses.json(exchange, 200,
-                        Map.of("moved", api.redriveAll(text(action, "queue"), text(action, "group"))));
+                String queue = text(action, "queue");
+                String group = text(action, "group");
+                String messageId = text(action, "messageId");
+                if (messageId == null) {
+                    Responses.json(exchange, 200, Map.of("moved", api.redriveAll(queue, group)));
+                } else {
+                    api.redrive(queue, group, messageId);
+                    Responses.json(exchange, 200, Map.of("moved", 1));
+                }
             }
             case "/api/purge" -> {
                 JsonNode action = action(exchange);
@@ -121,5 +136,25 @@ final class DashboardHandler implements HttpHandler {
             throw new ApiException(400, field + " must be a string");
         }
         return value.asText();
+    }
+
+    /** The decoded query parameters; a repeated one keeps its first value. */
+    private static Map<String, String> query(HttpExchange exchange) {
+        Map<String, String> parameters = new HashMap<>();
+        String raw = exchange.getRequestURI().getRawQuery();
+        if (raw == null) {
+            return parameters;
+        }
+        try {
+            for (String pair : raw.split("&")) {
+                int eq = pair.indexOf('=');
+                String name = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+                String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+                parameters.putIfAbsent(name, value);
+            }
+        } catch (IllegalArgumentException e) {
+            throw new ApiException(400, "The query string is not URL-encoded properly");
+        }
+        return parameters;
     }
 }

@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.reliableredis.queue.QueueNames;
+import dev.reliableredis.queue.QueueSettings;
 import dev.reliableredis.queue.RedisGateway;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -26,7 +27,9 @@ import org.slf4j.LoggerFactory;
  * that redrive dead letters and purge. It serves one page and a small JSON API with the JDK's HTTP server.
  *
  * <pre>{@code
- * ReliableRedisDashboard dashboard = ReliableRedisDashboard.forClient(redisClient).keyPrefix("rr").bind("127.0.0.1", 8089);
+ * ReliableRedisDashboard dashboard = ReliableRedisDashboard.forClient(redisClient)
+ *         .keyPrefix("rr")
+ *         .bind("127.0.0.1", 8089);
  * dashboard.start();                  // or camelContext.addService(dashboard): started and stopped with Camel
  * System.out.println(dashboard.url());
  * }</pre>
@@ -48,6 +51,7 @@ public final class ReliableRedisDashboard implements Service {
     private String keyPrefix = DEFAULT_KEY_PREFIX;
     private String host = DEFAULT_HOST;
     private int requestedPort;
+    private Duration visibilityTimeout = QueueSettings.defaults().visibilityTimeout();
 
     private ClientResources resources;
     private RedisGateway gateway;
@@ -82,6 +86,21 @@ public final class ReliableRedisDashboard implements Service {
         return this;
     }
 
+    /**
+     * The consumers' visibilityTimeout (default 30 s, the component's): list mode stores when a lease ends, and the
+     * dashboard shows its age as that less this timeout. One value for every queue shown.
+     */
+    public synchronized ReliableRedisDashboard visibilityTimeout(Duration timeout) {
+        notStarted();
+        Objects.requireNonNull(timeout, "visibilityTimeout");
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("visibilityTimeout must be more than 0 ms, was " + timeout.toMillis()
+                                               + " ms");
+        }
+        this.visibilityTimeout = timeout;
+        return this;
+    }
+
     /** Where to listen; default 127.0.0.1 and port 0, any free port ({@link #port()} says which). */
     public synchronized ReliableRedisDashboard bind(String host, int port) {
         notStarted();
@@ -106,9 +125,10 @@ public final class ReliableRedisDashboard implements Service {
             shutdownResources();
             throw new UncheckedIOException("The dashboard cannot listen on " + host + ":" + requestedPort, e);
         }
-        QueueDiscovery discovery = new QueueDiscovery(gateway, keyPrefix);
-        DashboardApi api = new DashboardApi(keyPrefix, discovery, new EngineQueues(gateway, keyPrefix));
-        server.createContext("/", new DashboardHandler(api, new PageResources(), new RequestGuard(server.getAddress())));
+        DashboardApi api = new DashboardApi(keyPrefix, new QueueDiscovery(gateway, keyPrefix),
+                new EngineQueues(gateway, keyPrefix, visibilityTimeout));
+        server.createContext("/",
+                new DashboardHandler(api, new PageResources(), new RequestGuard(server.getAddress())));
         executor = Executors.newFixedThreadPool(THREADS, daemonThreads());
         server.setExecutor(executor);
         server.start();
@@ -195,14 +215,14 @@ public final class ReliableRedisDashboard implements Service {
     /**
      * Runs the dashboard on its own until the JVM is stopped: {@code --redis-uri <uri>} (else the environment
      * variable REDIS_URI, else redis://localhost:6379), {@code --prefix rr}, {@code --host 127.0.0.1},
-     * {@code --port 0}.
+     * {@code --port 0}, {@code --visibility-timeout 30000} (ms).
      */
     public static void main(String[] args) {
         ReliableRedisDashboard dashboard;
         try {
             DashboardArguments arguments = DashboardArguments.parse(args, System.getenv("REDIS_URI"));
             dashboard = forUri(arguments.redisUri()).keyPrefix(arguments.prefix())
-                    .bind(arguments.host(), arguments.port());
+                    .visibilityTimeout(arguments.visibilityTimeout()).bind(arguments.host(), arguments.port());
         } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());
             System.err.println(DashboardArguments.USAGE);

@@ -10,14 +10,19 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.reliableredis.queue.BrowsedMessage;
+import dev.reliableredis.queue.QueueSection;
 import dev.reliableredis.queue.QueueStats;
 import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.testsupport.RedisProcess;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.XReadArgs;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -33,6 +38,8 @@ class DashboardApiTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
+    /** Where the tests' log goes (simplelogger.properties). */
+    private static final Path TEST_LOG = Path.of("target/test-logs.txt");
 
     private static RedisProcess redisServer;
     private static RedisClient client;
@@ -44,7 +51,7 @@ class DashboardApiTest {
         redisServer = RedisProcess.start();
         client = RedisClient.create(redisServer.uri());
         redis = RedisGateway.using(client, Duration.ofSeconds(5));
-        dashboard = ReliableRedisDashboard.forClient(client);
+        dashboard = ReliableRedisDashboard.forClient(client).visibilityTimeout(SampleQueues.VISIBILITY_TIMEOUT);
         dashboard.start();
     }
 
@@ -85,6 +92,80 @@ class DashboardApiTest {
     }
 
     @Test
+    void aGroupTheComponentCannotUseHasItsErrorInItsRow() throws Exception {
+        // another program's group, with a name the component's group option does not allow
+        redisServer.commands().xgroupCreate(XReadArgs.StreamOffset.from("rr:{" + STREAM_QUEUE + "}:stream", "0"),
+                "bad group");
+
+        // a dashboard of its own: the shared one may reuse a discovery made before the group existed
+        try (ReliableRedisDashboard fresh = ReliableRedisDashboard.forClient(client)) {
+            fresh.start();
+            JsonNode queues = JSON.readTree(HTTP.send(HttpRequest.newBuilder(URI.create(fresh.url() + "api/queues"))
+                    .build(), HttpResponse.BodyHandlers.ofString()).body()).get("queues");
+
+            assertThat(queues).extracting(row -> row.get("group").asText())
+                    .containsExactly("null", "bad group", GROUP);
+            assertThat(queues.get(1).get("error").asText()).contains("group 'bad group' is not allowed");
+            assertThat(queues.get(1).get("counts").isNull()).isTrue();
+            assertCounts(queues.get(2).get("counts"));
+        }
+    }
+
+    @Test
+    void detailsShowTheOldestMessagesOfEverySectionInBothModes() throws Exception {
+        for (String query : new String[] {"queue=" + LIST_QUEUE, "queue=" + STREAM_QUEUE + "&group=" + GROUP}) {
+            HttpResponse<String> response = get("/api/queue?" + query);
+
+            assertThat(response.statusCode()).isEqualTo(200);
+            JsonNode details = JSON.readTree(response.body());
+            String queue = details.get("queue").asText();
+            assertCounts(details.get("counts"));
+            JsonNode sections = details.get("sections");
+            assertThat(sections.get("ready")).extracting(m -> m.get("messageId").asText())
+                    .containsExactly(queue + "-ready-1", queue + "-ready-2", queue + "-ready-3");
+            assertThat(sections.get("ready").get(0).get("preview").asText()).isEqualTo("{\"order\":5}");
+
+            JsonNode inflight = sections.get("inflight").get(0);
+            assertThat(inflight.get("messageId").asText()).isEqualTo(queue + "-inflight-1");
+            assertThat(inflight.get("deliveries").asInt()).isEqualTo(1);
+            assertThat(inflight.get("leaseAge").asLong()).isBetween(0L, 60_000L);
+            assertThat(inflight.get("owner").isNull()).isEqualTo(queue.equals(LIST_QUEUE));
+
+            JsonNode delayed = sections.get("delayed").get(0);
+            assertThat(delayed.get("messageId").asText()).isEqualTo(queue + "-delayed-1");
+            assertThat(delayed.get("dueIn").asLong()).isBetween(Duration.ofMinutes(50).toMillis(),
+                    Duration.ofHours(1).toMillis());
+
+            JsonNode dead = sections.get("dead");
+            assertThat(dead).extracting(m -> m.get("messageId").asText())
+                    .containsExactly(queue + "-dead-1", queue + "-dead-2");
+            assertThat(dead.get(0).get("preview").asText()).isEqualTo(SampleQueues.XSS_BODY);
+            assertThat(dead.get(0).get("failure").asText()).isEqualTo(SampleQueues.XSS_FAILURE);
+            assertThat(dead.get(0).get("headers").get("note").asText()).isEqualTo("<script>alert(1)</script>");
+            assertThat(dead.get(0).get("deliveries").asInt()).isEqualTo(1);
+        }
+        assertThat(get("/api/queue?queue=nosuchqueue").statusCode()).isEqualTo(404);
+        assertThat(rawGet("/api/queue?queue=%zz", "127.0.0.1:" + dashboard.port())).startsWith("HTTP/1.1 400");
+    }
+
+    @Test
+    void redriveOfOneMessageMovesThatDeadLetterOnly() throws Exception {
+        String messageId = LIST_QUEUE + "-dead-2";
+        HttpResponse<String> response =
+                post("/api/redrive", "{\"queue\":\"" + LIST_QUEUE + "\",\"messageId\":\"" + messageId + "\"}");
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(JSON.readTree(response.body()).get("moved").asLong()).isEqualTo(1);
+        assertThat(SampleQueues.listQueue(redis).browse(QueueSection.DEAD, 10))
+                .extracting(BrowsedMessage::messageId).containsExactly(LIST_QUEUE + "-dead-1");
+        assertThat(SampleQueues.listQueue(redis).browse(QueueSection.READY, 10))
+                .extracting(BrowsedMessage::messageId).last().isEqualTo(messageId);
+        HttpResponse<String> again =
+                post("/api/redrive", "{\"queue\":\"" + LIST_QUEUE + "\",\"messageId\":\"" + messageId + "\"}");
+        assertThat(again.statusCode()).isEqualTo(404);
+    }
+
+    @Test
     void redriveMovesEveryDeadLetterBackToReady() throws Exception {
         HttpResponse<String> list = post("/api/redrive", "{\"queue\":\"" + LIST_QUEUE + "\"}");
         HttpResponse<String> stream =
@@ -108,7 +189,10 @@ class DashboardApiTest {
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(JSON.readTree(response.body()).get("removed").asLong()).isEqualTo(6);
         QueueStats stats = SampleQueues.listQueue(redis).stats();
-        assertThat(stats).isEqualTo(new QueueStats(0, 1, 0, 0));
+        assertThat(stats.ready()).isZero();
+        assertThat(stats.delayed()).isZero();
+        assertThat(stats.dead()).isZero();
+        assertThat(stats.inflight()).isEqualTo(1);
     }
 
     @Test
@@ -177,6 +261,23 @@ class DashboardApiTest {
         // Lettuce's own message would repeat this URI, password included
         assertThatThrownBy(() -> ReliableRedisDashboard.forUri("redis://:" + password + "@[::1"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageNotContaining(password);
+    }
+
+    @Test
+    void neverLogsThePasswordOfTheRedisUriWhenRedisRefusesIt() throws Exception {
+        String wrongPassword = "wr0ng-pw";
+        try (RedisProcess secured = RedisProcess.start("--requirepass", "s3cret-pw");
+                ReliableRedisDashboard withUri = ReliableRedisDashboard
+                        .forUri("redis://:" + wrongPassword + "@127.0.0.1:" + secured.port())) {
+            withUri.start();
+            HttpResponse<String> overview = HTTP.send(HttpRequest.newBuilder(
+                    URI.create(withUri.url() + "api/queues")).build(), HttpResponse.BodyHandlers.ofString());
+
+            assertThat(overview.statusCode()).isEqualTo(503);
+            assertThat(overview.body()).contains("Redis did not answer").doesNotContain(wrongPassword);
+        }
+        assertThat(Files.readString(TEST_LOG)).contains("Dashboard request GET /api/queues failed")
+                .doesNotContain(wrongPassword);
     }
 
     private static void assertCounts(JsonNode counts) {

@@ -4,9 +4,13 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
+import dev.reliableredis.queue.BrowsedMessage;
+import dev.reliableredis.queue.QueueSection;
 import dev.reliableredis.queue.QueueStats;
 import dev.reliableredis.queue.RedisGateway;
+import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.testsupport.RedisProcess;
 import io.lettuce.core.RedisClient;
 import org.junit.jupiter.api.AfterAll;
@@ -15,6 +19,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
@@ -49,7 +54,7 @@ class DashboardBrowserTest {
         redisServer = RedisProcess.start();
         client = RedisClient.create(redisServer.uri());
         redis = RedisGateway.using(client, Duration.ofSeconds(5));
-        dashboard = ReliableRedisDashboard.forClient(client);
+        dashboard = ReliableRedisDashboard.forClient(client).visibilityTimeout(SampleQueues.VISIBILITY_TIMEOUT);
         dashboard.start();
         chromium = HeadlessChromium.start();
         browser = chromium.driver();
@@ -88,6 +93,56 @@ class DashboardBrowserTest {
     }
 
     @Test
+    void showsTheMessagesOfTheSelectedQueueSectionBySection() {
+        openQueue(LIST_QUEUE);
+
+        pageShowsMessage("inflight", LIST_QUEUE + "-inflight-1");
+        pageShowsMessage("delayed", LIST_QUEUE + "-delayed-1");
+        pageShowsMessage("ready", LIST_QUEUE + "-ready-3");
+        WebElement inflight = message("inflight", LIST_QUEUE + "-inflight-1");
+        assertThat(cells(inflight).get(1).getText()).matches("\\d+ ms|\\d+\\.\\d s");
+        assertThat(cells(inflight).get(2).getText()).isEqualTo("1");
+        assertThat(cells(message("delayed", LIST_QUEUE + "-delayed-1")).get(1).getText()).matches("5\\d min \\d+ s");
+        assertThat(cells(message("dead", LIST_QUEUE + "-dead-2")).get(1).getText())
+                .isEqualTo("java.io.IOException: timeout");
+
+        openQueue(STREAM_QUEUE);
+        pageShowsMessage("inflight", STREAM_QUEUE + "-inflight-1");
+        assertThat(cells(message("inflight", STREAM_QUEUE + "-inflight-1")).get(3).getText()).isEqualTo("filler");
+    }
+
+    @Test
+    void showsMarkupFromRedisAsText() {
+        openQueue(LIST_QUEUE);
+        pageShowsMessage("dead", LIST_QUEUE + "-dead-1");
+
+        List<WebElement> dead = cells(message("dead", LIST_QUEUE + "-dead-1"));
+        assertThat(dead.get(1).getText()).isEqualTo(SampleQueues.XSS_FAILURE);
+        assertThat(dead.get(4).getText()).isEqualTo(SampleQueues.XSS_BODY + "\nnote: <script>alert(1)</script>");
+        assertThat(browser.findElements(By.cssSelector("#details img, #details b, #details script"))).isEmpty();
+        assertThat(browser.getTitle()).isEqualTo("reliable-redis dashboard");
+    }
+
+    @Test
+    void redriveOfOneDeadLetterMovesItBackToReadyInBothModes() {
+        for (ReliableQueue queue : List.of(SampleQueues.listQueue(redis), SampleQueues.streamQueue(redis))) {
+            String messageId = queue.name() + "-dead-1";
+            openQueue(queue.name());
+            pageShowsMessage("dead", messageId);
+
+            click(By.cssSelector("table[data-section='dead'] tr[data-key='" + messageId + "'] button.redrive-one"));
+
+            await().until(d -> ids(queue, QueueSection.READY).contains(messageId));
+            assertThat(ids(queue, QueueSection.DEAD)).containsExactly(queue.name() + "-dead-2");
+            pageShowsMessage("ready", messageId);
+            await().until(d -> browser.findElements(By.cssSelector(
+                    "table[data-section='dead'] tr[data-key='" + messageId + "']")).isEmpty());
+            pageShows(queue.name(), "dead", "1");
+            pageShows(queue.name(), "ready", "4");
+        }
+    }
+
+    @Test
     void redriveButtonMovesTheDeadLettersBackToReady() {
         pageShows(LIST_QUEUE, "dead", "2");
 
@@ -119,9 +174,14 @@ class DashboardBrowserTest {
 
     @Test
     void savesAScreenshot() throws IOException {
-        pageShows(LIST_QUEUE, "dead", "2");
         pageShows(STREAM_QUEUE, "dead", "2");
+        openQueue(LIST_QUEUE);
+        pageShowsMessage("ready", LIST_QUEUE + "-ready-3");
 
+        // the whole page: the window grows to the page's height, its own frame included
+        long frame = (Long) browser.executeScript("return window.outerHeight - window.innerHeight");
+        long page = (Long) browser.executeScript("return document.documentElement.scrollHeight");
+        browser.manage().window().setSize(new Dimension(1280, (int) (page + frame)));
         Path screenshot = screenshotPath();
         Files.createDirectories(screenshot.toAbsolutePath().getParent());
         Files.write(screenshot, browser.getScreenshotAs(OutputType.BYTES));
@@ -141,6 +201,29 @@ class DashboardBrowserTest {
     private static void pageShows(String queue, String count, String value) {
         await().until(d -> textOf(By.cssSelector("tr[data-queue='" + queue + "'] td[data-count='" + count + "']"))
                 .equals(value));
+    }
+
+    private static void openQueue(String queue) {
+        click(By.cssSelector("tr[data-queue='" + queue + "'] a.queue-link"));
+        await().until(d -> textOf(By.id("details-title")).startsWith(queue));
+    }
+
+    private static void pageShowsMessage(String section, String messageId) {
+        await().until(d -> !browser.findElements(By.cssSelector(
+                "table[data-section='" + section + "'] tr[data-key='" + messageId + "']")).isEmpty());
+    }
+
+    private static WebElement message(String section, String messageId) {
+        return browser.findElement(By.cssSelector(
+                "table[data-section='" + section + "'] tr[data-key='" + messageId + "']"));
+    }
+
+    private static List<WebElement> cells(WebElement row) {
+        return row.findElements(By.tagName("td"));
+    }
+
+    private static List<String> ids(ReliableQueue queue, QueueSection section) {
+        return queue.browse(section, 100).stream().map(BrowsedMessage::messageId).toList();
     }
 
     private static WebElement row(String queue) {

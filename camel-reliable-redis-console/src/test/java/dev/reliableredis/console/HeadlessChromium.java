@@ -41,7 +41,7 @@ final class HeadlessChromium implements AutoCloseable {
         options.setBinary(BROWSER.toFile());
         options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--user-data-dir=" + profile, "--window-size=1280,1000");
+                "--user-data-dir=" + profile, "--window-size=1280,860");
         ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(DRIVER.toFile())
                 .usingAnyFreePort().build();
         return new HeadlessChromium(profile, new ChromeDriver(service, options));
