@@ -12,6 +12,7 @@ import java.util.TreeSet;
 import dev.reliableredis.queue.QueueNames;
 import dev.reliableredis.queue.RedisGateway;
 import io.lettuce.core.KeyScanCursor;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
@@ -113,7 +114,13 @@ final class QueueDiscovery {
     private void addRows(RedisClusterCommands<byte[], byte[]> commands, String name, Set<String> parts,
             List<QueueRef> rows) {
         if (parts.contains("stream")) {
-            List<String> groups = StreamGroups.of(commands, bytes(keyBase(name) + "stream"));
+            List<String> groups;
+            try {
+                groups = StreamGroups.of(commands, bytes(keyBase(name) + "stream"));
+            } catch (RedisCommandExecutionException e) {
+                // not a stream (another program wrote the key): the row's counts fail and say why
+                groups = List.of();
+            }
             if (groups.isEmpty()) {
                 rows.add(new QueueRef(name, QueueMode.STREAM, null));
             }

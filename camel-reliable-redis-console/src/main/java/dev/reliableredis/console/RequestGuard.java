@@ -1,6 +1,8 @@
 package dev.reliableredis.console;
 
 import java.net.InetSocketAddress;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
@@ -17,10 +19,17 @@ final class RequestGuard {
     private final Set<String> loopbackHosts;
 
     RequestGuard(InetSocketAddress bound) {
-        int port = bound.getPort();
-        loopbackHosts = bound.getAddress().isLoopbackAddress()
-                ? Set.of("127.0.0.1:" + port, "localhost:" + port, "[::1]:" + port)
-                : Set.of();
+        Set<String> hosts = new HashSet<>();
+        if (bound.getAddress().isLoopbackAddress()) {
+            for (String name : List.of("127.0.0.1", "localhost", "[::1]")) {
+                hosts.add(name + ":" + bound.getPort());
+                if (bound.getPort() == 80) {
+                    // a browser leaves the default port out
+                    hosts.add(name);
+                }
+            }
+        }
+        loopbackHosts = Set.copyOf(hosts);
     }
 
     void checkHost(HttpExchange exchange) {

@@ -46,6 +46,8 @@ class QueueDiscoveryTest {
         commands.set("rr:{bad name}:ready", "x");
         // only what a stream queue keeps under the prefix when its stream is a streamKey elsewhere
         commands.hset("rr:{elsewhere}:ids", "m", "1-0");
+        // a stream key that another program made something else
+        commands.set("rr:{broken}:stream", "x");
     }
 
     @AfterAll
@@ -61,6 +63,7 @@ class QueueDiscoveryTest {
 
         assertThat(found.complete()).isTrue();
         assertThat(found.queues()).containsExactly(
+                new QueueRef("broken", QueueMode.STREAM, null),
                 new QueueRef(LIST_QUEUE, QueueMode.LIST, null),
                 new QueueRef(STREAM_QUEUE, QueueMode.STREAM, "audit"),
                 new QueueRef(STREAM_QUEUE, QueueMode.STREAM, GROUP));
