@@ -76,11 +76,16 @@ final class DashboardApi {
                 sections);
     }
 
-    /** Moves one dead letter back to ready; refused when it is no longer a dead letter. */
+    /**
+     * Moves one dead letter back to ready; refused when it is no longer a dead letter, or when the engine cannot
+     * find it by id (stream mode: the dead letter of an entry another program wrote, which a redrive of all moves).
+     */
     void redrive(String queue, String group, String messageId) {
-        if (!queues.of(resolve(queue, group)).redrive(messageId)) {
-            throw new ApiException(404, "'" + messageId + "' is not a dead letter of " + queue
-                    + " (any more): redriven or purged meanwhile?");
+        QueueRef ref = resolve(queue, group);
+        if (!queues.of(ref).redrive(messageId)) {
+            throw new ApiException(404, "'" + messageId + "' was not redriven: it is no longer a dead letter of "
+                    + queue + (ref.mode() == QueueMode.STREAM ? ", or it came from a stream entry another program "
+                    + "wrote, which only 'Redrive dead' moves" : ""));
         }
     }
 

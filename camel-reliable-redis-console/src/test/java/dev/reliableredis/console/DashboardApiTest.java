@@ -13,13 +13,17 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.reliableredis.queue.BrowsedMessage;
+import dev.reliableredis.queue.Failure;
 import dev.reliableredis.queue.QueueSection;
 import dev.reliableredis.queue.QueueStats;
 import dev.reliableredis.queue.RedisGateway;
+import dev.reliableredis.queue.Settled;
+import dev.reliableredis.queue.stream.StreamQueue;
 import dev.reliableredis.testsupport.RedisProcess;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.XReadArgs;
@@ -163,6 +167,30 @@ class DashboardApiTest {
         HttpResponse<String> again =
                 post("/api/redrive", "{\"queue\":\"" + LIST_QUEUE + "\",\"messageId\":\"" + messageId + "\"}");
         assertThat(again.statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void aDeadLetterOfAnEntryAnotherProgramWroteIsShownByItsFieldsAndRedrivenWithTheOthers() throws Exception {
+        redisServer.commands().flushall();
+        String entryId = redisServer.commands().xadd("rr:{" + STREAM_QUEUE + "}:stream", "order_id", "7");
+        StreamQueue queue = SampleQueues.streamQueue(redis);
+        assertThat(queue.nack(List.of(new Failure(queue.claim(1).get(0).lease(), "java.io.IOException: down"))))
+                .containsExactly(Settled.DEAD_LETTERED);
+
+        JsonNode dead = JSON.readTree(get("/api/queue?queue=" + STREAM_QUEUE + "&group=" + GROUP).body())
+                .get("sections").get("dead");
+        assertThat(dead).hasSize(1);
+        assertThat(dead.get(0).get("messageId").asText()).isEqualTo(entryId);
+        assertThat(dead.get(0).get("preview").asText()).isEqualTo("{\"order_id\":\"7\"}");
+
+        HttpResponse<String> one = post("/api/redrive",
+                "{\"queue\":\"" + STREAM_QUEUE + "\",\"group\":\"" + GROUP + "\",\"messageId\":\"" + entryId + "\"}");
+        assertThat(one.statusCode()).isEqualTo(404);
+        assertThat(JSON.readTree(one.body()).get("error").asText()).contains("only 'Redrive dead' moves");
+        HttpResponse<String> all =
+                post("/api/redrive", "{\"queue\":\"" + STREAM_QUEUE + "\",\"group\":\"" + GROUP + "\"}");
+        assertThat(JSON.readTree(all.body()).get("moved").asLong()).isEqualTo(1);
+        assertThat(queue.stats().ready()).isEqualTo(1);
     }
 
     @Test
