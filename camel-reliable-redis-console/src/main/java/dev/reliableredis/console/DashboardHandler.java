@@ -45,7 +45,7 @@ final class DashboardHandler implements HttpHandler {
             } catch (QueueException | RedisException e) {
                 LOG.warn("Dashboard request {} {} failed: {}", exchange.getRequestMethod(),
                         exchange.getRequestURI().getPath(), e.getMessage());
-                Responses.error(exchange, 503, "Redis did not answer: " + e.getMessage());
+                Responses.error(exchange, 503, "Redis failed: " + e.getMessage());
             } catch (RuntimeException e) {
                 LOG.warn("Dashboard request {} {} failed", exchange.getRequestMethod(),
                         exchange.getRequestURI().getPath(), e);
@@ -71,16 +71,23 @@ final class DashboardHandler implements HttpHandler {
                 String group = text(action, "group");
                 String messageId = text(action, "messageId");
                 if (messageId == null) {
-                    Responses.json(exchange, 200, Map.of("moved", api.redriveAll(queue, group)));
+                    long moved = api.redriveAll(queue, group);
+                    audit(exchange, "redrove " + moved + " dead letter(s)", queue, group);
+                    Responses.json(exchange, 200, Map.of("moved", moved));
                 } else {
                     api.redrive(queue, group, messageId);
+                    audit(exchange, "redrove the dead letter '" + BodyPreview.ofText(messageId).text() + "'", queue,
+                            group);
                     Responses.json(exchange, 200, Map.of("moved", 1));
                 }
             }
             case "/api/purge" -> {
                 JsonNode action = action(exchange);
-                Responses.json(exchange, 200,
-                        Map.of("removed", api.purge(text(action, "queue"), text(action, "group"))));
+                String queue = text(action, "queue");
+                String group = text(action, "group");
+                long removed = api.purge(queue, group);
+                audit(exchange, "purged " + removed + " message(s)", queue, group);
+                Responses.json(exchange, 200, Map.of("removed", removed));
             }
             default -> {
                 PageResources.Resource resource = page.at(path);
@@ -91,6 +98,16 @@ final class DashboardHandler implements HttpHandler {
                 Responses.send(exchange, 200, resource.contentType(), resource.content());
             }
         }
+    }
+
+    /**
+     * Actions change queues and the dashboard has no login: the log says what was done and for which address. The
+     * queue name was checked; a group, which another program may have named, is shown without control characters.
+     */
+    private static void audit(HttpExchange exchange, String done, String queue, String group) {
+        String inGroup = group == null || group.isEmpty() ? "" : " (group '" + BodyPreview.ofText(group).text() + "')";
+        LOG.info("Dashboard {} of queue '{}'{} for {}", done, queue, inGroup,
+                exchange.getRemoteAddress().getAddress().getHostAddress());
     }
 
     private static void method(HttpExchange exchange, String allowed) {
