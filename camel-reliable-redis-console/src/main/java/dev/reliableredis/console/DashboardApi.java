@@ -1,0 +1,131 @@
+package dev.reliableredis.console;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import dev.reliableredis.queue.QueueSection;
+import dev.reliableredis.queue.ReliableQueue;
+
+/** What the page asks for and what its buttons do, independent of HTTP. */
+final class DashboardApi {
+
+    /**
+     * A discovery SCANs the keyspace, so it is reused this long while the page polls every 2 s; the counts of the
+     * queues found are read afresh on every poll.
+     */
+    private static final Duration DISCOVERY_REUSE = Duration.ofSeconds(5);
+    /** The most messages shown per section: the oldest, as browse returns them. */
+    static final int MAX_ROWS = 50;
+
+    /** The overview: every queue row under the prefix with its counts. */
+    record Overview(String prefix, boolean complete, int maxQueues, List<QueueRow> queues) {
+    }
+
+    /**
+     * One row of the overview.
+     *
+     * @param counts the engine's stats (ready, inflight, delayed, dead and the ages it knows); null on error
+     * @param error  why the counts could not be read, else null
+     */
+    record QueueRow(String queue, String mode, String group, Map<String, Long> counts, String error) {
+    }
+
+    /**
+     * One queue (group) with the oldest messages of each section.
+     *
+     * @param sections ready, inflight, delayed and dead: at most {@link #MAX_ROWS} messages each, oldest first
+     */
+    record QueueDetails(String queue, String mode, String group, int maxRows, Map<String, Long> counts,
+            Map<String, List<MessageView>> sections) {
+    }
+
+    private final String prefix;
+    private final QueueDiscovery discovery;
+    private final EngineQueues queues;
+    private QueueDiscovery.Found found;
+    private long foundAt;
+
+    DashboardApi(String prefix, QueueDiscovery discovery, EngineQueues queues) {
+        this.prefix = prefix;
+        this.discovery = discovery;
+        this.queues = queues;
+    }
+
+    Overview overview() {
+        QueueDiscovery.Found current = discovered();
+        List<QueueRow> rows = new ArrayList<>(current.queues().size());
+        for (QueueRef ref : current.queues()) {
+            rows.add(row(ref));
+        }
+        return new Overview(prefix, current.complete(), QueueDiscovery.MAX_QUEUES, rows);
+    }
+
+    QueueDetails details(String queue, String group) {
+        QueueRef ref = resolve(queue, group);
+        ReliableQueue engine = queues.of(ref);
+        Map<String, List<MessageView>> sections = new LinkedHashMap<>();
+        for (QueueSection section : QueueSection.values()) {
+            sections.put(section.name().toLowerCase(Locale.ROOT),
+                    engine.browse(section, MAX_ROWS).stream().map(MessageView::of).toList());
+        }
+        return new QueueDetails(ref.name(), ref.mode().option(), ref.group(), MAX_ROWS, engine.stats().toMap(),
+                sections);
+    }
+
+    /**
+     * Moves one dead letter back to ready; refused when it is no longer a dead letter, or when the engine cannot
+     * find it by id (stream mode: the dead letter of an entry another program wrote, which a redrive of all moves).
+     */
+    void redrive(String queue, String group, String messageId) {
+        QueueRef ref = resolve(queue, group);
+        if (!queues.of(ref).redrive(messageId)) {
+            throw new ApiException(404, "'" + messageId + "' was not redriven: it is no longer a dead letter of "
+                    + queue + (ref.mode() == QueueMode.STREAM ? ", or it came from a stream entry another program "
+                    + "wrote, which only 'Redrive dead' moves" : ""));
+        }
+    }
+
+    /** Moves every dead letter of the row's queue (group) back to ready; returns how many moved. */
+    long redriveAll(String queue, String group) {
+        return queues.of(resolve(queue, group)).redrive(Long.MAX_VALUE);
+    }
+
+    /** Removes the ready, delayed and dead messages of the row's queue (group); returns how many. */
+    long purge(String queue, String group) {
+        return queues.of(resolve(queue, group)).purge();
+    }
+
+    private QueueRow row(QueueRef ref) {
+        String mode = ref.mode().option();
+        try {
+            return new QueueRow(ref.name(), mode, ref.group(), queues.of(ref).stats().toMap(), null);
+        } catch (RuntimeException e) {
+            return new QueueRow(ref.name(), mode, ref.group(), null, e.getMessage());
+        }
+    }
+
+    private QueueRef resolve(String queue, String group) {
+        if (queue == null || queue.isEmpty()) {
+            throw new ApiException(400, "queue is missing");
+        }
+        QueueRef ref = discovery.find(queue, group);
+        if (ref == null) {
+            throw new ApiException(404, "No queue '" + queue + "'" + (group == null || group.isEmpty() ? ""
+                    : " with consumer group '" + group + "'") + " under the key prefix '" + prefix + "'");
+        }
+        return ref;
+    }
+
+    private synchronized QueueDiscovery.Found discovered() {
+        long now = System.nanoTime();
+        if (found == null || now - foundAt > DISCOVERY_REUSE.toNanos()) {
+            found = discovery.discover();
+            foundAt = now;
+        }
+        return found;
+    }
+}

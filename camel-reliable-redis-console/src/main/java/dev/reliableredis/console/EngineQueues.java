@@ -1,0 +1,53 @@
+package dev.reliableredis.console;
+
+import java.time.Duration;
+
+import dev.reliableredis.queue.QueueSettings;
+import dev.reliableredis.queue.RedisGateway;
+import dev.reliableredis.queue.ReliableQueue;
+import dev.reliableredis.queue.list.ListQueue;
+import dev.reliableredis.queue.stream.StreamOptions;
+import dev.reliableredis.queue.stream.StreamQueue;
+
+/**
+ * The component's own queue objects for the dashboard's rows: counts, redrive and purge are the engine's scripts,
+ * never a second implementation here.
+ */
+final class EngineQueues {
+
+    /** The component's default group: what a consumer would create, and what counts a stream without groups. */
+    static final String DEFAULT_GROUP = "camel";
+    /** Never reads: stats, browse, redrive and purge act on the group, not on a consumer of it. */
+    private static final String CONSUMER = "dashboard";
+
+    private final RedisGateway redis;
+    private final String prefix;
+    private final QueueSettings settings;
+
+    /**
+     * @param visibilityTimeout the consumers' visibilityTimeout: list mode keeps a lease's deadline, and its age is
+     *                          that deadline less the timeout
+     */
+    EngineQueues(RedisGateway redis, String prefix, Duration visibilityTimeout) {
+        this.redis = redis;
+        this.prefix = prefix;
+        QueueSettings defaults = QueueSettings.defaults();
+        this.settings = new QueueSettings(visibilityTimeout, defaults.maxRetries(), defaults.retryDelay(),
+                defaults.retryBackoffMultiplier(), defaults.maxRetryDelay(), defaults.reaperBatchSize(),
+                defaults.idempotencyWindow());
+    }
+
+    /**
+     * The engine's queue for a row. Of the consumers' settings, only the visibility timeout plays a part in stats,
+     * browse, redrive and purge. Stream mode assumes the component's defaults where they do: acked entries deleted
+     * (deleteAfterAck) for counting, and no MAXLEN on the entries a redrive adds.
+     */
+    ReliableQueue of(QueueRef ref) {
+        if (ref.mode() == QueueMode.LIST) {
+            return ListQueue.of(redis, prefix, ref.name(), settings);
+        }
+        String group = ref.group() != null ? ref.group() : DEFAULT_GROUP;
+        return StreamQueue.of(redis, prefix, ref.name(), new StreamOptions(null, null, group, "0", CONSUMER, 0, true),
+                settings);
+    }
+}

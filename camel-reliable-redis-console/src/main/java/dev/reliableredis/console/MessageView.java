@@ -1,0 +1,38 @@
+package dev.reliableredis.console;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import dev.reliableredis.queue.BrowsedMessage;
+
+/**
+ * One message as a row of the page: what the engine's browse returns, with the body cut to a preview and the
+ * failure and the headers to text of the same bounded length.
+ *
+ * @param age       ms since the first enqueue
+ * @param leaseAge  in flight: ms since the lease was taken or extended, else -1
+ * @param dueIn     delayed: ms until it is ready, else -1
+ * @param failure   the start of the last failure, or null
+ * @param owner     stream mode, in flight: the consumer holding it, else null
+ * @param truncated whether the body goes on after the preview
+ */
+record MessageView(String messageId, int deliveries, long age, long leaseAge, long dueIn, String failure,
+        String owner, String preview, boolean truncated, Map<String, String> headers) {
+
+    static final int MAX_HEADERS = 20;
+
+    static MessageView of(BrowsedMessage message) {
+        BodyPreview preview = BodyPreview.of(message.body(), message.fields());
+        return new MessageView(message.messageId(), message.deliveries(), message.age(), message.leaseAge(),
+                message.dueIn(), message.failure() == null ? null : BodyPreview.ofText(message.failure()).text(),
+                message.owner(), preview.text(), preview.truncated(), headers(message.headers()));
+    }
+
+    private static Map<String, String> headers(Map<String, Object> headers) {
+        Map<String, String> shown = new LinkedHashMap<>();
+        headers.entrySet().stream().limit(MAX_HEADERS).forEach(header -> shown.put(header.getKey(),
+                header.getValue() instanceof byte[] bytes ? bytes.length + " bytes"
+                        : BodyPreview.ofText(String.valueOf(header.getValue())).text()));
+        return shown;
+    }
+}

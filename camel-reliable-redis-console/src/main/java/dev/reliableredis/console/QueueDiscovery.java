@@ -1,0 +1,150 @@
+package dev.reliableredis.console;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+import dev.reliableredis.queue.QueueNames;
+import dev.reliableredis.queue.RedisGateway;
+import io.lettuce.core.KeyScanCursor;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+
+/**
+ * Finds the queues under a key prefix from their keys, {@code <prefix>:{<queue>}:<part>}, with SCAN (never KEYS,
+ * which blocks Redis for the whole keyspace). A queue with a {@code stream} key is in stream mode, with one row per
+ * consumer group of that stream; one with a key only list mode writes is in list mode. A stream-mode queue whose
+ * stream is a {@code streamKey} outside the prefix has no such key and is not found.
+ */
+final class QueueDiscovery {
+
+    /** Keys that only list mode writes; {@code dead}, {@code delayed} and {@code acked} exist in both modes. */
+    private static final Set<String> LIST_PARTS =
+            Set.of("ready", "inflight", "dead-inflight", "messages", "leases", "failure", "seq", "wake");
+    private static final int SCAN_COUNT = 1000;
+    /** At most this many SCAN calls per discovery (10 million keys looked at), so one look stays bounded. */
+    private static final int MAX_SCANS = 10_000;
+    static final int MAX_QUEUES = 200;
+    static final int MAX_GROUPS = 20;
+
+    /**
+     * What one discovery found.
+     *
+     * @param queues   the rows, by queue name then group
+     * @param complete false when more than {@link #MAX_QUEUES} queues exist or the scan stopped early
+     */
+    record Found(List<QueueRef> queues, boolean complete) {
+    }
+
+    private final RedisGateway redis;
+    private final String prefix;
+
+    QueueDiscovery(RedisGateway redis, String prefix) {
+        this.redis = redis;
+        this.prefix = QueueNames.validatePrefix(prefix);
+    }
+
+    Found discover() {
+        RedisClusterCommands<byte[], byte[]> commands = redis.commands();
+        // the prefix allows only letters, digits and . _ : -, none of which is special in a SCAN pattern
+        ScanArgs match = ScanArgs.Builder.matches(bytes(prefix + ":{*")).limit(SCAN_COUNT);
+        Map<String, Set<String>> parts = new TreeMap<>();
+        boolean complete = false;
+        ScanCursor cursor = ScanCursor.INITIAL;
+        for (int scans = 0; scans < MAX_SCANS && parts.size() <= MAX_QUEUES; scans++) {
+            KeyScanCursor<byte[]> page = commands.scan(cursor, match);
+            for (byte[] key : page.getKeys()) {
+                addKey(parts, new String(key, StandardCharsets.UTF_8));
+            }
+            if (page.isFinished()) {
+                complete = parts.size() <= MAX_QUEUES;
+                break;
+            }
+            cursor = page;
+        }
+        List<QueueRef> queues = new ArrayList<>();
+        parts.entrySet().stream().limit(MAX_QUEUES).forEach(queue -> addRows(commands, queue.getKey(),
+                queue.getValue(), queues));
+        return new Found(queues, complete);
+    }
+
+    /**
+     * The row a request names, found again in Redis (the page may be older than the queue): null when no such queue
+     * or group exists under the prefix.
+     */
+    QueueRef find(String name, String group) {
+        if (!isQueueName(name)) {
+            return null;
+        }
+        RedisClusterCommands<byte[], byte[]> commands = redis.commands();
+        String base = keyBase(name);
+        if ("stream".equals(commands.type(bytes(base + "stream")))) {
+            List<String> groups = StreamGroups.of(commands, bytes(base + "stream"));
+            if (group == null || group.isEmpty()) {
+                return groups.isEmpty() ? new QueueRef(name, QueueMode.STREAM, null) : null;
+            }
+            return groups.contains(group) ? new QueueRef(name, QueueMode.STREAM, group) : null;
+        }
+        if (group != null && !group.isEmpty()) {
+            return null;
+        }
+        byte[][] listKeys = LIST_PARTS.stream().map(part -> bytes(base + part)).toArray(byte[][]::new);
+        return commands.exists(listKeys) > 0 ? new QueueRef(name, QueueMode.LIST, null) : null;
+    }
+
+    private void addKey(Map<String, Set<String>> parts, String key) {
+        String start = prefix + ":{";
+        int close = key.indexOf("}:", start.length());
+        if (!key.startsWith(start) || close < 0) {
+            return;
+        }
+        String name = key.substring(start.length(), close);
+        if (isQueueName(name)) {
+            parts.computeIfAbsent(name, n -> new HashSet<>()).add(key.substring(close + 2));
+        }
+    }
+
+    private void addRows(RedisClusterCommands<byte[], byte[]> commands, String name, Set<String> parts,
+            List<QueueRef> rows) {
+        if (parts.contains("stream")) {
+            List<String> groups;
+            try {
+                groups = StreamGroups.of(commands, bytes(keyBase(name) + "stream"));
+            } catch (RedisCommandExecutionException e) {
+                // not a stream (another program wrote the key): the row's counts fail and say why
+                groups = List.of();
+            }
+            if (groups.isEmpty()) {
+                rows.add(new QueueRef(name, QueueMode.STREAM, null));
+            }
+            new TreeSet<>(groups).stream().limit(MAX_GROUPS)
+                    .forEach(group -> rows.add(new QueueRef(name, QueueMode.STREAM, group)));
+        } else if (parts.stream().anyMatch(LIST_PARTS::contains)) {
+            rows.add(new QueueRef(name, QueueMode.LIST, null));
+        }
+    }
+
+    private String keyBase(String name) {
+        return prefix + ":{" + name + "}:";
+    }
+
+    private static boolean isQueueName(String name) {
+        try {
+            QueueNames.validate(name);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+}

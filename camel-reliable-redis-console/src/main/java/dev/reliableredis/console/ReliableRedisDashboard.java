@@ -1,0 +1,236 @@
+package dev.reliableredis.console;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.reliableredis.queue.QueueNames;
+import dev.reliableredis.queue.QueueSettings;
+import dev.reliableredis.queue.RedisGateway;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.resource.ClientResources;
+import org.apache.camel.Service;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A web dashboard of the reliable-redis queues under one key prefix: their depths, their messages, and buttons
+ * that redrive dead letters and purge. It serves one page and a small JSON API with the JDK's HTTP server.
+ *
+ * <pre>{@code
+ * ReliableRedisDashboard dashboard = ReliableRedisDashboard.forClient(redisClient)
+ *         .keyPrefix("rr")
+ *         .bind("127.0.0.1", 8089);
+ * dashboard.start();                  // or camelContext.addService(dashboard): started and stopped with Camel
+ * System.out.println(dashboard.url());
+ * }</pre>
+ *
+ * <p>It has no login: it binds to 127.0.0.1 unless told otherwise, and anyone who can reach it can purge queues.
+ */
+public final class ReliableRedisDashboard implements Service {
+
+    public static final String DEFAULT_KEY_PREFIX = "rr";
+    public static final String DEFAULT_HOST = "127.0.0.1";
+
+    private static final Logger LOG = LoggerFactory.getLogger(ReliableRedisDashboard.class);
+    private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(5);
+    /** Page polls are short; two threads keep one slow Redis call from holding up every other request. */
+    private static final int THREADS = 2;
+
+    private final RedisClient client;
+    private final RedisURI uri;
+    private String keyPrefix = DEFAULT_KEY_PREFIX;
+    private String host = DEFAULT_HOST;
+    private int requestedPort;
+    private Duration visibilityTimeout = QueueSettings.defaults().visibilityTimeout();
+
+    private ClientResources resources;
+    private RedisGateway gateway;
+    private ExecutorService executor;
+    private HttpServer server;
+
+    private ReliableRedisDashboard(RedisClient client, RedisURI uri) {
+        this.client = client;
+        this.uri = uri;
+    }
+
+    /** A dashboard on a client the application owns and closes; the dashboard opens one connection of its own. */
+    public static ReliableRedisDashboard forClient(RedisClient client) {
+        return new ReliableRedisDashboard(Objects.requireNonNull(client, "client"), null);
+    }
+
+    /** A dashboard with a client of its own, closed with it; the URI may hold a password, which is never shown. */
+    public static ReliableRedisDashboard forUri(String redisUri) {
+        Objects.requireNonNull(redisUri, "redisUri");
+        try {
+            return new ReliableRedisDashboard(null, RedisURI.create(redisUri));
+        } catch (RuntimeException e) {
+            // the text may hold a password, so it is not repeated
+            throw new IllegalArgumentException("The Redis URI is not valid (not shown: it may hold a password)");
+        }
+    }
+
+    /** The key prefix of the queues to show (the component's keyPrefix option); default {@code rr}. */
+    public synchronized ReliableRedisDashboard keyPrefix(String prefix) {
+        notStarted();
+        this.keyPrefix = QueueNames.validatePrefix(prefix);
+        return this;
+    }
+
+    /**
+     * The consumers' visibilityTimeout (default 30 s, the component's): list mode stores when a lease ends, and the
+     * dashboard shows its age as that less this timeout. One value for every queue shown.
+     */
+    public synchronized ReliableRedisDashboard visibilityTimeout(Duration timeout) {
+        notStarted();
+        Objects.requireNonNull(timeout, "visibilityTimeout");
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("visibilityTimeout must be more than 0 ms, was " + timeout.toMillis()
+                                               + " ms");
+        }
+        this.visibilityTimeout = timeout;
+        return this;
+    }
+
+    /** Where to listen; default 127.0.0.1 and port 0, any free port ({@link #port()} says which). */
+    public synchronized ReliableRedisDashboard bind(String host, int port) {
+        notStarted();
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port must be 0 to 65535, was " + port);
+        }
+        this.host = Objects.requireNonNull(host, "host");
+        this.requestedPort = port;
+        return this;
+    }
+
+    @Override
+    public synchronized void start() {
+        if (server != null) {
+            return;
+        }
+        gateway = openGateway();
+        try {
+            server = HttpServer.create(new InetSocketAddress(host, requestedPort), 0);
+        } catch (IOException e) {
+            gateway.close();
+            shutdownResources();
+            throw new UncheckedIOException("The dashboard cannot listen on " + host + ":" + requestedPort, e);
+        }
+        DashboardApi api = new DashboardApi(keyPrefix, new QueueDiscovery(gateway, keyPrefix),
+                new EngineQueues(gateway, keyPrefix, visibilityTimeout));
+        server.createContext("/",
+                new DashboardHandler(api, new PageResources(), new RequestGuard(server.getAddress())));
+        executor = Executors.newFixedThreadPool(THREADS, daemonThreads());
+        server.setExecutor(executor);
+        server.start();
+        LOG.info("Reliable-redis dashboard of the queues under the key prefix '{}' at {} (no login: keep it on a "
+                 + "private address or behind the application's own security)", keyPrefix, url());
+    }
+
+    @Override
+    public synchronized void stop() {
+        if (server == null) {
+            return;
+        }
+        server.stop(0);
+        executor.shutdown();
+        try {
+            executor.awaitTermination(COMMAND_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        gateway.close();
+        shutdownResources();
+        server = null;
+        executor = null;
+        gateway = null;
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+
+    /** The port it listens on. */
+    public synchronized int port() {
+        if (server == null) {
+            throw new IllegalStateException("The dashboard is not started");
+        }
+        return server.getAddress().getPort();
+    }
+
+    /** The page's address, such as {@code http://127.0.0.1:8089/}. */
+    public synchronized String url() {
+        String shown = host.contains(":") ? "[" + host + "]" : host;
+        return "http://" + shown + ":" + port() + "/";
+    }
+
+    /** Names the prefix, Redis's host and port and the address; never a password. */
+    @Override
+    public synchronized String toString() {
+        String redis = uri != null ? uri.getHost() + ":" + uri.getPort() : "the application's RedisClient";
+        return "ReliableRedisDashboard[key prefix " + keyPrefix + ", Redis " + redis + ", "
+               + (server != null ? url() : "not started") + "]";
+    }
+
+    private RedisGateway openGateway() {
+        if (client != null) {
+            return RedisGateway.using(client, COMMAND_TIMEOUT);
+        }
+        resources = RedisGateway.newClientResources();
+        return RedisGateway.create(resources, uri, COMMAND_TIMEOUT);
+    }
+
+    private void shutdownResources() {
+        if (resources != null) {
+            resources.shutdown();
+            resources = null;
+        }
+    }
+
+    private void notStarted() {
+        if (server != null) {
+            throw new IllegalStateException("The dashboard is started; set it up before start()");
+        }
+    }
+
+    private static ThreadFactory daemonThreads() {
+        AtomicInteger count = new AtomicInteger();
+        return task -> {
+            Thread thread = new Thread(task, "reliable-redis-dashboard-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
+    /**
+     * Runs the dashboard on its own until the JVM is stopped: {@code --redis-uri <uri>} (else the environment
+     * variable REDIS_URI, else redis://localhost:6379), {@code --prefix rr}, {@code --host 127.0.0.1},
+     * {@code --port 0}, {@code --visibility-timeout 30000} (ms).
+     */
+    public static void main(String[] args) {
+        ReliableRedisDashboard dashboard;
+        try {
+            DashboardArguments arguments = DashboardArguments.parse(args, System.getenv("REDIS_URI"));
+            dashboard = forUri(arguments.redisUri()).keyPrefix(arguments.prefix())
+                    .visibilityTimeout(arguments.visibilityTimeout()).bind(arguments.host(), arguments.port());
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.err.println(DashboardArguments.USAGE);
+            System.exit(2);
+            return;
+        }
+        dashboard.start();
+        Runtime.getRuntime().addShutdownHook(new Thread(dashboard::close, "reliable-redis-dashboard-stop"));
+        System.out.println("Reliable-redis dashboard: " + dashboard.url());
+    }
+}

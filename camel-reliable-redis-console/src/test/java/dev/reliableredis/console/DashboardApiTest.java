@@ -1,0 +1,349 @@
+package dev.reliableredis.console;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.reliableredis.queue.BrowsedMessage;
+import dev.reliableredis.queue.Failure;
+import dev.reliableredis.queue.QueueSection;
+import dev.reliableredis.queue.QueueStats;
+import dev.reliableredis.queue.RedisGateway;
+import dev.reliableredis.queue.Settled;
+import dev.reliableredis.queue.stream.StreamQueue;
+import dev.reliableredis.testsupport.RedisProcess;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.XReadArgs;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import static dev.reliableredis.console.SampleQueues.GROUP;
+import static dev.reliableredis.console.SampleQueues.LIST_QUEUE;
+import static dev.reliableredis.console.SampleQueues.STREAM_QUEUE;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class DashboardApiTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    /** Where the tests' log goes (simplelogger.properties). */
+    private static final Path TEST_LOG = Path.of("target/test-logs.txt");
+
+    private static RedisProcess redisServer;
+    private static RedisClient client;
+    private static RedisGateway redis;
+    private static ReliableRedisDashboard dashboard;
+
+    @BeforeAll
+    static void startDashboard() {
+        redisServer = RedisProcess.start();
+        client = RedisClient.create(redisServer.uri());
+        redis = RedisGateway.using(client, Duration.ofSeconds(5));
+        dashboard = ReliableRedisDashboard.forClient(client).visibilityTimeout(SampleQueues.VISIBILITY_TIMEOUT);
+        dashboard.start();
+    }
+
+    @AfterAll
+    static void stopDashboard() {
+        dashboard.close();
+        redis.close();
+        client.shutdown();
+        redisServer.close();
+    }
+
+    @BeforeEach
+    void fillQueues() {
+        redisServer.commands().flushall();
+        SampleQueues.fill(redis);
+    }
+
+    @Test
+    void overviewHasEveryQueueWithItsCounts() throws Exception {
+        HttpResponse<String> response = get("/api/queues");
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("Content-Type")).hasValue("application/json; charset=utf-8");
+        JsonNode overview = JSON.readTree(response.body());
+        assertThat(overview.get("prefix").asText()).isEqualTo("rr");
+        assertThat(overview.get("complete").asBoolean()).isTrue();
+        JsonNode list = overview.get("queues").get(0);
+        assertThat(list.get("queue").asText()).isEqualTo(LIST_QUEUE);
+        assertThat(list.get("mode").asText()).isEqualTo("list");
+        assertThat(list.get("group").isNull()).isTrue();
+        assertCounts(list.get("counts"));
+        JsonNode stream = overview.get("queues").get(1);
+        assertThat(stream.get("queue").asText()).isEqualTo(STREAM_QUEUE);
+        assertThat(stream.get("mode").asText()).isEqualTo("stream");
+        assertThat(stream.get("group").asText()).isEqualTo(GROUP);
+        assertCounts(stream.get("counts"));
+        assertThat(overview.get("queues")).hasSize(2);
+    }
+
+    @Test
+    void aGroupTheComponentCannotUseHasItsErrorInItsRow() throws Exception {
+        // another program's group, with a name the component's group option does not allow
+        redisServer.commands().xgroupCreate(XReadArgs.StreamOffset.from("rr:{" + STREAM_QUEUE + "}:stream", "0"),
+                "bad group");
+
+        // a dashboard of its own: the shared one may reuse a discovery made before the group existed
+        try (ReliableRedisDashboard fresh = ReliableRedisDashboard.forClient(client)) {
+            fresh.start();
+            JsonNode queues = JSON.readTree(HTTP.send(HttpRequest.newBuilder(URI.create(fresh.url() + "api/queues"))
+                    .build(), HttpResponse.BodyHandlers.ofString()).body()).get("queues");
+
+            assertThat(queues).extracting(row -> row.get("group").asText())
+                    .containsExactly("null", "bad group", GROUP);
+            assertThat(queues.get(1).get("error").asText()).contains("group 'bad group' is not allowed");
+            assertThat(queues.get(1).get("counts").isNull()).isTrue();
+            assertCounts(queues.get(2).get("counts"));
+        }
+    }
+
+    @Test
+    void detailsShowTheOldestMessagesOfEverySectionInBothModes() throws Exception {
+        for (String query : new String[] {"queue=" + LIST_QUEUE, "queue=" + STREAM_QUEUE + "&group=" + GROUP}) {
+            HttpResponse<String> response = get("/api/queue?" + query);
+
+            assertThat(response.statusCode()).isEqualTo(200);
+            JsonNode details = JSON.readTree(response.body());
+            String queue = details.get("queue").asText();
+            assertCounts(details.get("counts"));
+            JsonNode sections = details.get("sections");
+            assertThat(sections.get("ready")).extracting(m -> m.get("messageId").asText())
+                    .containsExactly(queue + "-ready-1", queue + "-ready-2", queue + "-ready-3");
+            assertThat(sections.get("ready").get(0).get("preview").asText()).isEqualTo("{\"order\":5}");
+
+            JsonNode inflight = sections.get("inflight").get(0);
+            assertThat(inflight.get("messageId").asText()).isEqualTo(queue + "-inflight-1");
+            assertThat(inflight.get("deliveries").asInt()).isEqualTo(1);
+            assertThat(inflight.get("leaseAge").asLong()).isBetween(0L, 60_000L);
+            assertThat(inflight.get("owner").isNull()).isEqualTo(queue.equals(LIST_QUEUE));
+
+            JsonNode delayed = sections.get("delayed").get(0);
+            assertThat(delayed.get("messageId").asText()).isEqualTo(queue + "-delayed-1");
+            assertThat(delayed.get("dueIn").asLong()).isBetween(Duration.ofMinutes(50).toMillis(),
+                    Duration.ofHours(1).toMillis());
+
+            JsonNode dead = sections.get("dead");
+            assertThat(dead).extracting(m -> m.get("messageId").asText())
+                    .containsExactly(queue + "-dead-1", queue + "-dead-2");
+            assertThat(dead.get(0).get("preview").asText()).isEqualTo(SampleQueues.XSS_BODY);
+            assertThat(dead.get(0).get("failure").asText()).isEqualTo(SampleQueues.XSS_FAILURE);
+            assertThat(dead.get(0).get("headers").get("note").asText()).isEqualTo("<script>alert(1)</script>");
+            assertThat(dead.get(0).get("deliveries").asInt()).isEqualTo(1);
+        }
+        assertThat(get("/api/queue?queue=nosuchqueue").statusCode()).isEqualTo(404);
+        assertThat(rawGet("/api/queue?queue=%zz", "127.0.0.1:" + dashboard.port())).startsWith("HTTP/1.1 400");
+    }
+
+    @Test
+    void redriveOfOneMessageMovesThatDeadLetterOnly() throws Exception {
+        String messageId = LIST_QUEUE + "-dead-2";
+        HttpResponse<String> response =
+                post("/api/redrive", "{\"queue\":\"" + LIST_QUEUE + "\",\"messageId\":\"" + messageId + "\"}");
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(JSON.readTree(response.body()).get("moved").asLong()).isEqualTo(1);
+        assertThat(SampleQueues.listQueue(redis).browse(QueueSection.DEAD, 10))
+                .extracting(BrowsedMessage::messageId).containsExactly(LIST_QUEUE + "-dead-1");
+        assertThat(SampleQueues.listQueue(redis).browse(QueueSection.READY, 10))
+                .extracting(BrowsedMessage::messageId).last().isEqualTo(messageId);
+        HttpResponse<String> again =
+                post("/api/redrive", "{\"queue\":\"" + LIST_QUEUE + "\",\"messageId\":\"" + messageId + "\"}");
+        assertThat(again.statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void aDeadLetterOfAnEntryAnotherProgramWroteIsShownByItsFieldsAndRedrivenWithTheOthers() throws Exception {
+        redisServer.commands().flushall();
+        String entryId = redisServer.commands().xadd("rr:{" + STREAM_QUEUE + "}:stream", "order_id", "7");
+        StreamQueue queue = SampleQueues.streamQueue(redis);
+        assertThat(queue.nack(List.of(new Failure(queue.claim(1).get(0).lease(), "java.io.IOException: down"))))
+                .containsExactly(Settled.DEAD_LETTERED);
+
+        JsonNode dead = JSON.readTree(get("/api/queue?queue=" + STREAM_QUEUE + "&group=" + GROUP).body())
+                .get("sections").get("dead");
+        assertThat(dead).hasSize(1);
+        assertThat(dead.get(0).get("messageId").asText()).isEqualTo(entryId);
+        assertThat(dead.get(0).get("preview").asText()).isEqualTo("{\"order_id\":\"7\"}");
+
+        HttpResponse<String> one = post("/api/redrive",
+                "{\"queue\":\"" + STREAM_QUEUE + "\",\"group\":\"" + GROUP + "\",\"messageId\":\"" + entryId + "\"}");
+        assertThat(one.statusCode()).isEqualTo(404);
+        assertThat(JSON.readTree(one.body()).get("error").asText()).contains("only 'Redrive dead' moves");
+        HttpResponse<String> all =
+                post("/api/redrive", "{\"queue\":\"" + STREAM_QUEUE + "\",\"group\":\"" + GROUP + "\"}");
+        assertThat(JSON.readTree(all.body()).get("moved").asLong()).isEqualTo(1);
+        assertThat(queue.stats().ready()).isEqualTo(1);
+    }
+
+    @Test
+    void redriveMovesEveryDeadLetterBackToReady() throws Exception {
+        HttpResponse<String> list = post("/api/redrive", "{\"queue\":\"" + LIST_QUEUE + "\"}");
+        HttpResponse<String> stream =
+                post("/api/redrive", "{\"queue\":\"" + STREAM_QUEUE + "\",\"group\":\"" + GROUP + "\"}");
+
+        assertThat(list.statusCode()).isEqualTo(200);
+        assertThat(JSON.readTree(list.body()).get("moved").asLong()).isEqualTo(2);
+        assertThat(JSON.readTree(stream.body()).get("moved").asLong()).isEqualTo(2);
+        QueueStats listStats = SampleQueues.listQueue(redis).stats();
+        assertThat(listStats.dead()).isZero();
+        assertThat(listStats.ready()).isEqualTo(5);
+        QueueStats streamStats = SampleQueues.streamQueue(redis).stats();
+        assertThat(streamStats.dead()).isZero();
+        assertThat(streamStats.ready()).isEqualTo(5);
+    }
+
+    @Test
+    void purgeRemovesReadyDelayedAndDeadMessages() throws Exception {
+        HttpResponse<String> response = post("/api/purge", "{\"queue\":\"" + LIST_QUEUE + "\"}");
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(JSON.readTree(response.body()).get("removed").asLong()).isEqualTo(6);
+        assertThat(Files.readString(TEST_LOG))
+                .contains("Dashboard purged 6 message(s) of queue 'orders' for 127.0.0.1");
+        QueueStats stats = SampleQueues.listQueue(redis).stats();
+        assertThat(stats.ready()).isZero();
+        assertThat(stats.delayed()).isZero();
+        assertThat(stats.dead()).isZero();
+        assertThat(stats.inflight()).isEqualTo(1);
+    }
+
+    @Test
+    void refusesWhatIsNotAnActionOfTheDashboardsPage() throws Exception {
+        HttpResponse<String> getOfAnAction = get("/api/purge");
+        assertThat(getOfAnAction.statusCode()).isEqualTo(405);
+        assertThat(getOfAnAction.headers().firstValue("Allow")).hasValue("POST");
+        assertThat(post("/api/queues", "{}").statusCode()).isEqualTo(405);
+        assertThat(send(HttpRequest.newBuilder(uri("/api/purge")).header("Content-Type", "text/plain")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"queue\":\"orders\"}"))).statusCode()).isEqualTo(415);
+        assertThat(send(HttpRequest.newBuilder(uri("/api/purge")).header("Content-Type", "application/json")
+                .header("Origin", "http://attacker.example")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"queue\":\"orders\"}"))).statusCode()).isEqualTo(403);
+        assertThat(post("/api/purge", "not json").statusCode()).isEqualTo(400);
+        assertThat(post("/api/purge", "{\"queue\":[1]}").statusCode()).isEqualTo(400);
+        assertThat(post("/api/purge", "{}").statusCode()).isEqualTo(400);
+        assertThat(post("/api/purge", "{\"queue\":\"" + "x".repeat(5000) + "\"}").statusCode()).isEqualTo(413);
+        HttpResponse<String> unknown = post("/api/purge", "{\"queue\":\"nosuchqueue\"}");
+        assertThat(unknown.statusCode()).isEqualTo(404);
+        assertThat(JSON.readTree(unknown.body()).get("error").asText()).contains("nosuchqueue");
+        assertThat(post("/api/purge", "{\"queue\":\"" + STREAM_QUEUE + "\",\"group\":\"other\"}").statusCode())
+                .isEqualTo(404);
+        assertThat(get("/nothing-here").statusCode()).isEqualTo(404);
+
+        assertThat(SampleQueues.listQueue(redis).stats().ready()).isEqualTo(3);
+    }
+
+    @Test
+    void answersRequestsAddressedToLocalhostOnly() throws Exception {
+        assertThat(rawGet("/api/queues", "localhost:" + dashboard.port())).startsWith("HTTP/1.1 200");
+        // a DNS name that an attacker's page points at 127.0.0.1 (DNS rebinding)
+        assertThat(rawGet("/api/queues", "attacker.example:" + dashboard.port())).startsWith("HTTP/1.1 403");
+    }
+
+    @Test
+    void servesThePageWithHeadersThatKeepScriptsOfOthersOut() throws Exception {
+        HttpResponse<String> page = get("/");
+
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.headers().firstValue("Content-Type")).hasValue("text/html; charset=utf-8");
+        assertThat(page.headers().firstValue("Content-Security-Policy")).get().asString()
+                .contains("script-src 'self'").contains("frame-ancestors 'none'");
+        assertThat(page.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
+        assertThat(page.body()).contains("<script src=\"dashboard.js\"");
+        assertThat(get("/dashboard.js").headers().firstValue("Content-Type"))
+                .hasValue("text/javascript; charset=utf-8");
+    }
+
+    @Test
+    void neverShowsThePasswordOfTheRedisUri() throws Exception {
+        String password = "s3cret-pw";
+        try (RedisProcess secured = RedisProcess.start("--requirepass", password);
+                ReliableRedisDashboard withUri = ReliableRedisDashboard
+                        .forUri("redis://:" + password + "@127.0.0.1:" + secured.port()).keyPrefix("rr")) {
+            withUri.start();
+            HttpResponse<String> overview = HTTP.send(HttpRequest.newBuilder(
+                    URI.create(withUri.url() + "api/queues")).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> page = HTTP.send(HttpRequest.newBuilder(URI.create(withUri.url())).build(),
+                    HttpResponse.BodyHandlers.ofString());
+
+            assertThat(overview.statusCode()).isEqualTo(200);
+            assertThat(overview.body()).doesNotContain(password);
+            assertThat(page.body()).doesNotContain(password);
+            assertThat(withUri.toString()).contains("127.0.0.1:" + secured.port()).doesNotContain(password);
+        }
+        // Lettuce's own message would repeat this URI, password included
+        assertThatThrownBy(() -> ReliableRedisDashboard.forUri("redis://:" + password + "@[::1"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageNotContaining(password);
+    }
+
+    @Test
+    void neverLogsThePasswordOfTheRedisUriWhenRedisRefusesIt() throws Exception {
+        String wrongPassword = "wr0ng-pw";
+        try (RedisProcess secured = RedisProcess.start("--requirepass", "s3cret-pw");
+                ReliableRedisDashboard withUri = ReliableRedisDashboard
+                        .forUri("redis://:" + wrongPassword + "@127.0.0.1:" + secured.port())) {
+            withUri.start();
+            HttpResponse<String> overview = HTTP.send(HttpRequest.newBuilder(
+                    URI.create(withUri.url() + "api/queues")).build(), HttpResponse.BodyHandlers.ofString());
+
+            assertThat(overview.statusCode()).isEqualTo(503);
+            assertThat(overview.body()).contains("Redis failed").doesNotContain(wrongPassword);
+        }
+        assertThat(Files.readString(TEST_LOG)).contains("Dashboard request GET /api/queues failed")
+                .doesNotContain(wrongPassword);
+    }
+
+    private static void assertCounts(JsonNode counts) {
+        assertThat(counts.get("ready").asLong()).isEqualTo(3);
+        assertThat(counts.get("inflight").asLong()).isEqualTo(1);
+        assertThat(counts.get("delayed").asLong()).isEqualTo(1);
+        assertThat(counts.get("dead").asLong()).isEqualTo(2);
+    }
+
+    private static URI uri(String path) {
+        return URI.create("http://127.0.0.1:" + dashboard.port() + path);
+    }
+
+    private static HttpResponse<String> get(String path) throws Exception {
+        return send(HttpRequest.newBuilder(uri(path)).GET());
+    }
+
+    private static HttpResponse<String> post(String path, String json) throws Exception {
+        return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
+    private static HttpResponse<String> send(HttpRequest.Builder request) throws Exception {
+        return HTTP.send(request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** A request with a Host header of our choosing, which java.net.http does not let a caller set. */
+    private static String rawGet(String path, String host) throws IOException {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), dashboard.port())) {
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(("GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+}

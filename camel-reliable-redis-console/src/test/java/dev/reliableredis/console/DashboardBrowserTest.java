@@ -1,0 +1,251 @@
+package dev.reliableredis.console;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import dev.reliableredis.queue.BrowsedMessage;
+import dev.reliableredis.queue.QueueSection;
+import dev.reliableredis.queue.QueueStats;
+import dev.reliableredis.queue.RedisGateway;
+import dev.reliableredis.queue.ReliableQueue;
+import dev.reliableredis.testsupport.RedisProcess;
+import io.lettuce.core.RedisClient;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+import static dev.reliableredis.console.SampleQueues.GROUP;
+import static dev.reliableredis.console.SampleQueues.LIST_QUEUE;
+import static dev.reliableredis.console.SampleQueues.STREAM_QUEUE;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The dashboard in a real headless Chromium: what an operator sees and what the buttons do in Redis. Skipped, and
+ * says why, where Debian's chromium and chromium-driver are not installed.
+ */
+class DashboardBrowserTest {
+
+    /** The page polls every 2 s: a few polls. */
+    private static final Duration PAGE_WAIT = Duration.ofSeconds(15);
+
+    private static RedisProcess redisServer;
+    private static RedisClient client;
+    private static RedisGateway redis;
+    private static ReliableRedisDashboard dashboard;
+    private static HeadlessChromium chromium;
+    private static ChromeDriver browser;
+
+    @BeforeAll
+    static void start() throws IOException {
+        Assumptions.assumeTrue(HeadlessChromium.installed(), HeadlessChromium.MISSING);
+        redisServer = RedisProcess.start();
+        client = RedisClient.create(redisServer.uri());
+        redis = RedisGateway.using(client, Duration.ofSeconds(5));
+        dashboard = ReliableRedisDashboard.forClient(client).visibilityTimeout(SampleQueues.VISIBILITY_TIMEOUT);
+        dashboard.start();
+        chromium = HeadlessChromium.start();
+        browser = chromium.driver();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (chromium != null) {
+            chromium.close();
+        }
+        if (dashboard != null) {
+            dashboard.close();
+            redis.close();
+            client.shutdown();
+            redisServer.close();
+        }
+    }
+
+    @BeforeEach
+    void openPageOnFreshQueues() {
+        redisServer.commands().flushall();
+        SampleQueues.fill(redis);
+        browser.get(dashboard.url());
+    }
+
+    @Test
+    void showsEveryQueueWithItsDepths() {
+        for (String queue : new String[] {LIST_QUEUE, STREAM_QUEUE}) {
+            pageShows(queue, "ready", "3");
+            pageShows(queue, "inflight", "1");
+            pageShows(queue, "delayed", "1");
+            pageShows(queue, "dead", "2");
+        }
+        assertThat(row(STREAM_QUEUE).findElements(By.tagName("td")).get(2).getText()).isEqualTo(GROUP);
+        assertThat(browser.findElement(By.id("prefix")).getText()).isEqualTo("rr");
+    }
+
+    @Test
+    void showsTheMessagesOfTheSelectedQueueSectionBySection() {
+        openQueue(LIST_QUEUE);
+
+        pageShowsMessage("inflight", LIST_QUEUE + "-inflight-1");
+        pageShowsMessage("delayed", LIST_QUEUE + "-delayed-1");
+        pageShowsMessage("ready", LIST_QUEUE + "-ready-3");
+        WebElement inflight = message("inflight", LIST_QUEUE + "-inflight-1");
+        assertThat(cells(inflight).get(1).getText()).matches("\\d+ ms|\\d+\\.\\d s");
+        assertThat(cells(inflight).get(2).getText()).isEqualTo("1");
+        assertThat(cells(message("delayed", LIST_QUEUE + "-delayed-1")).get(1).getText()).matches("5\\d min \\d+ s");
+        assertThat(cells(message("dead", LIST_QUEUE + "-dead-2")).get(1).getText())
+                .isEqualTo("java.io.IOException: timeout");
+
+        openQueue(STREAM_QUEUE);
+        pageShowsMessage("inflight", STREAM_QUEUE + "-inflight-1");
+        assertThat(cells(message("inflight", STREAM_QUEUE + "-inflight-1")).get(3).getText()).isEqualTo("filler");
+    }
+
+    @Test
+    void showsMarkupFromRedisAsText() {
+        openQueue(LIST_QUEUE);
+        pageShowsMessage("dead", LIST_QUEUE + "-dead-1");
+
+        List<WebElement> dead = cells(message("dead", LIST_QUEUE + "-dead-1"));
+        assertThat(dead.get(1).getText()).isEqualTo(SampleQueues.XSS_FAILURE);
+        assertThat(dead.get(4).getText()).isEqualTo(SampleQueues.XSS_BODY + "\nnote: <script>alert(1)</script>");
+        assertThat(browser.findElements(By.cssSelector("#details img, #details b, #details script"))).isEmpty();
+        assertThat(browser.getTitle()).isEqualTo("reliable-redis dashboard");
+    }
+
+    @Test
+    void redriveOfOneDeadLetterMovesItBackToReadyInBothModes() {
+        for (ReliableQueue queue : List.of(SampleQueues.listQueue(redis), SampleQueues.streamQueue(redis))) {
+            String messageId = queue.name() + "-dead-1";
+            openQueue(queue.name());
+            pageShowsMessage("dead", messageId);
+
+            click(By.cssSelector("table[data-section='dead'] tr[data-key='" + messageId + "'] button.redrive-one"));
+
+            await().until(d -> ids(queue, QueueSection.READY).contains(messageId));
+            assertThat(ids(queue, QueueSection.DEAD)).containsExactly(queue.name() + "-dead-2");
+            pageShowsMessage("ready", messageId);
+            await().until(d -> browser.findElements(By.cssSelector(
+                    "table[data-section='dead'] tr[data-key='" + messageId + "']")).isEmpty());
+            pageShows(queue.name(), "dead", "1");
+            pageShows(queue.name(), "ready", "4");
+        }
+    }
+
+    @Test
+    void redriveButtonMovesTheDeadLettersBackToReady() {
+        pageShows(LIST_QUEUE, "dead", "2");
+
+        click(By.cssSelector("tr[data-queue='" + LIST_QUEUE + "'] button.redrive-all"));
+
+        await().until(d -> SampleQueues.listQueue(redis).stats().dead() == 0);
+        assertThat(SampleQueues.listQueue(redis).stats().ready()).isEqualTo(5);
+        pageShows(LIST_QUEUE, "dead", "0");
+        pageShows(LIST_QUEUE, "ready", "5");
+        assertThat(browser.findElement(By.id("notice")).getText()).contains("Redrove 2 dead letter(s) of orders");
+    }
+
+    @Test
+    void purgeButtonAsksFirstThenRemovesReadyDelayedAndDeadMessages() {
+        pageShows(STREAM_QUEUE, "ready", "3");
+
+        click(By.cssSelector("tr[data-queue='" + STREAM_QUEUE + "'] button.purge"));
+        await().until(ExpectedConditions.alertIsPresent()).accept();
+
+        await().until(d -> SampleQueues.streamQueue(redis).stats().ready() == 0);
+        QueueStats stats = SampleQueues.streamQueue(redis).stats();
+        assertThat(stats.delayed()).isZero();
+        assertThat(stats.dead()).isZero();
+        assertThat(stats.inflight()).isEqualTo(1);
+        pageShows(STREAM_QUEUE, "ready", "0");
+        pageShows(STREAM_QUEUE, "dead", "0");
+        pageShows(LIST_QUEUE, "ready", "3");
+    }
+
+    @Test
+    void savesAScreenshot() throws IOException {
+        pageShows(STREAM_QUEUE, "dead", "2");
+        openQueue(LIST_QUEUE);
+        pageShowsMessage("ready", LIST_QUEUE + "-ready-3");
+
+        // the whole page: the window grows to the page's height, its own frame included
+        long frame = (Long) browser.executeScript("return window.outerHeight - window.innerHeight");
+        long page = (Long) browser.executeScript("return document.documentElement.scrollHeight");
+        browser.manage().window().setSize(new Dimension(1280, (int) (page + frame)));
+        Path screenshot = screenshotPath();
+        Files.createDirectories(screenshot.toAbsolutePath().getParent());
+        Files.write(screenshot, browser.getScreenshotAs(OutputType.BYTES));
+        assertThat(screenshot).isNotEmptyFile();
+    }
+
+    /** -Ddashboard.screenshot=docs/operations/dashboard.png (from the repository's root) for the docs, else target/. */
+    private static Path screenshotPath() {
+        String wanted = System.getProperty("dashboard.screenshot");
+        if (wanted == null || wanted.isBlank()) {
+            return Path.of("target", "dashboard.png");
+        }
+        Path path = Path.of(wanted);
+        return path.isAbsolute() ? path : Path.of(System.getProperty("dashboard.root", ".")).resolve(path);
+    }
+
+    private static void pageShows(String queue, String count, String value) {
+        await().until(d -> textOf(By.cssSelector("tr[data-queue='" + queue + "'] td[data-count='" + count + "']"))
+                .equals(value));
+    }
+
+    private static void openQueue(String queue) {
+        click(By.cssSelector("tr[data-queue='" + queue + "'] a.queue-link"));
+        await().until(d -> textOf(By.id("details-title")).startsWith(queue));
+    }
+
+    private static void pageShowsMessage(String section, String messageId) {
+        await().until(d -> !browser.findElements(By.cssSelector(
+                "table[data-section='" + section + "'] tr[data-key='" + messageId + "']")).isEmpty());
+    }
+
+    private static WebElement message(String section, String messageId) {
+        return browser.findElement(By.cssSelector(
+                "table[data-section='" + section + "'] tr[data-key='" + messageId + "']"));
+    }
+
+    private static List<WebElement> cells(WebElement row) {
+        return row.findElements(By.tagName("td"));
+    }
+
+    private static List<String> ids(ReliableQueue queue, QueueSection section) {
+        return queue.browse(section, 100).stream().map(BrowsedMessage::messageId).toList();
+    }
+
+    private static WebElement row(String queue) {
+        return browser.findElement(By.cssSelector("tr[data-queue='" + queue + "']"));
+    }
+
+    /** The element's text, or "" while it is missing or being redrawn. */
+    private static String textOf(By locator) {
+        try {
+            return browser.findElements(locator).stream().findFirst().map(WebElement::getText).orElse("");
+        } catch (StaleElementReferenceException e) {
+            return "";
+        }
+    }
+
+    private static void click(By locator) {
+        await().until(ExpectedConditions.elementToBeClickable(locator)).click();
+    }
+
+    private static WebDriverWait await() {
+        WebDriverWait wait = new WebDriverWait(browser, PAGE_WAIT, Duration.ofMillis(100));
+        wait.ignoring(StaleElementReferenceException.class);
+        return wait;
+    }
+}
