@@ -9,15 +9,17 @@ import java.util.Map;
 
 import dev.reliableredis.queue.QueueSection;
 import dev.reliableredis.queue.ReliableQueue;
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisConnectionException;
 
 /** What the page asks for and what its buttons do, independent of HTTP. */
 final class DashboardApi {
 
     /**
-     * A discovery SCANs the keyspace, so it is reused this long while the page polls every 2 s; the counts of the
-     * queues found are read afresh on every poll.
+     * A discovery SCANs the whole keyspace, so it is reused this long while the page polls every 2 s; the counts of
+     * the queues found are read afresh on every poll. A queue created meanwhile shows up this much later.
      */
-    private static final Duration DISCOVERY_REUSE = Duration.ofSeconds(5);
+    private static final Duration DISCOVERY_REUSE = Duration.ofSeconds(30);
     /** The most messages shown per section: the oldest, as browse returns them. */
     static final int MAX_ROWS = 50;
 
@@ -58,8 +60,23 @@ final class DashboardApi {
     Overview overview() {
         QueueDiscovery.Found current = discovered();
         List<QueueRow> rows = new ArrayList<>(current.queues().size());
+        RuntimeException unreachable = null;
         for (QueueRef ref : current.queues()) {
-            rows.add(row(ref));
+            if (unreachable != null) {
+                // each further call would wait as long, up to the command timeout, for nothing
+                rows.add(new QueueRow(ref.name(), ref.mode().option(), ref.group(), null,
+                        "not read: Redis did not answer for an earlier queue"));
+                continue;
+            }
+            try {
+                rows.add(new QueueRow(ref.name(), ref.mode().option(), ref.group(), queues.of(ref).stats().toMap(),
+                        null));
+            } catch (RuntimeException e) {
+                rows.add(new QueueRow(ref.name(), ref.mode().option(), ref.group(), null, e.getMessage()));
+                if (isUnreachable(e)) {
+                    unreachable = e;
+                }
+            }
         }
         return new Overview(prefix, current.complete(), QueueDiscovery.MAX_QUEUES, rows);
     }
@@ -99,13 +116,14 @@ final class DashboardApi {
         return queues.of(resolve(queue, group)).purge();
     }
 
-    private QueueRow row(QueueRef ref) {
-        String mode = ref.mode().option();
-        try {
-            return new QueueRow(ref.name(), mode, ref.group(), queues.of(ref).stats().toMap(), null);
-        } catch (RuntimeException e) {
-            return new QueueRow(ref.name(), mode, ref.group(), null, e.getMessage());
+    /** Redis did not answer at all, as opposed to refusing one queue's call (a key of the wrong type). */
+    private static boolean isUnreachable(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof RedisConnectionException || t instanceof RedisCommandTimeoutException) {
+                return true;
+            }
         }
+        return false;
     }
 
     private QueueRef resolve(String queue, String group) {

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
@@ -52,6 +53,7 @@ public final class ReliableRedisDashboard implements Service {
     private String host = DEFAULT_HOST;
     private int requestedPort;
     private Duration visibilityTimeout = QueueSettings.defaults().visibilityTimeout();
+    private Set<String> allowedHosts = Set.of();
 
     private ClientResources resources;
     private RedisGateway gateway;
@@ -101,6 +103,17 @@ public final class ReliableRedisDashboard implements Service {
         return this;
     }
 
+    /**
+     * The host names (as browsers send them in the Host header, without the port) under which operators reach the
+     * dashboard besides localhost and the address it listens on: a proxy's name, the machine's name when it listens
+     * on all addresses. Requests addressed to any other name are refused.
+     */
+    public synchronized ReliableRedisDashboard allowHosts(String... names) {
+        notStarted();
+        allowedHosts = Set.of(names);
+        return this;
+    }
+
     /** Where to listen; default 127.0.0.1 and port 0, any free port ({@link #port()} says which). */
     public synchronized ReliableRedisDashboard bind(String host, int port) {
         notStarted();
@@ -128,7 +141,7 @@ public final class ReliableRedisDashboard implements Service {
         DashboardApi api = new DashboardApi(keyPrefix, new QueueDiscovery(gateway, keyPrefix),
                 new EngineQueues(gateway, keyPrefix, visibilityTimeout));
         server.createContext("/",
-                new DashboardHandler(api, new PageResources(), new RequestGuard(server.getAddress())));
+                new DashboardHandler(api, new PageResources(), new RequestGuard(server.getAddress(), allowedHosts)));
         executor = Executors.newFixedThreadPool(THREADS, daemonThreads());
         server.setExecutor(executor);
         server.start();
@@ -222,7 +235,8 @@ public final class ReliableRedisDashboard implements Service {
         try {
             DashboardArguments arguments = DashboardArguments.parse(args, System.getenv("REDIS_URI"));
             dashboard = forUri(arguments.redisUri()).keyPrefix(arguments.prefix())
-                    .visibilityTimeout(arguments.visibilityTimeout()).bind(arguments.host(), arguments.port());
+                    .visibilityTimeout(arguments.visibilityTimeout()).bind(arguments.host(), arguments.port())
+                    .allowHosts(arguments.allowedHosts().toArray(String[]::new));
         } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());
             System.err.println(DashboardArguments.USAGE);

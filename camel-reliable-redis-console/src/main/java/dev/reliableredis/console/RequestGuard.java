@@ -1,5 +1,7 @@
 package dev.reliableredis.console;
 
+import java.net.Inet6Address;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.HashSet;
 import java.util.List;
@@ -9,33 +11,40 @@ import java.util.Set;
 import com.sun.net.httpserver.HttpExchange;
 
 /**
- * What the dashboard checks before it answers, since it has no login of its own. Bound to a loopback address, it
- * answers only requests addressed to localhost, so that a web page that points a DNS name at 127.0.0.1 cannot read
- * it. An action must be a JSON POST from the dashboard's own page: a form of another site can send neither
- * the JSON type nor, from a browser, a foreign Origin that passes.
+ * What the dashboard checks before it answers, since it has no login of its own. It answers only requests addressed
+ * to a host it knows: localhost, the address it is bound to, and the names allowed with
+ * {@link ReliableRedisDashboard#allowHosts}, so that a web page that points a DNS name of its own at the dashboard's
+ * address (DNS rebinding) cannot read it or act through it. An action must be a JSON POST from the dashboard's own
+ * page: a form of another site can send neither the JSON type nor, from a browser, a foreign Origin that passes.
  */
 final class RequestGuard {
 
-    private final Set<String> loopbackHosts;
+    private final Set<String> hosts;
 
-    RequestGuard(InetSocketAddress bound) {
-        Set<String> hosts = new HashSet<>();
-        if (bound.getAddress().isLoopbackAddress()) {
-            for (String name : List.of("127.0.0.1", "localhost", "[::1]")) {
-                hosts.add(name + ":" + bound.getPort());
-                if (bound.getPort() == 80) {
-                    // a browser leaves the default port out
-                    hosts.add(name);
-                }
+    RequestGuard(InetSocketAddress bound, Set<String> allowedHosts) {
+        Set<String> names = new HashSet<>(List.of("127.0.0.1", "localhost", "[::1]"));
+        InetAddress address = bound.getAddress();
+        if (!address.isAnyLocalAddress()) {
+            String literal = address.getHostAddress();
+            names.add(address instanceof Inet6Address ? "[" + literal + "]" : literal);
+        }
+        allowedHosts.forEach(name -> names.add(name.toLowerCase(Locale.ROOT)));
+        Set<String> withPorts = new HashSet<>();
+        for (String name : names) {
+            withPorts.add(name + ":" + bound.getPort());
+            // a browser leaves the default port out
+            if (bound.getPort() == 80) {
+                withPorts.add(name);
             }
         }
-        loopbackHosts = Set.copyOf(hosts);
+        hosts = Set.copyOf(withPorts);
     }
 
     void checkHost(HttpExchange exchange) {
         String host = exchange.getRequestHeaders().getFirst("Host");
-        if (!loopbackHosts.isEmpty() && (host == null || !loopbackHosts.contains(host.toLowerCase(Locale.ROOT)))) {
-            throw new ApiException(403, "The dashboard answers requests to localhost only");
+        if (host == null || !hosts.contains(host.toLowerCase(Locale.ROOT))) {
+            throw new ApiException(403, "The dashboard answers requests addressed to localhost, to the address it "
+                    + "listens on, or to a host allowed with allowHosts (--allow-hosts) only");
         }
     }
 

@@ -258,6 +258,20 @@ class DashboardApiTest {
     }
 
     @Test
+    void boundToAllAddressesItAnswersOnlyTheHostsItIsAllowed() throws Exception {
+        try (ReliableRedisDashboard everywhere = ReliableRedisDashboard.forClient(client).bind("0.0.0.0", 0)
+                .allowHosts("dashboard.internal")) {
+            everywhere.start();
+            assertThat(rawGet("/api/queues", "dashboard.internal:" + everywhere.port(), everywhere.port()))
+                    .startsWith("HTTP/1.1 200");
+            assertThat(rawGet("/api/queues", "localhost:" + everywhere.port(), everywhere.port()))
+                    .startsWith("HTTP/1.1 200");
+            assertThat(rawGet("/api/queues", "attacker.example:" + everywhere.port(), everywhere.port()))
+                    .startsWith("HTTP/1.1 403");
+        }
+    }
+
+    @Test
     void servesThePageWithHeadersThatKeepScriptsOfOthersOut() throws Exception {
         HttpResponse<String> page = get("/");
 
@@ -336,7 +350,11 @@ class DashboardApiTest {
 
     /** A request with a Host header of our choosing, which java.net.http does not let a caller set. */
     private static String rawGet(String path, String host) throws IOException {
-        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), dashboard.port())) {
+        return rawGet(path, host, dashboard.port());
+    }
+
+    private static String rawGet(String path, String host, int port) throws IOException {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
             socket.setSoTimeout(10_000);
             OutputStream out = socket.getOutputStream();
             out.write(("GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")

@@ -11,6 +11,7 @@ import java.util.function.BiConsumer;
 import dev.reliableredis.queue.CallBatcher;
 import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.ReliableQueue;
+import dev.reliableredis.queue.RoundTrips;
 import org.apache.camel.spi.ExecutorServiceManager;
 
 /**
@@ -27,21 +28,15 @@ final class Enqueuer {
     /** Grows with the exchanges that go on at once and refuses nothing until shut down. */
     private final ExecutorService completions;
     private final CallBatcher<NewMessage, Boolean> batcher;
+    private final QueueActivity activity;
     /** Sends whose exchange has not gone on yet. Guarded by this; waited on by {@link #stop}. */
     private int outstanding;
 
     Enqueuer(ReliableQueue queue, ExecutorServiceManager executors, Object owner, QueueActivity activity) {
         this.executors = executors;
         this.completions = executors.newCachedThreadPool(owner, "ReliableRedis[" + queue.name() + "]-sent");
-        this.batcher = new CallBatcher<>(messages -> {
-            long start = System.nanoTime();
-            return queue.enqueueAsync(messages).whenComplete((stored, error) -> {
-                if (error == null) {
-                    activity.roundTrip("enqueue", start);
-                    stored.forEach(activity::sent);
-                }
-            });
-        }, MAX_BATCH);
+        this.activity = activity;
+        this.batcher = new CallBatcher<>(RoundTrips.timed("enqueue", activity, queue::enqueueAsync), MAX_BATCH);
     }
 
     /**
@@ -54,6 +49,9 @@ final class Enqueuer {
             outstanding++;
         }
         submit(messages).whenComplete((stored, error) -> {
+            if (error == null) {
+                stored.forEach(activity::sent);
+            }
             Runnable goOn = () -> {
                 try {
                     done.accept(stored, error);

@@ -2,6 +2,7 @@ package dev.reliableredis.camel;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.ToDoubleFunction;
@@ -17,7 +18,8 @@ import io.micrometer.core.instrument.Timer;
 import org.apache.camel.CamelContext;
 
 /**
- * The Micrometer meters of one queue, tagged {@code queue} and {@code mode}: depths and ages from the queue's stats
+ * The Micrometer meters of one queue, tagged {@code camelContext}, {@code keyPrefix}, {@code queue}, {@code mode} and
+ * {@code group} (stream mode's consumer group, {@code -} in list mode): depths and ages from the queue's stats
  * (read from Redis at most once a second, NaN while Redis cannot be read), counters of what this CamelContext's
  * consumers and producers did, and timers of their Redis round trips. Names are in docs/operations.md.
  */
@@ -38,7 +40,8 @@ final class MicrometerQueueMeters {
             return () -> { };
         }
         MeterRegistry meters = registry;
-        Tags tags = Tags.of("queue", monitor.queue(), "mode", monitor.mode());
+        Tags tags = Tags.of("camelContext", context.getName(), "keyPrefix", monitor.keyPrefix(), "queue",
+                monitor.queue(), "mode", monitor.mode(), "group", monitor.group() == null ? "-" : monitor.group());
         List<Meter> bound = new ArrayList<>();
 
         gauge(bound, meters, monitor, tags.and("state", "ready"), QueueStats::ready);
@@ -51,14 +54,10 @@ final class MicrometerQueueMeters {
         QueueActivity activity = monitor.activity();
         counter(bound, meters, "reliable.redis.messages.delivered", "Messages delivered to a route", tags,
                 activity.delivered);
-        counter(bound, meters, "reliable.redis.messages.settled", "Deliveries settled, by outcome",
-                tags.and("outcome", "acked"), activity.acked);
-        counter(bound, meters, "reliable.redis.messages.settled", "Deliveries settled, by outcome",
-                tags.and("outcome", "retried"), activity.retried);
-        counter(bound, meters, "reliable.redis.messages.settled", "Deliveries settled, by outcome",
-                tags.and("outcome", "dead_lettered"), activity.deadLettered);
-        counter(bound, meters, "reliable.redis.messages.settled", "Deliveries settled, by outcome",
-                tags.and("outcome", "refused"), activity.refused);
+        Map<String, LongAdder> outcomes = Map.of("acked", activity.acked, "retried", activity.retried,
+                "dead_lettered", activity.deadLettered, "refused", activity.refused);
+        outcomes.forEach((outcome, count) -> counter(bound, meters, "reliable.redis.messages.settled",
+                "Deliveries settled, by outcome", tags.and("outcome", outcome), count));
         counter(bound, meters, "reliable.redis.messages.sent", "Messages sent, by whether they were stored",
                 tags.and("result", "stored"), activity.enqueued);
         counter(bound, meters, "reliable.redis.messages.sent", "Messages sent, by whether they were stored",
@@ -102,7 +101,7 @@ final class MicrometerQueueMeters {
     }
 
     private static double read(QueueMonitor monitor, ToDoubleFunction<QueueStats> value) {
-        QueueStats stats = monitor.stats();
+        QueueStats stats = monitor.stats().getOrNull();
         return stats == null ? Double.NaN : value.applyAsDouble(stats);
     }
 

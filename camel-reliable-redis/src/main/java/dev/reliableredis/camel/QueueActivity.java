@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
+import dev.reliableredis.queue.RoundTrips;
 import dev.reliableredis.queue.Settled;
 
 /**
@@ -11,13 +12,7 @@ import dev.reliableredis.queue.Settled;
  * attributes, the Micrometer counters and the dev console, and the timing of Redis round trips, which goes to
  * Micrometer when the application has it. Counting costs an uncontended add on the paths it counts.
  */
-final class QueueActivity {
-
-    /** Takes the duration of one round trip to Redis: an {@code enqueue}, {@code ack} or {@code nack} call. */
-    @FunctionalInterface
-    interface RoundTripTimer {
-        void record(String operation, long nanos);
-    }
+final class QueueActivity implements RoundTrips {
 
     final LongAdder delivered = new LongAdder();
     final LongAdder acked = new LongAdder();
@@ -28,15 +23,15 @@ final class QueueActivity {
     final LongAdder leasesLost = new LongAdder();
     final LongAdder enqueued = new LongAdder();
     final LongAdder duplicates = new LongAdder();
-    private volatile RoundTripTimer roundTrips = (operation, nanos) -> { };
+    private volatile RoundTrips roundTrips = RoundTrips.NONE;
 
-    void timeRoundTripsWith(RoundTripTimer timer) {
+    void timeRoundTripsWith(RoundTrips timer) {
         roundTrips = timer;
     }
 
-    /** A round trip that began at {@code startNanos} ({@link System#nanoTime}) ended now. */
-    void roundTrip(String operation, long startNanos) {
-        roundTrips.record(operation, System.nanoTime() - startNanos);
+    @Override
+    public void record(String operation, long nanos) {
+        roundTrips.record(operation, nanos);
     }
 
     void settled(Settled result) {
@@ -44,8 +39,7 @@ final class QueueActivity {
             case ACKED -> acked.increment();
             case RETRY_SCHEDULED -> retried.increment();
             case DEAD_LETTERED -> deadLettered.increment();
-            case REFUSED -> refused.increment();
-            case EXTENDED -> leaseExtensions.increment();
+            default -> refused.increment();
         }
     }
 

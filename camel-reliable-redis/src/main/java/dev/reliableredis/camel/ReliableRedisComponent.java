@@ -59,7 +59,8 @@ public class ReliableRedisComponent extends HealthCheckComponent {
     /** The endpoint started: it joins its queue's monitor, which binds the queue's meters when it is the first. */
     synchronized QueueMonitor attach(ReliableRedisEndpoint endpoint) {
         QueueMonitor monitor = monitors.computeIfAbsent(endpoint.queueKey(),
-                key -> new QueueMonitor(endpoint.getQueueName(), endpoint.getMode()));
+                key -> new QueueMonitor(endpoint.getQueueName(), endpoint.getMode(), endpoint.getKeyPrefix(),
+                        endpoint.getConfiguration().isStreamMode() ? endpoint.getConfiguration().getGroup() : null));
         if (monitor.attach(endpoint)) {
             monitor.metersBound(QueueMeters.bind(getCamelContext(), monitor));
         }

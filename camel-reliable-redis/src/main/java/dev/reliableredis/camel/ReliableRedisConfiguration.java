@@ -2,6 +2,7 @@ package dev.reliableredis.camel;
 
 import java.time.Duration;
 
+import dev.reliableredis.queue.QueueCalls;
 import dev.reliableredis.queue.QueueNames;
 import dev.reliableredis.queue.QueueSettings;
 import dev.reliableredis.queue.stream.StreamOptions;
@@ -13,9 +14,6 @@ import org.apache.camel.spi.UriParams;
 /** The options of a reliable-redis endpoint; each endpoint has its own copy. */
 @UriParams
 public class ReliableRedisConfiguration {
-
-    /** Browsing reads the messages in one script call: a bound keeps Redis responsive. */
-    static final int MAX_BROWSE_LIMIT = 1000;
 
     @UriParam(label = "common", defaultValue = "redis://localhost:6379", secret = true)
     private String redisUri = "redis://localhost:6379";
@@ -102,8 +100,8 @@ public class ReliableRedisConfiguration {
             throw new IllegalArgumentException("deadLetterWarnThreshold must be 0 (off) or more, was "
                                                + deadLetterWarnThreshold);
         }
-        if (browseLimit < 1 || browseLimit > MAX_BROWSE_LIMIT) {
-            throw new IllegalArgumentException("browseLimit must be between 1 and " + MAX_BROWSE_LIMIT + ", was "
+        if (browseLimit < 1 || browseLimit > QueueCalls.MAX_BROWSE) {
+            throw new IllegalArgumentException("browseLimit must be between 1 and " + QueueCalls.MAX_BROWSE + ", was "
                                                + browseLimit);
         }
         if (redisClient == null) {

@@ -95,6 +95,7 @@ public class ReliableRedisConsumer extends DefaultConsumer {
         poller = new Poller(queue.newClaimer(), new ProcessingSlots(threads));
         pollerThread = executors.newThreadPool(this, name + "-poll", pool(name + "-poll", 1, 1));
         pollerThread.execute(poller);
+        endpoint.consumerStarted();
     }
 
     /**
@@ -140,6 +141,7 @@ public class ReliableRedisConsumer extends DefaultConsumer {
             }
             poller.close();
             poller = null;
+            getEndpoint().consumerStopped();
             super.doStop();
         }
     }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
 
@@ -55,7 +56,8 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
 
     private RedisGateway gateway;
     private ReliableQueue queue;
-    private StatsCache stats;
+    /** Consumers of this endpoint that are started: the queue's stats are read through such an endpoint. */
+    private final AtomicInteger consumers = new AtomicInteger();
     private QueueMonitor monitor;
     private Enqueuer enqueuer;
 
@@ -90,7 +92,6 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
                 ? StreamQueue.of(gateway, configuration.getKeyPrefix(), queueName, configuration.streamOptions(),
                         configuration.queueSettings())
                 : ListQueue.of(gateway, configuration.getKeyPrefix(), queueName, configuration.queueSettings());
-        stats = new StatsCache(queue::stats);
         monitor = getComponent().attach(this);
     }
 
@@ -150,7 +151,19 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
 
     /** The queue's stats, at most a second old. */
     StatsCache statsCache() {
-        return stats;
+        return monitor.stats();
+    }
+
+    void consumerStarted() {
+        consumers.incrementAndGet();
+    }
+
+    void consumerStopped() {
+        consumers.decrementAndGet();
+    }
+
+    boolean hasConsumers() {
+        return consumers.get() > 0;
     }
 
     /** Asks Redis for a PONG, within commandTimeout; throws when it does not answer. */
@@ -207,7 +220,7 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
     }
 
     private long stat(ToLongFunction<QueueStats> value) {
-        QueueStats now = stats.getOrNull();
+        QueueStats now = statsCache().getOrNull();
         return now == null ? -1 : value.applyAsLong(now);
     }
 
@@ -258,21 +271,22 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
     }
 
     /**
-     * Up to the limit (and never more than browseLimit) ready messages, oldest first, or dead letters with
-     * consumeDeadLetters=true, read in one script call without claiming them: exchanges as a consumer would get them.
+     * The first browseLimit ready messages, oldest first, or dead letters with consumeDeadLetters=true, read in one
+     * script call without claiming them, as a consumer would get them; of those, the ones the filter accepts, up to
+     * the limit.
      */
     @Override
     @SuppressWarnings({"rawtypes", "unchecked"})
     public List<Exchange> getExchanges(int limit, Predicate filter) {
-        int bounded = limit > 0 ? Math.min(limit, getBrowseLimit()) : getBrowseLimit();
+        int most = limit > 0 ? limit : Integer.MAX_VALUE;
         QueueSection section = configuration.isConsumeDeadLetters() ? QueueSection.DEAD : QueueSection.READY;
         List<Exchange> exchanges = new ArrayList<>();
-        for (BrowsedMessage browsed : queue.browse(section, bounded)) {
+        for (BrowsedMessage browsed : queue.browse(section, getBrowseLimit())) {
             Exchange exchange = createExchange();
             fillIn(exchange, browsed.messageId(), browsed.headers(),
                     browsed.fields() != null ? browsed.fields() : browsed.body(), browsed.deliveries(),
                     browsed.failure());
-            if (filter == null || filter.test(exchange)) {
+            if ((filter == null || filter.test(exchange)) && exchanges.size() < most) {
                 exchanges.add(exchange);
             }
         }

@@ -42,7 +42,7 @@ final class Settler {
     Settler(ReliableQueue queue, ScheduledExecutorService timer, OutageReport outage, QueueActivity activity) {
         this.queue = queue.name();
         this.leases = new LeaseKeeper(queue);
-        this.batcher = new SettlementBatcher(queue, BATCH);
+        this.batcher = new SettlementBatcher(queue, BATCH, activity);
         this.timer = timer;
         this.outage = outage;
         this.activity = activity;
@@ -68,10 +68,8 @@ final class Settler {
                 ? batcher.ack(lease)
                 : batcher.nack(new Failure(lease, failureReason));
         String operation = failureReason == null ? "ack" : "nack";
-        long start = System.nanoTime();
         sent.whenComplete((result, error) -> {
             if (error == null) {
-                activity.roundTrip(operation, start);
                 if (failedAttempts > 0) {
                     recovered();
                 }

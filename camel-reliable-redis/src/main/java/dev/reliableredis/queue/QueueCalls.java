@@ -20,7 +20,8 @@ public final class QueueCalls {
 
     private static final Logger LOG = LoggerFactory.getLogger(QueueCalls.class);
     /** One browse returns its messages, bodies included, in one script reply: the bound keeps that reply small. */
-    private static final int MAX_BROWSE = 1000;
+    /** The most messages one browse reads: it reads them in one script call, which Redis serves alone. */
+    public static final int MAX_BROWSE = 1000;
 
     private final RedisGateway redis;
     private final String queue;

@@ -12,11 +12,12 @@ public final class SettlementBatcher {
     private final CallBatcher<Failure, Settled> nacks;
 
     /**
-     * @param maxBatch most deliveries in one script call (bounds the time Redis is busy with it)
+     * @param maxBatch   most deliveries in one script call (bounds the time Redis is busy with it)
+     * @param roundTrips takes the duration of each ack and nack call
      */
-    public SettlementBatcher(ReliableQueue queue, int maxBatch) {
-        this.acks = new CallBatcher<>(queue::ackAsync, maxBatch);
-        this.nacks = new CallBatcher<>(queue::nackAsync, maxBatch);
+    public SettlementBatcher(ReliableQueue queue, int maxBatch, RoundTrips roundTrips) {
+        this.acks = new CallBatcher<>(RoundTrips.timed("ack", roundTrips, queue::ackAsync), maxBatch);
+        this.nacks = new CallBatcher<>(RoundTrips.timed("nack", roundTrips, queue::nackAsync), maxBatch);
     }
 
     public CompletableFuture<Settled> ack(Lease lease) {

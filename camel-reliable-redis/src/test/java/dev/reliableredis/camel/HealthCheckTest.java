@@ -59,7 +59,7 @@ class HealthCheckTest extends CamelRedisTestBase {
                              + "&visibilityTimeout=300&commandTimeout=3000").routeId("consume").process(received::add);
                     }
                 });
-                await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2))
+                await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5))
                         .until(() -> result("consumer:consume").orElseThrow().getState() == HealthCheck.State.DOWN);
             } finally {
                 own.resume();

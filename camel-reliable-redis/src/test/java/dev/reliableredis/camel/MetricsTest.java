@@ -82,6 +82,30 @@ class MetricsTest extends CamelRedisTestBase {
         assertThat(meters.find("reliable.redis.messages.delivered").meters()).isEmpty();
     }
 
+    @Test
+    void theAgeOfTheOldestReadyMessageGrowsWhileItWaits() {
+        send("q", "waits");
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> meters.get("reliable.redis.queue.oldest.age")
+                .tags("queue", "q", "state", "ready").timeGauge().value(TimeUnit.MILLISECONDS) >= 200);
+        assertThat(meters.get("reliable.redis.queue.oldest.age").tags("queue", "q", "state", "inflight").timeGauge()
+                .value(TimeUnit.MILLISECONDS)).isZero();
+    }
+
+    @Test
+    void queuesOfTwoKeyPrefixesHaveMetersOfTheirOwn() throws Exception {
+        send("q", "one");
+        template.sendBody("reliable-redis:q?mode=" + mode + "&keyPrefix=other", "two");
+        template.sendBody("reliable-redis:q?mode=" + mode + "&keyPrefix=other", "three");
+
+        assertThat(gauge(Tags.of("keyPrefix", "rr", "queue", "q", "state", "ready"))).isEqualTo(1);
+        assertThat(gauge(Tags.of("keyPrefix", "other", "queue", "q", "state", "ready"))).isEqualTo(2);
+
+        context.removeEndpoints("reliable-redis:q?mode=" + mode + "&keyPrefix=other");
+        assertThat(meters.find("reliable.redis.queue.messages").tags("keyPrefix", "other").gauges()).isEmpty();
+        assertThat(gauge(Tags.of("keyPrefix", "rr", "queue", "q", "state", "ready"))).isEqualTo(1);
+    }
+
     private double count(String name, Tags tags) {
         return meters.get(name).tags(tags).functionCounter().count();
     }

@@ -3,6 +3,7 @@ package dev.reliableredis.queue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import dev.reliableredis.queue.list.ListQueue;
@@ -24,7 +25,8 @@ class SettlementBatcherTest extends QueueTestBase {
             q.enqueue(message("m" + i, "x"));
         }
         List<Delivery> claimed = q.claim(202);
-        SettlementBatcher batcher = new SettlementBatcher(q, 500);
+        List<String> timed = new CopyOnWriteArrayList<>();
+        SettlementBatcher batcher = new SettlementBatcher(q, 500, (operation, nanos) -> timed.add(operation));
         long scriptCallsBefore = CommandStats.scriptRuns(raw);
 
         // Redis holds every script call until unpaused: the first of each kind stays under way
@@ -44,6 +46,7 @@ class SettlementBatcherTest extends QueueTestBase {
         assertThat(results.subList(201, 203)).allSatisfy(r -> assertThat(r.get()).isEqualTo(Settled.DEAD_LETTERED));
         assertThat(CommandStats.scriptRuns(raw) - scriptCallsBefore)
                 .as("an ack call under way, one for the 200 acks that came meanwhile, and two for the nacks").isEqualTo(4);
+        assertThat(timed).as("one duration per call").containsExactlyInAnyOrder("ack", "ack", "nack", "nack");
         assertThat(q.stats()).isEqualTo(new QueueStats(0, 0, 0, 2));
     }
 

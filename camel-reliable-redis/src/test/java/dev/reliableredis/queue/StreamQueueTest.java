@@ -54,6 +54,24 @@ class StreamQueueTest extends QueueTestBase {
     }
 
     @Test
+    void aLeaseBehindMoreWaitingRetriesThanStatsLookAtStillAges() {
+        StreamQueue q = orders(30_000, 3, 60_000, "c1");
+        for (int i = 0; i < 150; i++) {
+            q.enqueue(message("r" + i, "x"));
+        }
+        q.nack(q.claim(150).stream().map(d -> new Failure(d.lease(), "boom")).toList());
+        q.enqueue(message("held", "y"));
+        assertThat(q.claim(1)).extracting(Delivery::messageId).containsExactly("held");
+        long claimedAt = now();
+
+        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(10))
+                .until(() -> now() - claimedAt >= 200);
+
+        // the 150 retries come first by entry id, parked with the retry consumer
+        assertThat(q.stats().oldestInflightAge()).isGreaterThanOrEqualTo(200L);
+    }
+
+    @Test
     void ackRemovesTheEntryRemembersTheIdAndRefusesALateAck() {
         StreamQueue q = orders(30_000, 3, 1000, "c1");
         q.enqueue(message("m1", "a"));

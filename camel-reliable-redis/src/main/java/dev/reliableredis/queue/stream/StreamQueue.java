@@ -62,8 +62,8 @@ public final class StreamQueue implements ReliableQueue {
      */
     private static final int LAG_COUNT_LIMIT = 1_000;
     /**
-     * How many pending entries stats look at for the longest-held lease: XPENDING has no order by idle time, and
-     * reading every pending entry would grow with the retries waiting.
+     * How many pending entries of each consumer stats look at for the longest-held lease: XPENDING has no order by
+     * idle time, and a consumer's first entries were claimed first.
      */
     private static final int INFLIGHT_AGE_LIMIT = 100;
     private static final int FIELDS_PER_BROWSED = 7;

@@ -6,8 +6,8 @@
             entry id; retries that are due are not among them (they wait in the retry set: delayed)
   inflight  entries pending with a real consumer (not the retry consumer), of the stream and of the dead-letter
             stream (dead letters this group's dead-letter consumers are processing), the longest idle first: the
-            lease taken or last extended the longest ago. Every such entry is looked at: consumers hold only
-            what they claimed, and a dead consumer what it held until the reaper takes it over.
+            lease taken or last extended the longest ago, among the first 1,000 entries (by entry id) of each
+            consumer, which it claimed first: a dead consumer can hold many until the reaper takes them over.
   delayed   delayed messages and entries waiting in the retry set (due ones included), by due time
   dead      dead letters not being processed by a dead-letter consumer of the group (one waiting for its retry
             is), by entry id
@@ -77,7 +77,9 @@ elseif section == 'inflight' then
     if group_info(source, group) then
       for _, owner in ipairs(redis.call('XPENDING', source, group)[4] or {}) do
         if owner[1] ~= RETRY_CONSUMER then
-          for _, p in ipairs(redis.call('XPENDING', source, group, '-', '+', tonumber(owner[2]), owner[1])) do
+          -- a consumer's first entries were claimed first; reading at most 1,000 of each bounds the call
+          for _, p in ipairs(redis.call('XPENDING', source, group, '-', '+', math.min(1000, tonumber(owner[2])),
+              owner[1])) do
             held[#held + 1] = {dead = source == KEYS[3], entry = p[1], owner = p[2], idle = p[3], deliveries = p[4]}
           end
         end

@@ -13,9 +13,8 @@
   oldestReady     age in ms of the first entry the group has not been delivered yet (by its entry id; of the
                   whole stream while the group does not exist), 0 when none. Reads that one entry, and no other.
   oldestInflight  the longest idle time in ms (since the lease was taken or last extended) among the first
-                  ARGV[4] pending entries of the stream's group (by entry id) that real consumers hold, 0 when
-                  none: entries waiting for a retry take up room among them, later ones are not looked at, and
-                  the dead-letter stream is not
+                  ARGV[4] pending entries (by entry id) of each real consumer of the group, 0 when none; entries
+                  waiting for a retry and the dead-letter stream are not looked at
 
   KEYS[1] stream
   KEYS[2] retry        zset entry id -> retry due time, of this group on the stream
@@ -27,7 +26,7 @@
   ARGV[2] most entries to count when neither Redis nor the stream's shape tells the lag (counting reads whole
           entries, bodies included)
   ARGV[3] 'all-groups' or 'never': whether acked entries are deleted (deleteAfterAck)
-  ARGV[4] most pending entries to look at for oldestInflight
+  ARGV[4] most pending entries of each consumer to look at for oldestInflight
 
   Returns {ready, inflight, delayed, dead, oldest, oldestReady, oldestInflight}
 ]]
@@ -95,9 +94,12 @@ if info then
   if info['pending'] > 0 then
     local first = redis.call('XPENDING', KEYS[1], group)[2]
     oldest = math.max(0, now - tonumber(string.match(first, '^(%d+)-')))
-    for _, p in ipairs(redis.call('XPENDING', KEYS[1], group, '-', '+', tonumber(ARGV[4]))) do
-      if p[2] ~= RETRY_CONSUMER then
-        oldestInflight = math.max(oldestInflight, p[3])
+    -- per consumer: retries parked with the retry consumer, however many, hide no lease
+    for _, owner in ipairs(redis.call('XPENDING', KEYS[1], group)[4] or {}) do
+      if owner[1] ~= RETRY_CONSUMER then
+        for _, p in ipairs(redis.call('XPENDING', KEYS[1], group, '-', '+', tonumber(ARGV[4]), owner[1])) do
+          oldestInflight = math.max(oldestInflight, p[3])
+        end
       end
     end
   end
