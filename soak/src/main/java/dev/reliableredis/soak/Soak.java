@@ -61,6 +61,7 @@ public final class Soak {
                 consumers.get(i).start();
             }
             FaultInjector faults = new FaultInjector(redis, consumers, config.visibilityMs());
+            StallWatch stalls = new StallWatch(redis.uri(), config.visibilityMs() / 2);
             CamelContext camel = new DefaultCamelContext();
             camel.getComponent("reliable-redis", ReliableRedisComponent.class).setRedisUri(redis.uri());
             camel.start();
@@ -68,12 +69,14 @@ public final class Soak {
                 produceWhileInjectingFaults(camel.createProducerTemplate(), faults);
                 awaitDrained(redis, started);
             } finally {
+                stalls.close();
                 camel.stop();
                 for (ConsumerJvm consumer : consumers) {
                     consumer.stop();
                 }
             }
-            SoakReport report = report(Ledger.read(ledgers), deadLettered(redis.commands()), faults, started);
+            SoakReport report = report(Ledger.read(ledgers), deadLettered(redis.commands()), faults, stalls.stalls(),
+                    started);
             if (report.lost() == 0 && report.unexplainedDuplicates() == 0) {
                 deleteRecursively(dir);
             } else {
@@ -172,7 +175,8 @@ public final class Soak {
         return new HashSet<>(redis.zrange("rr:{soak}:dead", 0, -1));
     }
 
-    private SoakReport report(Ledger ledger, Set<String> dead, FaultInjector faults, long started) {
+    private SoakReport report(Ledger ledger, Set<String> dead, FaultInjector faults, List<StallWatch.Stall> stalls,
+            long started) {
         Map<Fault, Long> faultCounts = new EnumMap<>(Fault.class);
         faults.injected().forEach(f -> faultCounts.merge(f.fault(), 1L, Long::sum));
         long lost = enqueued.stream().filter(id -> !ledger.done.containsKey(id) && !dead.contains(id)).count();
@@ -183,22 +187,30 @@ public final class Soak {
             done.sort(Comparator.comparingLong(Ledger.Done::at));
             for (int i = 1; i < done.size(); i++) {
                 duplicates++;
-                if (!explained(ledger.startOf(entry.getKey(), done.get(i - 1)), done.get(i).at(), faults.injected())) {
+                if (!explained(ledger.startOf(entry.getKey(), done.get(i - 1)), done.get(i).at(), faults.injected(),
+                        stalls)) {
                     unexplained++;
                     System.out.printf("soak: duplicate of %s not explained by a fault: %s%n", entry.getKey(), done);
                 }
             }
         }
         faults.injected().forEach(f -> System.out.printf("soak: fault %s%n", f));
+        stalls.forEach(stall -> System.out.printf("soak: stall %s%n", stall));
         TreeMap<Integer, Long> deliveries = new TreeMap<>();
         ledger.mostDeliveries.values().forEach(n -> deliveries.merge(n, 1L, Long::sum));
         return new SoakReport(config, faultCounts, enqueued.size(), ledger.done.size(), dead.size(), lost,
-                ledger.attempts, duplicates, unexplained, deliveries, (System.currentTimeMillis() - started) / 1000);
+                ledger.attempts, duplicates, unexplained, stalls.size(), deliveries,
+                (System.currentTimeMillis() - started) / 1000);
     }
 
-    /** A second processing is explained by a fault that could lose an ack or a lease between the two. */
-    private static boolean explained(long first, long second, List<FaultInjector.Injected> faults) {
+    /**
+     * A second processing is explained by a fault that could lose an ack or a lease between the two, or by a stall
+     * of Redis or of the machine no fault injected.
+     */
+    private static boolean explained(long first, long second, List<FaultInjector.Injected> faults,
+            List<StallWatch.Stall> stalls) {
         return faults.stream().anyMatch(f -> f.fault().canDuplicate() && f.startedAt() <= second
-                                            && f.endedAt() >= first - 1_000);
+                                            && f.endedAt() >= first - 1_000)
+               || stalls.stream().anyMatch(s -> s.startedAt() <= second && s.endedAt() >= first - 1_000);
     }
 }
