@@ -28,7 +28,7 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "browselimit":
         case "browseLimit": target.getConfiguration().setBrowseLimit(property(camelContext, int.class, value)); return true;
         case "commandtimeout":
-        case "commandTimeout": target.getConfiguration().setCommandTimeout(property(camelContext, long.class, value)); return true;
+        case "commandTimeout": target.getConfiguration().setCommandTimeout(property(camelContext, java.time.Duration.class, value).toMillis()); return true;
         case "concurrentconsumers":
         case "concurrentConsumers": target.getConfiguration().setConcurrentConsumers(property(camelContext, int.class, value)); return true;
         case "consumedeadletters":
@@ -53,7 +53,7 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "headerfilterstrategy":
         case "headerFilterStrategy": target.setHeaderFilterStrategy(property(camelContext, org.apache.camel.spi.HeaderFilterStrategy.class, value)); return true;
         case "idempotencywindow":
-        case "idempotencyWindow": target.getConfiguration().setIdempotencyWindow(property(camelContext, long.class, value)); return true;
+        case "idempotencyWindow": target.getConfiguration().setIdempotencyWindow(property(camelContext, java.time.Duration.class, value).toMillis()); return true;
         case "keyprefix":
         case "keyPrefix": target.getConfiguration().setKeyPrefix(property(camelContext, java.lang.String.class, value)); return true;
         case "lazystartproducer":
@@ -65,13 +65,15 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "maxretries":
         case "maxRetries": target.getConfiguration().setMaxRetries(property(camelContext, int.class, value)); return true;
         case "maxretrydelay":
-        case "maxRetryDelay": target.getConfiguration().setMaxRetryDelay(property(camelContext, long.class, value)); return true;
+        case "maxRetryDelay": target.getConfiguration().setMaxRetryDelay(property(camelContext, java.time.Duration.class, value).toMillis()); return true;
         case "mode": target.getConfiguration().setMode(property(camelContext, java.lang.String.class, value)); return true;
         case "password": target.getConfiguration().setPassword(property(camelContext, java.lang.String.class, value)); return true;
+        case "polltimeout":
+        case "pollTimeout": target.getConfiguration().setPollTimeout(property(camelContext, java.time.Duration.class, value).toMillis()); return true;
         case "reaperbatchsize":
         case "reaperBatchSize": target.getConfiguration().setReaperBatchSize(property(camelContext, int.class, value)); return true;
         case "reaperinterval":
-        case "reaperInterval": target.getConfiguration().setReaperInterval(property(camelContext, long.class, value)); return true;
+        case "reaperInterval": target.getConfiguration().setReaperInterval(property(camelContext, java.time.Duration.class, value).toMillis()); return true;
         case "redisclient":
         case "redisClient": target.getConfiguration().setRedisClient(property(camelContext, io.lettuce.core.AbstractRedisClient.class, value)); return true;
         case "redisuri":
@@ -79,12 +81,12 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "retrybackoffmultiplier":
         case "retryBackoffMultiplier": target.getConfiguration().setRetryBackoffMultiplier(property(camelContext, double.class, value)); return true;
         case "retrydelay":
-        case "retryDelay": target.getConfiguration().setRetryDelay(property(camelContext, long.class, value)); return true;
+        case "retryDelay": target.getConfiguration().setRetryDelay(property(camelContext, java.time.Duration.class, value).toMillis()); return true;
         case "streamkey":
         case "streamKey": target.getConfiguration().setStreamKey(property(camelContext, java.lang.String.class, value)); return true;
         case "username": target.getConfiguration().setUsername(property(camelContext, java.lang.String.class, value)); return true;
         case "visibilitytimeout":
-        case "visibilityTimeout": target.getConfiguration().setVisibilityTimeout(property(camelContext, long.class, value)); return true;
+        case "visibilityTimeout": target.getConfiguration().setVisibilityTimeout(property(camelContext, java.time.Duration.class, value).toMillis()); return true;
         default: return false;
         }
     }
@@ -142,6 +144,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "maxRetryDelay": return long.class;
         case "mode": return java.lang.String.class;
         case "password": return java.lang.String.class;
+        case "polltimeout":
+        case "pollTimeout": return long.class;
         case "reaperbatchsize":
         case "reaperBatchSize": return int.class;
         case "reaperinterval":
@@ -212,6 +216,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "maxRetryDelay": return target.getConfiguration().getMaxRetryDelay();
         case "mode": return target.getConfiguration().getMode();
         case "password": return target.getConfiguration().getPassword();
+        case "polltimeout":
+        case "pollTimeout": return target.getConfiguration().getPollTimeout();
         case "reaperbatchsize":
         case "reaperBatchSize": return target.getConfiguration().getReaperBatchSize();
         case "reaperinterval":

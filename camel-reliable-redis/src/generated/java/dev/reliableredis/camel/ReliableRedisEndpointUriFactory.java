@@ -23,7 +23,7 @@ public class ReliableRedisEndpointUriFactory extends org.apache.camel.support.co
     private static final Set<String> SECRET_PROPERTY_NAMES;
     private static final Map<String, String> MULTI_VALUE_PREFIXES;
     static {
-        Set<String> props = new HashSet<>(34);
+        Set<String> props = new HashSet<>(35);
         props.add("bridgeErrorHandler");
         props.add("browseLimit");
         props.add("commandTimeout");
@@ -48,6 +48,7 @@ public class ReliableRedisEndpointUriFactory extends org.apache.camel.support.co
         props.add("maxRetryDelay");
         props.add("mode");
         props.add("password");
+        props.add("pollTimeout");
         props.add("queueName");
         props.add("reaperBatchSize");
         props.add("reaperInterval");

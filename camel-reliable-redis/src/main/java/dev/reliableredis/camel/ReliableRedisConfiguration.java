@@ -21,37 +21,39 @@ public class ReliableRedisConfiguration {
     private String username;
     @UriParam(label = "security", secret = true)
     private String password;
-    @UriParam(label = "common")
+    @UriParam(label = "advanced")
     @Metadata(autowired = true)
     private AbstractRedisClient redisClient;
     @UriParam(label = "common", enums = "list,stream", defaultValue = "list")
     private String mode = "list";
     @UriParam(label = "common", defaultValue = "rr")
     private String keyPrefix = "rr";
-    @UriParam(label = "common", defaultValue = "10000")
+    @UriParam(label = "common", defaultValue = "10000", javaType = "java.time.Duration")
     private long commandTimeout = 10_000;
 
-    @UriParam(label = "consumer", defaultValue = "30000")
+    @UriParam(label = "consumer", defaultValue = "30000", javaType = "java.time.Duration")
     private long visibilityTimeout = 30_000;
     @UriParam(label = "consumer", defaultValue = "true")
     private boolean extendVisibility = true;
     @UriParam(label = "consumer", defaultValue = "3")
     private int maxRetries = 3;
-    @UriParam(label = "consumer", defaultValue = "1000")
+    @UriParam(label = "consumer", defaultValue = "1000", javaType = "java.time.Duration")
     private long retryDelay = 1_000;
     @UriParam(label = "consumer", defaultValue = "2.0")
     private double retryBackoffMultiplier = 2.0;
-    @UriParam(label = "consumer", defaultValue = "60000")
+    @UriParam(label = "consumer", defaultValue = "60000", javaType = "java.time.Duration")
     private long maxRetryDelay = 60_000;
     @UriParam(label = "consumer", defaultValue = "1")
     private int concurrentConsumers = 1;
     @UriParam(label = "consumer", defaultValue = "10")
     private int maxMessagesPerPoll = 10;
-    @UriParam(label = "consumer", defaultValue = "1000")
+    @UriParam(label = "consumer", defaultValue = "1000", javaType = "java.time.Duration")
     private long reaperInterval = 1_000;
+    @UriParam(label = "consumer", defaultValue = "1000", javaType = "java.time.Duration")
+    private long pollTimeout = 1_000;
     @UriParam(label = "consumer", defaultValue = "100")
     private int reaperBatchSize = 100;
-    @UriParam(label = "consumer", defaultValue = "300000")
+    @UriParam(label = "consumer", defaultValue = "300000", javaType = "java.time.Duration")
     private long idempotencyWindow = 300_000;
     @UriParam(label = "consumer", defaultValue = "false")
     private boolean consumeDeadLetters;
@@ -62,9 +64,9 @@ public class ReliableRedisConfiguration {
 
     @UriParam(label = "stream", defaultValue = "camel")
     private String group = "camel";
-    @UriParam(label = "stream", enums = "0,$", defaultValue = "0")
+    @UriParam(label = "consumer,stream", enums = "0,$", defaultValue = "0")
     private String groupStartId = "0";
-    @UriParam(label = "stream")
+    @UriParam(label = "consumer,stream")
     private String consumerName;
     @UriParam(label = "stream")
     private String streamKey;
@@ -72,7 +74,7 @@ public class ReliableRedisConfiguration {
     private String deadLetterKey;
     @UriParam(label = "stream", defaultValue = "0")
     private long maxLen;
-    @UriParam(label = "stream", defaultValue = "true")
+    @UriParam(label = "consumer,stream", defaultValue = "true")
     private boolean deleteAfterAck = true;
 
     /** Checks every option; throws IllegalArgumentException naming the option and the value. */
@@ -95,6 +97,9 @@ public class ReliableRedisConfiguration {
         }
         if (reaperInterval <= 0) {
             throw new IllegalArgumentException("reaperInterval must be more than 0 ms, was " + reaperInterval + " ms");
+        }
+        if (pollTimeout <= 0) {
+            throw new IllegalArgumentException("pollTimeout must be more than 0 ms, was " + pollTimeout + " ms");
         }
         if (deadLetterWarnThreshold < 0) {
             throw new IllegalArgumentException("deadLetterWarnThreshold must be 0 (off) or more, was "
@@ -196,7 +201,10 @@ public class ReliableRedisConfiguration {
         return commandTimeout;
     }
 
-    /** A Redis call that gets no answer in this many ms fails (a producer send fails the exchange). */
+    /**
+     * A Redis call that gets no answer in this time fails (a producer send fails the exchange): ms, or a duration
+     * such as 10s.
+     */
     public void setCommandTimeout(long commandTimeout) {
         this.commandTimeout = commandTimeout;
     }
@@ -206,8 +214,8 @@ public class ReliableRedisConfiguration {
     }
 
     /**
-     * The lease of a claimed message, in ms: if its consumer neither settles nor extends it in this time, the
-     * message is delivered again.
+     * The lease of a claimed message (ms, or a duration such as 30s or 1m30s): if its consumer neither settles nor
+     * extends it in this time, the message is delivered again.
      */
     public void setVisibilityTimeout(long visibilityTimeout) {
         this.visibilityTimeout = visibilityTimeout;
@@ -238,7 +246,7 @@ public class ReliableRedisConfiguration {
         return retryDelay;
     }
 
-    /** The delay in ms before the first retry after a failure. */
+    /** The delay before the first retry after a failure: ms, or a duration such as 1s. */
     public void setRetryDelay(long retryDelay) {
         this.retryDelay = retryDelay;
     }
@@ -256,7 +264,7 @@ public class ReliableRedisConfiguration {
         return maxRetryDelay;
     }
 
-    /** The cap on the retry delay, in ms. */
+    /** The cap on the retry delay: ms, or a duration such as 1m. */
     public void setMaxRetryDelay(long maxRetryDelay) {
         this.maxRetryDelay = maxRetryDelay;
     }
@@ -284,11 +292,24 @@ public class ReliableRedisConfiguration {
     }
 
     /**
-     * How often, in ms, expired leases are returned and due delayed messages released; also the longest an idle
-     * consumer waits before it looks at the queue again without being told of new messages.
+     * How often expired leases are returned, due delayed messages and retries released and old acked ids forgotten
+     * (ms, or a duration such as 1s).
      */
     public void setReaperInterval(long reaperInterval) {
         this.reaperInterval = reaperInterval;
+    }
+
+    public long getPollTimeout() {
+        return pollTimeout;
+    }
+
+    /**
+     * The longest an idle consumer waits for a wake-up before it looks at the queue again on its own (ms, or a
+     * duration such as 5s). New messages wake a waiting consumer at once; this bounds the wait when a wake-up is
+     * missed, and how long a stopping consumer's last wait may take where Redis cannot cut it short.
+     */
+    public void setPollTimeout(long pollTimeout) {
+        this.pollTimeout = pollTimeout;
     }
 
     public int getReaperBatchSize() {
@@ -305,9 +326,9 @@ public class ReliableRedisConfiguration {
     }
 
     /**
-     * How long, in ms, an acked message id is remembered so that enqueueing it again with the same
-     * CamelReliableRedisDeduplicationId is a no-op; 0: forgotten at once. Each remembered id costs about 144 bytes
-     * of Redis memory (a 36-character id), and rate x window ids are remembered.
+     * How long (ms, or a duration such as 5m) an acked message id is remembered so that enqueueing it again with
+     * the same CamelReliableRedisDeduplicationId is a no-op; 0: forgotten at once. Each remembered id costs about
+     * 144 bytes of Redis memory (a 36-character id), and rate x window ids are remembered.
      */
     public void setIdempotencyWindow(long idempotencyWindow) {
         this.idempotencyWindow = idempotencyWindow;

@@ -172,7 +172,7 @@ public class ReliableRedisConsumer extends DefaultConsumer {
         public void run() {
             int max = configuration.getMaxMessagesPerPoll();
             int fullerBatch = Math.max(1, Math.min(max, configuration.getConcurrentConsumers() / 2));
-            Duration idleWait = Duration.ofMillis(configuration.getReaperInterval());
+            Duration idleWait = Duration.ofMillis(configuration.getPollTimeout());
             int failures = 0;
             try {
                 while (polling) {

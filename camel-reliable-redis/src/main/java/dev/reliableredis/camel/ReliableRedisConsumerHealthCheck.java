@@ -9,7 +9,7 @@ import org.apache.camel.impl.health.AbstractHealthCheck;
 /**
  * Readiness of a consumer: DOWN before Redis first answered and during an outage (with its cause, an authentication
  * failure called so), UP otherwise. It asks Redis nothing: every activity of the consumer (claims, housekeeping,
- * lease extensions, settlements) reports its calls' outcomes, and a claim waits at most {@code reaperInterval}, so
+ * lease extensions, settlements) reports its calls' outcomes, and a claim waits at most {@code pollTimeout}, so
  * the state is never older than that. Dead letters over {@code deadLetterWarnThreshold} are a detail, not DOWN.
  */
 final class ReliableRedisConsumerHealthCheck extends AbstractHealthCheck {

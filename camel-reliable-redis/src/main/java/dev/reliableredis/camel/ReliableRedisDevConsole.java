@@ -96,6 +96,7 @@ public class ReliableRedisDevConsole extends AbstractDevConsole {
         options.put("concurrentConsumers", configuration.getConcurrentConsumers());
         options.put("maxMessagesPerPoll", configuration.getMaxMessagesPerPoll());
         options.put("reaperInterval", configuration.getReaperInterval());
+        options.put("pollTimeout", configuration.getPollTimeout());
         options.put("idempotencyWindow", configuration.getIdempotencyWindow());
         options.put("consumeDeadLetters", configuration.isConsumeDeadLetters());
         if (configuration.isStreamMode()) {

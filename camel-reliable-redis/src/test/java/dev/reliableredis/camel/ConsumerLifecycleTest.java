@@ -50,7 +50,7 @@ class ConsumerLifecycleTest extends CamelRedisTestBase {
     void aWaitingConsumerIsWokenByANewMessageRatherThanByItsFallbackPoll() throws Exception {
         routes(new RouteBuilder() {
             public void configure() {
-                from("reliable-redis:q?mode=" + mode + "&reaperInterval=30000").routeId("idle").process(received::add);
+                from("reliable-redis:q?mode=" + mode + "&pollTimeout=30s").routeId("idle").process(received::add);
             }
         });
         ReliableRedisConsumer consumer = (ReliableRedisConsumer) context.getRoute("idle").getConsumer();
@@ -68,10 +68,10 @@ class ConsumerLifecycleTest extends CamelRedisTestBase {
     void anArrivalWakesOneOfEightIdleConsumersAndCostsTwoScriptCalls() throws Exception {
         routes(new RouteBuilder() {
             public void configure() {
-                // a long reaperInterval: no reaper rounds and no fallback claims while the test counts; one thread
-                // each, so maxMessagesPerPoll only tells the endpoints apart
+                // no reaper rounds and no fallback claims while the test counts; one thread each, so
+                // maxMessagesPerPoll only tells the endpoints apart
                 for (int i = 1; i <= 8; i++) {
-                    from("reliable-redis:q?mode=" + mode + "&reaperInterval=60000&maxMessagesPerPoll=" + i)
+                    from("reliable-redis:q?mode=" + mode + "&reaperInterval=1m&pollTimeout=1m&maxMessagesPerPoll=" + i)
                             .process(received::add);
                 }
             }

@@ -39,6 +39,8 @@ class EndpointOptionsTest {
             "concurrentConsumers, 0, concurrentConsumers must be at least 1, was 0",
             "maxMessagesPerPoll, 0, maxMessagesPerPoll must be at least 1, was 0",
             "reaperInterval, 0, reaperInterval must be more than 0 ms",
+            "pollTimeout, 0, pollTimeout must be more than 0 ms",
+            "visibilityTimeout, soon, visibilityTimeout",
             "reaperBatchSize, 0, reaperBatchSize must be at least 1, was 0",
             "idempotencyWindow, -1, idempotencyWindow must be 0 ms or more",
             "commandTimeout, 0, commandTimeout must be more than 0 ms",
@@ -49,6 +51,35 @@ class EndpointOptionsTest {
     void aBadOptionValueFailsAtEndpointCreationNamingIt(String option, String value, String message) {
         assertThatThrownBy(() -> context.getEndpoint("reliable-redis:orders?" + option + "=" + value))
                 .hasStackTraceContaining(message);
+    }
+
+    @ParameterizedTest(name = "{0}={1}")
+    @CsvSource({
+            "visibilityTimeout, 30000, 30000",
+            "visibilityTimeout, 30s, 30000",
+            "visibilityTimeout, 1m30s, 90000",
+            "retryDelay, 250, 250",
+            "retryDelay, 2s, 2000",
+            "maxRetryDelay, 1h, 3600000",
+            "reaperInterval, 1s, 1000",
+            "pollTimeout, 5s, 5000",
+            "idempotencyWindow, 5m, 300000",
+            "commandTimeout, 10s, 10000",
+    })
+    void aTimeOptionTakesMillisecondsOrCamelsDurationSyntax(String option, String value, long millis) {
+        ReliableRedisEndpoint endpoint = context.getEndpoint("reliable-redis:orders?" + option + "=" + value,
+                ReliableRedisEndpoint.class);
+        ReliableRedisConfiguration configuration = endpoint.getConfiguration();
+        long set = switch (option) {
+            case "visibilityTimeout" -> configuration.getVisibilityTimeout();
+            case "retryDelay" -> configuration.getRetryDelay();
+            case "maxRetryDelay" -> configuration.getMaxRetryDelay();
+            case "reaperInterval" -> configuration.getReaperInterval();
+            case "pollTimeout" -> configuration.getPollTimeout();
+            case "idempotencyWindow" -> configuration.getIdempotencyWindow();
+            default -> configuration.getCommandTimeout();
+        };
+        assertThat(set).isEqualTo(millis);
     }
 
     @ParameterizedTest(name = "{0}")
