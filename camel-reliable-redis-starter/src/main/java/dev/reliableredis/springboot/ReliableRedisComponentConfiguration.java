@@ -1,0 +1,114 @@
+package dev.reliableredis.springboot;
+
+import org.apache.camel.spring.boot.ComponentConfigurationPropertiesCommon;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * The reliable-redis component's options as Spring Boot properties, {@code camel.component.reliable-redis.*}.
+ * Without {@code redis-uri}, the component uses the Redis client of the application's Spring Data Redis connection
+ * factory when there is one ({@code spring.data.redis.*}).
+ */
+@ConfigurationProperties(prefix = "camel.component.reliable-redis")
+public class ReliableRedisComponentConfiguration extends ComponentConfigurationPropertiesCommon {
+
+    /** Whether to enable auto configuration of the reliable-redis component. This is enabled by default. */
+    private Boolean enabled;
+    /**
+     * The Redis server for endpoints that do not set redisUri, as a Lettuce URI (redis://, rediss://,
+     * redis-sentinel://). When not set, the application's Spring Data Redis connection (spring.data.redis.*) is used
+     * if there is one, else redis://localhost:6379.
+     */
+    private String redisUri;
+    /** The Redis user (ACL) for endpoints that do not set username. */
+    private String username;
+    /** The Redis password for endpoints that do not set password. */
+    private String password;
+    /** Route errors of consumers (such as a Redis outage) to the route's error handler. */
+    private Boolean bridgeErrorHandler = false;
+    /** Start producers on their first message rather than with the route. */
+    private Boolean lazyStartProducer = false;
+    /** Whether a single Lettuce client bean in the registry is used without being named. */
+    private Boolean autowiredEnabled = true;
+    /** Registers each consumer's readiness check. */
+    private Boolean healthCheckConsumerEnabled = true;
+    /** Registers each producer's readiness check (Camel runs them with camel.health.producers-enabled=true). */
+    private Boolean healthCheckProducerEnabled = true;
+
+    public Boolean getEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(Boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public String getRedisUri() {
+        return redisUri;
+    }
+
+    public void setRedisUri(String redisUri) {
+        this.redisUri = redisUri;
+    }
+
+    public String getUsername() {
+        return username;
+    }
+
+    public void setUsername(String username) {
+        this.username = username;
+    }
+
+    public String getPassword() {
+        return password;
+    }
+
+    public void setPassword(String password) {
+        this.password = password;
+    }
+
+    public Boolean getBridgeErrorHandler() {
+        return bridgeErrorHandler;
+    }
+
+    public void setBridgeErrorHandler(Boolean bridgeErrorHandler) {
+        this.bridgeErrorHandler = bridgeErrorHandler;
+    }
+
+    public Boolean getLazyStartProducer() {
+        return lazyStartProducer;
+    }
+
+    public void setLazyStartProducer(Boolean lazyStartProducer) {
+        this.lazyStartProducer = lazyStartProducer;
+    }
+
+    public Boolean getAutowiredEnabled() {
+        return autowiredEnabled;
+    }
+
+    public void setAutowiredEnabled(Boolean autowiredEnabled) {
+        this.autowiredEnabled = autowiredEnabled;
+    }
+
+    public Boolean getHealthCheckConsumerEnabled() {
+        return healthCheckConsumerEnabled;
+    }
+
+    public void setHealthCheckConsumerEnabled(Boolean healthCheckConsumerEnabled) {
+        this.healthCheckConsumerEnabled = healthCheckConsumerEnabled;
+    }
+
+    public Boolean getHealthCheckProducerEnabled() {
+        return healthCheckProducerEnabled;
+    }
+
+    public void setHealthCheckProducerEnabled(Boolean healthCheckProducerEnabled) {
+        this.healthCheckProducerEnabled = healthCheckProducerEnabled;
+    }
+
+    /** The password is never shown. */
+    @Override
+    public String toString() {
+        return "ReliableRedisComponentConfiguration[redisUri set: " + (redisUri != null) + "]";
+    }
+}

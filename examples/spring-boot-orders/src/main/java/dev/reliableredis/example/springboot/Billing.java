@@ -1,0 +1,22 @@
+package dev.reliableredis.example.springboot;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.apache.camel.Header;
+import org.springframework.stereotype.Service;
+
+/** Bills each order; remembers which orders it billed, for the example's test. */
+@Service
+public class Billing {
+
+    private final Set<String> billed = ConcurrentHashMap.newKeySet();
+
+    public void bill(@Header("orderId") String orderId) {
+        billed.add(orderId);
+    }
+
+    public Set<String> billed() {
+        return billed;
+    }
+}
