@@ -17,8 +17,9 @@ public interface ReliableRedisConstants {
                             + "delayed, in flight or dead, or that was acked within the consumer's "
                             + "idempotencyWindow, is a no-op. Absent: a fresh id, and every send enqueues. To chain "
                             + "queues without duplicates, set it from the consumed message's "
-                            + "CamelReliableRedisMessageId. For a List body, element i is stored under <id>:<i>, "
-                            + "unless the element is a Camel Message with its own.",
+                            + "CamelReliableRedisMessageId. For a List body, element i is stored under id:i "
+                            + "(orders.csv:0, orders.csv:1, ...), unless the element is a Camel Message with an id "
+                            + "of its own.",
               javaType = "String")
     String DEDUPLICATION_ID = "CamelReliableRedisDeduplicationId";
 
