@@ -237,7 +237,7 @@ class ConsumerLifecycleTest extends CamelRedisTestBase {
 
     @Test
     void stoppingWaitsAtMostOneShutdownTimeoutInAll() throws Exception {
-        context.getShutdownStrategy().setTimeout(3);
+        context.getShutdownStrategy().setTimeout(5);
         CountDownLatch finishFirst = new CountDownLatch(1);
         CountDownLatch finishSecond = new CountDownLatch(1);
         try (RedisProcess own = RedisProcess.start()) {
@@ -262,8 +262,8 @@ class ConsumerLifecycleTest extends CamelRedisTestBase {
 
                 // the second exchange runs past the deadline and the first one's ack gets no answer: each used to
                 // be given a whole shutdown timeout of its own, two in all; one, and what a loaded machine adds to
-                // it, stays below two
-                assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(6));
+                // it (3 s seen with two other builds running), stays below two
+                assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
             } finally {
                 own.resume();
                 finishSecond.countDown();

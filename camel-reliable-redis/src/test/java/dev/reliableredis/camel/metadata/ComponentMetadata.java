@@ -21,7 +21,7 @@ record ComponentMetadata(Map<String, String> component, List<Option> componentOp
 
     /** One option or header; absent fields are null, absent flags false, absent enums empty. */
     record Option(String name, String kind, String group, String label, boolean required, String javaType,
-                  String defaultValue, String description, List<String> enums, boolean secret, boolean autowired,
+                  String type, String defaultValue, String description, List<String> enums, boolean secret, boolean autowired,
                   boolean deprecated, String constantName) {
 
         boolean labelled(String word) {
@@ -61,7 +61,7 @@ record ComponentMetadata(Map<String, String> component, List<Option> componentOp
                 o.get("enum").forEach(e -> enums.add(e.asText()));
             }
             options.add(new Option(f.getKey(), text(o, "kind"), text(o, "group"), text(o, "label"),
-                    o.path("required").asBoolean(), text(o, "javaType"), text(o, "defaultValue"),
+                    o.path("required").asBoolean(), text(o, "javaType"), text(o, "type"), text(o, "defaultValue"),
                     text(o, "description"), enums, o.path("secret").asBoolean(), o.path("autowired").asBoolean(),
                     o.path("deprecated").asBoolean(), text(o, "constantName")));
         });

@@ -40,8 +40,11 @@ final class Descriptions {
         return text.toString();
     }
 
-    /** The Java type without its packages: long, String, Duration, AbstractRedisClient. */
+    /** The Java type without its packages: long, String, AbstractRedisClient; a time option is a duration. */
     static String simpleType(Option option) {
+        if ("duration".equals(option.type())) {
+            return "duration";
+        }
         return option.javaType().replaceAll("[\\w$]+\\.", "");
     }
 }

@@ -45,8 +45,8 @@ public interface ReliableRedisEndpointBuilderFactory {
             return (AdvancedReliableRedisEndpointConsumerBuilder) this;
         }
         /**
-         * A Redis call that gets no answer in this many ms fails (a producer
-         * send fails the exchange).
+         * A Redis call that gets no answer in this time fails (a producer send
+         * fails the exchange): ms, or a duration such as 10s.
          * 
          * The option is a: <code>long</code> type.
          * 
@@ -61,8 +61,8 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
-         * A Redis call that gets no answer in this many ms fails (a producer
-         * send fails the exchange).
+         * A Redis call that gets no answer in this time fails (a producer send
+         * fails the exchange): ms, or a duration such as 10s.
          * 
          * The option will be converted to a <code>long</code> type.
          * 
@@ -106,38 +106,6 @@ public interface ReliableRedisEndpointBuilderFactory {
          */
         default ReliableRedisEndpointConsumerBuilder mode(String mode) {
             doSetProperty("mode", mode);
-            return this;
-        }
-        /**
-         * An existing Lettuce RedisClient or RedisClusterClient to use instead
-         * of redisUri; the application owns it and closes it.
-         * 
-         * The option is a: <code>io.lettuce.core.AbstractRedisClient</code>
-         * type.
-         * 
-         * Group: common
-         * 
-         * @param redisClient the value to set
-         * @return the dsl builder
-         */
-        default ReliableRedisEndpointConsumerBuilder redisClient(io.lettuce.core.AbstractRedisClient redisClient) {
-            doSetProperty("redisClient", redisClient);
-            return this;
-        }
-        /**
-         * An existing Lettuce RedisClient or RedisClusterClient to use instead
-         * of redisUri; the application owns it and closes it.
-         * 
-         * The option will be converted to a
-         * <code>io.lettuce.core.AbstractRedisClient</code> type.
-         * 
-         * Group: common
-         * 
-         * @param redisClient the value to set
-         * @return the dsl builder
-         */
-        default ReliableRedisEndpointConsumerBuilder redisClient(String redisClient) {
-            doSetProperty("redisClient", redisClient);
             return this;
         }
         /**
@@ -252,11 +220,11 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
-         * How long, in ms, an acked message id is remembered so that enqueueing
-         * it again with the same CamelReliableRedisDeduplicationId is a no-op;
-         * 0: forgotten at once. Each remembered id costs about 144 bytes of
-         * Redis memory (a 36-character id), and rate x window ids are
-         * remembered.
+         * How long (ms, or a duration such as 5m) an acked message id is
+         * remembered so that enqueueing it again with the same
+         * CamelReliableRedisDeduplicationId is a no-op; 0: forgotten at once.
+         * Each remembered id costs about 144 bytes of Redis memory (a
+         * 36-character id), and rate x window ids are remembered.
          * 
          * The option is a: <code>long</code> type.
          * 
@@ -271,11 +239,11 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
-         * How long, in ms, an acked message id is remembered so that enqueueing
-         * it again with the same CamelReliableRedisDeduplicationId is a no-op;
-         * 0: forgotten at once. Each remembered id costs about 144 bytes of
-         * Redis memory (a 36-character id), and rate x window ids are
-         * remembered.
+         * How long (ms, or a duration such as 5m) an acked message id is
+         * remembered so that enqueueing it again with the same
+         * CamelReliableRedisDeduplicationId is a no-op; 0: forgotten at once.
+         * Each remembered id costs about 144 bytes of Redis memory (a
+         * 36-character id), and rate x window ids are remembered.
          * 
          * The option will be converted to a <code>long</code> type.
          * 
@@ -354,7 +322,7 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
-         * The cap on the retry delay, in ms.
+         * The cap on the retry delay: ms, or a duration such as 1m.
          * 
          * The option is a: <code>long</code> type.
          * 
@@ -369,7 +337,7 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
-         * The cap on the retry delay, in ms.
+         * The cap on the retry delay: ms, or a duration such as 1m.
          * 
          * The option will be converted to a <code>long</code> type.
          * 
@@ -381,6 +349,44 @@ public interface ReliableRedisEndpointBuilderFactory {
          */
         default ReliableRedisEndpointConsumerBuilder maxRetryDelay(String maxRetryDelay) {
             doSetProperty("maxRetryDelay", maxRetryDelay);
+            return this;
+        }
+        /**
+         * The longest an idle consumer waits for a wake-up before it looks at
+         * the queue again on its own (ms, or a duration such as 5s). New
+         * messages wake a waiting consumer at once; this bounds the wait when a
+         * wake-up is missed, and how long a stopping consumer's last wait may
+         * take where Redis cannot cut it short.
+         * 
+         * The option is a: <code>long</code> type.
+         * 
+         * Default: 1000
+         * Group: consumer
+         * 
+         * @param pollTimeout the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointConsumerBuilder pollTimeout(long pollTimeout) {
+            doSetProperty("pollTimeout", pollTimeout);
+            return this;
+        }
+        /**
+         * The longest an idle consumer waits for a wake-up before it looks at
+         * the queue again on its own (ms, or a duration such as 5s). New
+         * messages wake a waiting consumer at once; this bounds the wait when a
+         * wake-up is missed, and how long a stopping consumer's last wait may
+         * take where Redis cannot cut it short.
+         * 
+         * The option will be converted to a <code>long</code> type.
+         * 
+         * Default: 1000
+         * Group: consumer
+         * 
+         * @param pollTimeout the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointConsumerBuilder pollTimeout(String pollTimeout) {
+            doSetProperty("pollTimeout", pollTimeout);
             return this;
         }
         /**
@@ -416,9 +422,9 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
-         * How often, in ms, expired leases are returned and due delayed
-         * messages released; also the longest an idle consumer waits before it
-         * looks at the queue again without being told of new messages.
+         * How often expired leases are returned, due delayed messages and
+         * retries released and old acked ids forgotten (ms, or a duration such
+         * as 1s).
          * 
          * The option is a: <code>long</code> type.
          * 
@@ -433,9 +439,9 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
-         * How often, in ms, expired leases are returned and due delayed
-         * messages released; also the longest an idle consumer waits before it
-         * looks at the queue again without being told of new messages.
+         * How often expired leases are returned, due delayed messages and
+         * retries released and old acked ids forgotten (ms, or a duration such
+         * as 1s).
          * 
          * The option will be converted to a <code>long</code> type.
          * 
@@ -480,7 +486,8 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
-         * The delay in ms before the first retry after a failure.
+         * The delay before the first retry after a failure: ms, or a duration
+         * such as 1s.
          * 
          * The option is a: <code>long</code> type.
          * 
@@ -495,7 +502,8 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
-         * The delay in ms before the first retry after a failure.
+         * The delay before the first retry after a failure: ms, or a duration
+         * such as 1s.
          * 
          * The option will be converted to a <code>long</code> type.
          * 
@@ -510,8 +518,9 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
-         * The lease of a claimed message, in ms: if its consumer neither
-         * settles nor extends it in this time, the message is delivered again.
+         * The lease of a claimed message (ms, or a duration such as 30s or
+         * 1m30s): if its consumer neither settles nor extends it in this time,
+         * the message is delivered again.
          * 
          * The option is a: <code>long</code> type.
          * 
@@ -526,8 +535,9 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
-         * The lease of a claimed message, in ms: if its consumer neither
-         * settles nor extends it in this time, the message is delivered again.
+         * The lease of a claimed message (ms, or a duration such as 30s or
+         * 1m30s): if its consumer neither settles nor extends it in this time,
+         * the message is delivered again.
          * 
          * The option will be converted to a <code>long</code> type.
          * 
@@ -944,6 +954,38 @@ public interface ReliableRedisEndpointBuilderFactory {
             doSetProperty("headerFilterStrategy", headerFilterStrategy);
             return this;
         }
+        /**
+         * An existing Lettuce RedisClient or RedisClusterClient to use instead
+         * of redisUri; the application owns it and closes it.
+         * 
+         * The option is a: <code>io.lettuce.core.AbstractRedisClient</code>
+         * type.
+         * 
+         * Group: advanced
+         * 
+         * @param redisClient the value to set
+         * @return the dsl builder
+         */
+        default AdvancedReliableRedisEndpointConsumerBuilder redisClient(io.lettuce.core.AbstractRedisClient redisClient) {
+            doSetProperty("redisClient", redisClient);
+            return this;
+        }
+        /**
+         * An existing Lettuce RedisClient or RedisClusterClient to use instead
+         * of redisUri; the application owns it and closes it.
+         * 
+         * The option will be converted to a
+         * <code>io.lettuce.core.AbstractRedisClient</code> type.
+         * 
+         * Group: advanced
+         * 
+         * @param redisClient the value to set
+         * @return the dsl builder
+         */
+        default AdvancedReliableRedisEndpointConsumerBuilder redisClient(String redisClient) {
+            doSetProperty("redisClient", redisClient);
+            return this;
+        }
     }
 
     /**
@@ -957,8 +999,8 @@ public interface ReliableRedisEndpointBuilderFactory {
         }
 
         /**
-         * A Redis call that gets no answer in this many ms fails (a producer
-         * send fails the exchange).
+         * A Redis call that gets no answer in this time fails (a producer send
+         * fails the exchange): ms, or a duration such as 10s.
          * 
          * The option is a: <code>long</code> type.
          * 
@@ -973,8 +1015,8 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
-         * A Redis call that gets no answer in this many ms fails (a producer
-         * send fails the exchange).
+         * A Redis call that gets no answer in this time fails (a producer send
+         * fails the exchange): ms, or a duration such as 10s.
          * 
          * The option will be converted to a <code>long</code> type.
          * 
@@ -1018,38 +1060,6 @@ public interface ReliableRedisEndpointBuilderFactory {
          */
         default ReliableRedisEndpointProducerBuilder mode(String mode) {
             doSetProperty("mode", mode);
-            return this;
-        }
-        /**
-         * An existing Lettuce RedisClient or RedisClusterClient to use instead
-         * of redisUri; the application owns it and closes it.
-         * 
-         * The option is a: <code>io.lettuce.core.AbstractRedisClient</code>
-         * type.
-         * 
-         * Group: common
-         * 
-         * @param redisClient the value to set
-         * @return the dsl builder
-         */
-        default ReliableRedisEndpointProducerBuilder redisClient(io.lettuce.core.AbstractRedisClient redisClient) {
-            doSetProperty("redisClient", redisClient);
-            return this;
-        }
-        /**
-         * An existing Lettuce RedisClient or RedisClusterClient to use instead
-         * of redisUri; the application owns it and closes it.
-         * 
-         * The option will be converted to a
-         * <code>io.lettuce.core.AbstractRedisClient</code> type.
-         * 
-         * Group: common
-         * 
-         * @param redisClient the value to set
-         * @return the dsl builder
-         */
-        default ReliableRedisEndpointProducerBuilder redisClient(String redisClient) {
-            doSetProperty("redisClient", redisClient);
             return this;
         }
         /**
@@ -1098,21 +1108,6 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
-         * Stream mode: this consumer's name inside the group; by default
-         * host-pid-random.
-         * 
-         * The option is a: <code>java.lang.String</code> type.
-         * 
-         * Group: stream
-         * 
-         * @param consumerName the value to set
-         * @return the dsl builder
-         */
-        default ReliableRedisEndpointProducerBuilder consumerName(String consumerName) {
-            doSetProperty("consumerName", consumerName);
-            return this;
-        }
-        /**
          * Stream mode: an existing stream for the dead letters, such as
          * order_dlq, instead of keyPrefix:{queueName}:dead.
          * 
@@ -1128,40 +1123,6 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
-         * Stream mode: delete an entry once every consumer group of the stream
-         * has read and acked it, so the stream does not grow without bound;
-         * false keeps acked entries (bound the stream with maxLen then).
-         * 
-         * The option is a: <code>boolean</code> type.
-         * 
-         * Default: true
-         * Group: stream
-         * 
-         * @param deleteAfterAck the value to set
-         * @return the dsl builder
-         */
-        default ReliableRedisEndpointProducerBuilder deleteAfterAck(boolean deleteAfterAck) {
-            doSetProperty("deleteAfterAck", deleteAfterAck);
-            return this;
-        }
-        /**
-         * Stream mode: delete an entry once every consumer group of the stream
-         * has read and acked it, so the stream does not grow without bound;
-         * false keeps acked entries (bound the stream with maxLen then).
-         * 
-         * The option will be converted to a <code>boolean</code> type.
-         * 
-         * Default: true
-         * Group: stream
-         * 
-         * @param deleteAfterAck the value to set
-         * @return the dsl builder
-         */
-        default ReliableRedisEndpointProducerBuilder deleteAfterAck(String deleteAfterAck) {
-            doSetProperty("deleteAfterAck", deleteAfterAck);
-            return this;
-        }
-        /**
          * Stream mode: the consumer group, created if missing.
          * 
          * The option is a: <code>java.lang.String</code> type.
@@ -1174,22 +1135,6 @@ public interface ReliableRedisEndpointBuilderFactory {
          */
         default ReliableRedisEndpointProducerBuilder group(String group) {
             doSetProperty("group", group);
-            return this;
-        }
-        /**
-         * Stream mode: where a group the component creates starts: 0 (every
-         * entry in the stream) or $ (only entries added from then on).
-         * 
-         * The option is a: <code>java.lang.String</code> type.
-         * 
-         * Default: 0
-         * Group: stream
-         * 
-         * @param groupStartId the value to set
-         * @return the dsl builder
-         */
-        default ReliableRedisEndpointProducerBuilder groupStartId(String groupStartId) {
-            doSetProperty("groupStartId", groupStartId);
             return this;
         }
         /**
@@ -1366,6 +1311,38 @@ public interface ReliableRedisEndpointBuilderFactory {
             doSetProperty("headerFilterStrategy", headerFilterStrategy);
             return this;
         }
+        /**
+         * An existing Lettuce RedisClient or RedisClusterClient to use instead
+         * of redisUri; the application owns it and closes it.
+         * 
+         * The option is a: <code>io.lettuce.core.AbstractRedisClient</code>
+         * type.
+         * 
+         * Group: advanced
+         * 
+         * @param redisClient the value to set
+         * @return the dsl builder
+         */
+        default AdvancedReliableRedisEndpointProducerBuilder redisClient(io.lettuce.core.AbstractRedisClient redisClient) {
+            doSetProperty("redisClient", redisClient);
+            return this;
+        }
+        /**
+         * An existing Lettuce RedisClient or RedisClusterClient to use instead
+         * of redisUri; the application owns it and closes it.
+         * 
+         * The option will be converted to a
+         * <code>io.lettuce.core.AbstractRedisClient</code> type.
+         * 
+         * Group: advanced
+         * 
+         * @param redisClient the value to set
+         * @return the dsl builder
+         */
+        default AdvancedReliableRedisEndpointProducerBuilder redisClient(String redisClient) {
+            doSetProperty("redisClient", redisClient);
+            return this;
+        }
     }
 
     /**
@@ -1380,8 +1357,8 @@ public interface ReliableRedisEndpointBuilderFactory {
         }
 
         /**
-         * A Redis call that gets no answer in this many ms fails (a producer
-         * send fails the exchange).
+         * A Redis call that gets no answer in this time fails (a producer send
+         * fails the exchange): ms, or a duration such as 10s.
          * 
          * The option is a: <code>long</code> type.
          * 
@@ -1396,8 +1373,8 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
-         * A Redis call that gets no answer in this many ms fails (a producer
-         * send fails the exchange).
+         * A Redis call that gets no answer in this time fails (a producer send
+         * fails the exchange): ms, or a duration such as 10s.
          * 
          * The option will be converted to a <code>long</code> type.
          * 
@@ -1441,38 +1418,6 @@ public interface ReliableRedisEndpointBuilderFactory {
          */
         default ReliableRedisEndpointBuilder mode(String mode) {
             doSetProperty("mode", mode);
-            return this;
-        }
-        /**
-         * An existing Lettuce RedisClient or RedisClusterClient to use instead
-         * of redisUri; the application owns it and closes it.
-         * 
-         * The option is a: <code>io.lettuce.core.AbstractRedisClient</code>
-         * type.
-         * 
-         * Group: common
-         * 
-         * @param redisClient the value to set
-         * @return the dsl builder
-         */
-        default ReliableRedisEndpointBuilder redisClient(io.lettuce.core.AbstractRedisClient redisClient) {
-            doSetProperty("redisClient", redisClient);
-            return this;
-        }
-        /**
-         * An existing Lettuce RedisClient or RedisClusterClient to use instead
-         * of redisUri; the application owns it and closes it.
-         * 
-         * The option will be converted to a
-         * <code>io.lettuce.core.AbstractRedisClient</code> type.
-         * 
-         * Group: common
-         * 
-         * @param redisClient the value to set
-         * @return the dsl builder
-         */
-        default ReliableRedisEndpointBuilder redisClient(String redisClient) {
-            doSetProperty("redisClient", redisClient);
             return this;
         }
         /**
@@ -1521,21 +1466,6 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
-         * Stream mode: this consumer's name inside the group; by default
-         * host-pid-random.
-         * 
-         * The option is a: <code>java.lang.String</code> type.
-         * 
-         * Group: stream
-         * 
-         * @param consumerName the value to set
-         * @return the dsl builder
-         */
-        default ReliableRedisEndpointBuilder consumerName(String consumerName) {
-            doSetProperty("consumerName", consumerName);
-            return this;
-        }
-        /**
          * Stream mode: an existing stream for the dead letters, such as
          * order_dlq, instead of keyPrefix:{queueName}:dead.
          * 
@@ -1551,40 +1481,6 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
-         * Stream mode: delete an entry once every consumer group of the stream
-         * has read and acked it, so the stream does not grow without bound;
-         * false keeps acked entries (bound the stream with maxLen then).
-         * 
-         * The option is a: <code>boolean</code> type.
-         * 
-         * Default: true
-         * Group: stream
-         * 
-         * @param deleteAfterAck the value to set
-         * @return the dsl builder
-         */
-        default ReliableRedisEndpointBuilder deleteAfterAck(boolean deleteAfterAck) {
-            doSetProperty("deleteAfterAck", deleteAfterAck);
-            return this;
-        }
-        /**
-         * Stream mode: delete an entry once every consumer group of the stream
-         * has read and acked it, so the stream does not grow without bound;
-         * false keeps acked entries (bound the stream with maxLen then).
-         * 
-         * The option will be converted to a <code>boolean</code> type.
-         * 
-         * Default: true
-         * Group: stream
-         * 
-         * @param deleteAfterAck the value to set
-         * @return the dsl builder
-         */
-        default ReliableRedisEndpointBuilder deleteAfterAck(String deleteAfterAck) {
-            doSetProperty("deleteAfterAck", deleteAfterAck);
-            return this;
-        }
-        /**
          * Stream mode: the consumer group, created if missing.
          * 
          * The option is a: <code>java.lang.String</code> type.
@@ -1597,22 +1493,6 @@ public interface ReliableRedisEndpointBuilderFactory {
          */
         default ReliableRedisEndpointBuilder group(String group) {
             doSetProperty("group", group);
-            return this;
-        }
-        /**
-         * Stream mode: where a group the component creates starts: 0 (every
-         * entry in the stream) or $ (only entries added from then on).
-         * 
-         * The option is a: <code>java.lang.String</code> type.
-         * 
-         * Default: 0
-         * Group: stream
-         * 
-         * @param groupStartId the value to set
-         * @return the dsl builder
-         */
-        default ReliableRedisEndpointBuilder groupStartId(String groupStartId) {
-            doSetProperty("groupStartId", groupStartId);
             return this;
         }
         /**
@@ -1744,6 +1624,38 @@ public interface ReliableRedisEndpointBuilderFactory {
          */
         default AdvancedReliableRedisEndpointBuilder headerFilterStrategy(String headerFilterStrategy) {
             doSetProperty("headerFilterStrategy", headerFilterStrategy);
+            return this;
+        }
+        /**
+         * An existing Lettuce RedisClient or RedisClusterClient to use instead
+         * of redisUri; the application owns it and closes it.
+         * 
+         * The option is a: <code>io.lettuce.core.AbstractRedisClient</code>
+         * type.
+         * 
+         * Group: advanced
+         * 
+         * @param redisClient the value to set
+         * @return the dsl builder
+         */
+        default AdvancedReliableRedisEndpointBuilder redisClient(io.lettuce.core.AbstractRedisClient redisClient) {
+            doSetProperty("redisClient", redisClient);
+            return this;
+        }
+        /**
+         * An existing Lettuce RedisClient or RedisClusterClient to use instead
+         * of redisUri; the application owns it and closes it.
+         * 
+         * The option will be converted to a
+         * <code>io.lettuce.core.AbstractRedisClient</code> type.
+         * 
+         * Group: advanced
+         * 
+         * @param redisClient the value to set
+         * @return the dsl builder
+         */
+        default AdvancedReliableRedisEndpointBuilder redisClient(String redisClient) {
+            doSetProperty("redisClient", redisClient);
             return this;
         }
     }
