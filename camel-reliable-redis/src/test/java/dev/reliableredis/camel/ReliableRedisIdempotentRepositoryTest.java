@@ -3,6 +3,7 @@ package dev.reliableredis.camel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -132,6 +133,24 @@ class ReliableRedisIdempotentRepositoryTest {
 
         repository("kept", Duration.ZERO).add("A");
         assertThat(raw.pttl("rr:{kept}:seen:A")).isEqualTo(-1L);
+    }
+
+    /** The figure docs/idempotent-repository.md gives for sizing the expiry. */
+    @Test
+    void aKeyCostsAbout150BytesOfRedis() {
+        ReliableRedisIdempotentRepository repository = repository("orders");
+        int keys = 20_000;
+        long before = usedMemory();
+        for (int i = 0; i < keys; i++) {
+            repository.add(UUID.randomUUID().toString());
+        }
+        assertThat((usedMemory() - before) / (double) keys).isBetween(120.0, 180.0);
+    }
+
+    private long usedMemory() {
+        return raw.info("memory").lines().filter(line -> line.startsWith("used_memory:"))
+                .mapToLong(line -> Long.parseLong(line.substring("used_memory:".length()).trim())).findFirst()
+                .orElseThrow();
     }
 
     @Test
