@@ -7,6 +7,7 @@ import dev.reliableredis.queue.RedisGateway;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisException;
+import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
 import io.lettuce.core.SetArgs;
@@ -65,8 +66,9 @@ public class ReliableRedisIdempotentRepository extends ServiceSupport implements
     @Override
     protected void doStart() {
         keys = new IdempotentKeys(keyPrefix, name);
-        if (expiry == null || expiry.isNegative()) {
-            throw new IllegalArgumentException("expiry must be zero (never) or positive, was " + expiry);
+        // PX takes whole milliseconds, and PX 0 is an error
+        if (expiry == null || expiry.isNegative() || !expiry.isZero() && expiry.toMillis() == 0) {
+            throw new IllegalArgumentException("expiry must be zero (never) or at least 1 ms, was " + expiry);
         }
         if (commandTimeout == null || commandTimeout.isNegative() || commandTimeout.isZero()) {
             throw new IllegalArgumentException("commandTimeout must be positive, was " + commandTimeout);
@@ -74,8 +76,9 @@ public class ReliableRedisIdempotentRepository extends ServiceSupport implements
         if (redisClient != null) {
             redis = RedisGateway.using(redisClient, commandTimeout);
         } else if (redisUri != null) {
+            RedisURI uri = RedisUris.parse(redisUri, username, password);
             ownResources = RedisGateway.newClientResources();
-            redis = RedisGateway.create(ownResources, RedisUris.parse(redisUri, username, password), commandTimeout);
+            redis = RedisGateway.create(ownResources, uri, commandTimeout);
         } else {
             throw new IllegalArgumentException("Idempotent repository '" + name + "' needs redisClient or redisUri");
         }
@@ -100,14 +103,14 @@ public class ReliableRedisIdempotentRepository extends ServiceSupport implements
     public boolean add(String key) {
         byte[] redisKey = keys().of(key);
         SetArgs setIfAbsent = expiry.isZero() ? SetArgs.Builder.nx() : SetArgs.Builder.nx().px(expiry.toMillis());
-        return call("add", redis -> redis.set(redisKey, SEEN, setIfAbsent)) != null;
+        return call("add", commands -> commands.set(redisKey, SEEN, setIfAbsent)) != null;
     }
 
     @Override
     @ManagedOperation(description = "Whether the key is remembered")
     public boolean contains(String key) {
         byte[] redisKey = keys().of(key);
-        return call("contains", redis -> redis.exists(redisKey)) > 0;
+        return call("contains", commands -> commands.exists(redisKey)) > 0;
     }
 
     /** Forgets the key; true when it was remembered. */
@@ -115,7 +118,7 @@ public class ReliableRedisIdempotentRepository extends ServiceSupport implements
     @ManagedOperation(description = "Removes the key; false when it was not there")
     public boolean remove(String key) {
         byte[] redisKey = keys().of(key);
-        return call("remove", redis -> redis.del(redisKey)) > 0;
+        return call("remove", commands -> commands.del(redisKey)) > 0;
     }
 
     /**
@@ -136,12 +139,12 @@ public class ReliableRedisIdempotentRepository extends ServiceSupport implements
     public void clear() {
         byte[] pattern = keys().ownKeysPattern();
         ScanArgs match = ScanArgs.Builder.matches(pattern).limit(CLEAR_BATCH);
-        call("clear", redis -> {
+        call("clear", commands -> {
             ScanCursor cursor = ScanCursor.INITIAL;
             do {
-                KeyScanCursor<byte[]> page = redis.scan(cursor, match);
+                KeyScanCursor<byte[]> page = commands.scan(cursor, match);
                 if (!page.getKeys().isEmpty()) {
-                    redis.unlink(page.getKeys().toArray(byte[][]::new));
+                    commands.unlink(page.getKeys().toArray(byte[][]::new));
                 }
                 cursor = page;
             } while (!cursor.isFinished());

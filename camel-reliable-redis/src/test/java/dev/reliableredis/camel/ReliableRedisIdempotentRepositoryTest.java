@@ -281,6 +281,9 @@ class ReliableRedisIdempotentRepositoryTest {
         assertThatThrownBy(noRedis::start).hasMessageContaining("'orders' needs redisClient or redisUri");
         ReliableRedisIdempotentRepository negative = new ReliableRedisIdempotentRepository(redis.uri(), "orders");
         negative.setExpiry(Duration.ofSeconds(-1));
-        assertThatThrownBy(negative::start).hasMessageContaining("expiry must be zero (never) or positive");
+        assertThatThrownBy(negative::start).hasMessageContaining("expiry must be zero (never) or at least 1 ms");
+        ReliableRedisIdempotentRepository belowPx = new ReliableRedisIdempotentRepository(redis.uri(), "orders");
+        belowPx.setExpiry(Duration.ofNanos(500));
+        assertThatThrownBy(belowPx::start).hasMessageContaining("at least 1 ms, was PT0.0000005S");
     }
 }
