@@ -66,7 +66,11 @@ class ManagementTest extends CamelRedisTestBase {
                         .process(e -> {
                             String body = e.getMessage().getBody(String.class);
                             if (body.equals("slow")) {
-                                Thread.sleep(600);
+                                // runs until its lease has been extended at least once
+                                ReliableRedisConsumer self =
+                                        (ReliableRedisConsumer) context.getRoute("consume").getConsumer();
+                                await().atMost(Duration.ofSeconds(5))
+                                        .until(() -> self.getLeaseExtensionCount() > 0);
                             } else if (body.equals("bad")) {
                                 throw new IllegalStateException("bad");
                             }
