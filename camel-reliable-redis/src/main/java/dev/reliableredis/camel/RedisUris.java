@@ -3,6 +3,7 @@ package dev.reliableredis.camel;
 import java.util.regex.Pattern;
 
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.StaticCredentialsProvider;
 
 /** Parses the redisUri option and masks its credentials wherever it is shown. */
 final class RedisUris {
@@ -23,11 +24,8 @@ final class RedisUris {
             throw new IllegalArgumentException("redisUri '" + mask(redisUri) + "' is not a valid Redis URI");
         }
         if (password != null) {
-            if (username != null) {
-                uri.setAuthentication(username, password.toCharArray());
-            } else {
-                uri.setAuthentication(password.toCharArray());
-            }
+            // a credentials provider rather than setAuthentication: the same call on Lettuce 6 and 7
+            uri.setCredentialsProvider(new StaticCredentialsProvider(username, password.toCharArray()));
         } else if (username != null) {
             throw new IllegalArgumentException("username is set but password is not");
         }

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import dev.reliableredis.testsupport.RedisProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
@@ -40,7 +41,7 @@ class BrowseTest extends QueueTestBase {
     /** Every key in Redis and its DUMP: equal snapshots mean nothing was written. */
     private Map<String, String> dumpAll() {
         Map<String, String> dumps = new TreeMap<>();
-        for (String key : raw.keys("*")) {
+        for (String key : RedisProcess.keys(raw, "*")) {
             dumps.put(key, Base64.getEncoder().encodeToString(raw.dump(key)));
         }
         return dumps;

@@ -11,6 +11,7 @@ import dev.reliableredis.queue.list.ListQueue;
 import io.lettuce.core.AclSetuserArgs;
 import io.lettuce.core.KillArgs;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.StaticCredentialsProvider;
 import io.lettuce.core.protocol.CommandType;
 import org.junit.jupiter.api.Test;
 
@@ -71,7 +72,7 @@ class ListClaimerTest extends QueueTestBase {
         raw.aclSetuser("limited", AclSetuserArgs.Builder.on().addPassword("secret").allKeys().allCommands()
                 .removeCommand(CommandType.CLIENT));
         RedisURI limited = RedisURI.create(redis.uri());
-        limited.setAuthentication("limited", "secret".toCharArray());
+        limited.setCredentialsProvider(new StaticCredentialsProvider("limited", "secret".toCharArray()));
         try (RedisGateway limitedGateway = RedisGateway.create(resources, limited, Duration.ofSeconds(5))) {
             ListQueue q = ListQueue.of(limitedGateway, "rr", "orders", settings(30_000, 0, 1000));
             q.stats();

@@ -18,6 +18,9 @@ import java.util.stream.Stream;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanIterator;
+import io.lettuce.core.StaticCredentialsProvider;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 
@@ -139,11 +142,19 @@ public final class RedisProcess implements AutoCloseable {
         return commands(null);
     }
 
+    /**
+     * The keys matching the pattern, by SCAN: {@code KEYS} has a different binary signature in Lettuce 6 and 7,
+     * and the tests run on both.
+     */
+    public static List<String> keys(RedisCommands<String, String> commands, String pattern) {
+        return ScanIterator.scan(commands, ScanArgs.Builder.matches(pattern)).stream().toList();
+    }
+
     public synchronized RedisCommands<String, String> commands(String password) {
         if (connection == null) {
             RedisURI uri = RedisURI.create(uri());
             if (password != null) {
-                uri.setAuthentication(password.toCharArray());
+                uri.setCredentialsProvider(new StaticCredentialsProvider(null, password.toCharArray()));
             }
             client = RedisClient.create(uri);
             connection = client.connect();
