@@ -44,6 +44,7 @@ public final class RedisGateway implements AutoCloseable {
         this.client = client;
         this.ownsClient = ownsClient;
         this.commandTimeout = commandTimeout;
+        LettuceVersionCheck.warnOnce();
     }
 
     /**
