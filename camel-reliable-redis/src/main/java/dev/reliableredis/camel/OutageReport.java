@@ -30,6 +30,7 @@ final class OutageReport {
     private boolean reached;
     private Instant outageStart;
     private Throwable outageCause;
+    private boolean authenticationReported;
     private Outage lastOutage;
 
     /**
@@ -49,8 +50,8 @@ final class OutageReport {
 
     /**
      * @param ended  null while it lasts
-     * @param reason the first failure's reason, with secrets masked
-     * @param cause  the first failure
+     * @param reason the latest failure's reason, with secrets masked
+     * @param cause  the latest failure
      */
     record Outage(Instant started, Instant ended, int failedAttempts, String reason, Throwable cause) {
     }
@@ -62,21 +63,29 @@ final class OutageReport {
         this.reporter = reporter;
     }
 
-    /** One failed Redis call of the activity. */
+    /**
+     * One failed Redis call of the activity. An outage is reported once, and once more if it turns out to be a
+     * refused login: Lettuce 7 can first report only the connection its refused handshake cut.
+     */
     void failed(String activity, Throwable cause) {
-        boolean first;
+        boolean report;
         int attempt;
         String reason = reasonOf(cause);
+        boolean authentication = isAuthenticationFailure(cause);
         synchronized (this) {
-            first = failing.isEmpty();
+            boolean first = failing.isEmpty();
             failing.add(activity);
             attempt = ++failures;
+            // the latest cause: it says what is wrong now
+            outageCause = cause;
             if (first) {
                 outageStart = Instant.now();
-                outageCause = cause;
+                authenticationReported = false;
             }
+            report = first || authentication && !authenticationReported;
+            authenticationReported |= report && authentication;
         }
-        if (first) {
+        if (report) {
             report("Redis calls for queue '" + queue + "' fail: " + reason
                    + " (retrying with backoff; reported once until they succeed)", cause);
         } else {
@@ -135,12 +144,17 @@ final class OutageReport {
     /** Redis's own words, with an authentication failure called so. */
     private static String describe(Throwable cause) {
         String message = String.valueOf(cause.getMessage());
+        return isAuthenticationFailure(cause) ? "authentication failed (check username and password): " + message
+                : message;
+    }
+
+    private static boolean isAuthenticationFailure(Throwable cause) {
         for (Throwable t = cause; t != null; t = t.getCause()) {
             String text = String.valueOf(t.getMessage());
             if (text.contains("WRONGPASS") || text.contains("NOAUTH") || text.contains("NOPERM")) {
-                return "authentication failed (check username and password): " + message;
+                return true;
             }
         }
-        return message;
+        return false;
     }
 }

@@ -24,9 +24,9 @@ final class LettuceVersionCheck {
         checked = true;
         String version = RedisClient.class.getPackage().getSpecificationVersion();
         if (isOlderThan68(version)) {
-            LOG.warn("Lettuce {} is on the class path; reliable-redis needs Lettuce 6.8 or newer (on older "
-                     + "ones a consumer whose connection was cut can miss the messages waiting for it). With Spring Boot, set the property "
-                     + "lettuce.version to 6.8.2.RELEASE.", version);
+            LOG.warn("Lettuce {} is on the class path; reliable-redis needs Lettuce 6.8 or newer (on older ones a "
+                     + "consumer whose connection was cut can miss the messages waiting for it). With Spring Boot, "
+                     + "set the property lettuce.version to 6.8.2.RELEASE.", version);
         }
     }
 
