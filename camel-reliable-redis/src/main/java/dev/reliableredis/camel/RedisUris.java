@@ -1,9 +1,15 @@
 package dev.reliableredis.camel;
 
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
 import java.util.regex.Pattern;
 
+import dev.reliableredis.queue.RedisGateway;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.StaticCredentialsProvider;
+import io.lettuce.core.cluster.RedisClusterURIUtil;
+import io.lettuce.core.resource.ClientResources;
 
 /** Parses the redisUri option and masks its credentials wherever it is shown. */
 final class RedisUris {
@@ -15,21 +21,53 @@ final class RedisUris {
     private RedisUris() {
     }
 
-    /** The Lettuce URI with the separate username and password applied; errors never show the password. */
-    static RedisURI parse(String redisUri, String username, String password) {
-        RedisURI uri;
+    /**
+     * The Lettuce URIs the option names, with the separate username and password applied: one for a Redis server
+     * or a Sentinel group, one per node for a Redis Cluster, named by a node list such as
+     * {@code redis://host1:7000,host2:7000}. Errors never show the password.
+     */
+    static List<RedisURI> parse(String redisUri, String username, String password) {
+        List<RedisURI> nodes;
         try {
-            uri = RedisURI.create(redisUri);
+            nodes = isNodeList(redisUri)
+                    ? RedisClusterURIUtil.toRedisURIs(URI.create(redisUri))
+                    : List.of(RedisURI.create(redisUri));
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("redisUri '" + mask(redisUri) + "' is not a valid Redis URI");
         }
+        if (nodes.size() > 1 && nodes.get(0).getDatabase() != 0) {
+            throw new IllegalArgumentException("redisUri '" + mask(redisUri)
+                    + "' names a Redis Cluster, which has no database but 0, and database "
+                    + nodes.get(0).getDatabase());
+        }
         if (password != null) {
             // a credentials provider rather than setAuthentication: the same call on Lettuce 6 and 7
-            uri.setCredentialsProvider(new StaticCredentialsProvider(username, password.toCharArray()));
+            nodes.forEach(node -> node.setCredentialsProvider(
+                    new StaticCredentialsProvider(username, password.toCharArray())));
         } else if (username != null) {
             throw new IllegalArgumentException("username is set but password is not");
         }
-        return uri;
+        return nodes;
+    }
+
+    /** A gateway on what the option names: a Redis Cluster client for a node list, else a Redis client. */
+    static RedisGateway gateway(ClientResources resources, String redisUri, String username, String password,
+            Duration commandTimeout) {
+        List<RedisURI> nodes = parse(redisUri, username, password);
+        return nodes.size() > 1
+                ? RedisGateway.createCluster(resources, nodes, commandTimeout)
+                : RedisGateway.create(resources, nodes.get(0), commandTimeout);
+    }
+
+    /** redis://host1:port1,host2:port2: Lettuce's RedisURI would take the whole list for one host name. */
+    private static boolean isNodeList(String redisUri) {
+        if (redisUri == null || redisUri.startsWith("redis-sentinel")) {
+            return false;
+        }
+        int start = redisUri.indexOf("://") + 3;
+        int end = redisUri.indexOf('/', start);
+        String authority = redisUri.substring(start, end < 0 ? redisUri.length() : end);
+        return authority.substring(authority.lastIndexOf('@') + 1).contains(",");
     }
 
     /** The text with the user info of every URI in it replaced by xxxxxx. */

@@ -139,8 +139,8 @@ public class ReliableRedisConfiguration {
     }
 
     /**
-     * The Redis server as a Lettuce URI: redis://, rediss:// (TLS), redis-sentinel://, with user:password@ if
-     * needed. Never logged in clear.
+     * The Redis server as a Lettuce URI: redis://, rediss:// (TLS), redis-sentinel://, or a Redis Cluster as a
+     * list of its nodes, redis://host1:port1,host2:port2; with user:password@ if needed. Never logged in clear.
      */
     public void setRedisUri(String redisUri) {
         this.redisUri = redisUri;

@@ -86,8 +86,8 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
         Duration timeout = Duration.ofMillis(configuration.getCommandTimeout());
         gateway = configuration.getRedisClient() != null
                 ? RedisGateway.using(configuration.getRedisClient(), timeout)
-                : RedisGateway.create(getComponent().clientResources(), RedisUris.parse(configuration.getRedisUri(), configuration.getUsername(),
-                        configuration.getPassword()), timeout);
+                : RedisUris.gateway(getComponent().clientResources(), configuration.getRedisUri(),
+                        configuration.getUsername(), configuration.getPassword(), timeout);
         queue = configuration.isStreamMode()
                 ? StreamQueue.of(gateway, configuration.getKeyPrefix(), queueName, configuration.streamOptions(),
                         configuration.queueSettings())

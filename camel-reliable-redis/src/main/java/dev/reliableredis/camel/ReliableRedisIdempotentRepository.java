@@ -7,7 +7,6 @@ import dev.reliableredis.queue.RedisGateway;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisException;
-import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
 import io.lettuce.core.SetArgs;
@@ -76,9 +75,9 @@ public class ReliableRedisIdempotentRepository extends ServiceSupport implements
         if (redisClient != null) {
             redis = RedisGateway.using(redisClient, commandTimeout);
         } else if (redisUri != null) {
-            RedisURI uri = RedisUris.parse(redisUri, username, password);
+            RedisUris.parse(redisUri, username, password); // a bad URI fails before any resources are made
             ownResources = RedisGateway.newClientResources();
-            redis = RedisGateway.create(ownResources, uri, commandTimeout);
+            redis = RedisUris.gateway(ownResources, redisUri, username, password, commandTimeout);
         } else {
             throw new IllegalArgumentException("Idempotent repository '" + name + "' needs redisClient or redisUri");
         }

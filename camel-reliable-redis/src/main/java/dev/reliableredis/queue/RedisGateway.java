@@ -1,6 +1,7 @@
 package dev.reliableredis.queue;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -15,6 +16,8 @@ import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
@@ -66,12 +69,42 @@ public final class RedisGateway implements AutoCloseable {
         uri.setTimeout(commandTimeout);
         RedisClient client = RedisClient.create(resources, uri);
         client.setOptions(ClientOptions.builder()
-                .socketOptions(SocketOptions.builder().connectTimeout(commandTimeout).build())
-                // each connection's own timeout: the blocking-read connection needs a longer one
-                .timeoutOptions(TimeoutOptions.builder().timeoutCommands().connectionTimeout().build())
+                .socketOptions(socketOptions(commandTimeout))
+                .timeoutOptions(timeoutOptions())
                 .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
                 .build());
         return new RedisGateway(client, true, commandTimeout);
+    }
+
+    /**
+     * A gateway with a Redis Cluster client of its own, on these seed nodes, closed with the gateway. It follows
+     * the cluster's topology: MOVED and ASK replies, a node that fails or does not answer, and a periodic refresh
+     * trigger a new read of the slot map, so that a failover or resharding is followed within seconds.
+     */
+    public static RedisGateway createCluster(ClientResources resources, List<RedisURI> seeds, Duration commandTimeout) {
+        seeds.forEach(seed -> seed.setTimeout(commandTimeout));
+        RedisClusterClient client = RedisClusterClient.create(resources, seeds);
+        client.setOptions(ClusterClientOptions.builder()
+                .socketOptions(socketOptions(commandTimeout))
+                .timeoutOptions(timeoutOptions())
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+                        .enableAllAdaptiveRefreshTriggers()
+                        .adaptiveRefreshTriggersTimeout(Duration.ofSeconds(1))
+                        .refreshTriggersReconnectAttempts(2)
+                        .enablePeriodicRefresh(Duration.ofSeconds(30))
+                        .build())
+                .build());
+        return new RedisGateway(client, true, commandTimeout);
+    }
+
+    private static SocketOptions socketOptions(Duration commandTimeout) {
+        return SocketOptions.builder().connectTimeout(commandTimeout).build();
+    }
+
+    /** Each connection's own timeout: the blocking-read connection needs a longer one. */
+    private static TimeoutOptions timeoutOptions() {
+        return TimeoutOptions.builder().timeoutCommands().connectionTimeout().build();
     }
 
     /** A gateway on a client the application owns; closing the gateway leaves the client open. */
@@ -187,6 +220,11 @@ public final class RedisGateway implements AutoCloseable {
         return connection instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster
                 ? cluster.async()
                 : ((StatefulRedisConnection<byte[], byte[]>) connection).async();
+    }
+
+    /** Whether the client is a Redis Cluster client, on which every call must keep its keys in one slot. */
+    public boolean isCluster() {
+        return client instanceof RedisClusterClient;
     }
 
     public Duration commandTimeout() {

@@ -4,10 +4,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
+import dev.reliableredis.queue.RedisGateway;
+import dev.reliableredis.testsupport.RedisCluster;
 import dev.reliableredis.testsupport.RedisProcess;
 import io.lettuce.core.Range;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.lettuce.core.resource.ClientResources;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.ProducerTemplate;
@@ -23,7 +27,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * One redis-server per test class, emptied before each test, and a fresh CamelContext per test. Semantic tests
- * run once per mode ({@code @ParameterizedClass}), so that the two modes cannot drift apart.
+ * run once per mode ({@code @ParameterizedClass}), so that the two modes cannot drift apart. A subclass that
+ * starts a {@link RedisCluster} in its own {@code startRedis} runs the same tests on a Redis Cluster.
  */
 abstract class CamelRedisTestBase {
 
@@ -32,9 +37,11 @@ abstract class CamelRedisTestBase {
     String mode = "list";
 
     static RedisProcess redis;
+    /** Set instead of {@link #redis} by the cluster variants of a test class. */
+    static RedisCluster cluster;
     CamelContext context;
     ProducerTemplate template;
-    RedisCommands<String, String> raw;
+    RedisClusterCommands<String, String> raw;
     /** What the test routes saw, in order. */
     final List<Exchange> received = new CopyOnWriteArrayList<>();
 
@@ -50,10 +57,10 @@ abstract class CamelRedisTestBase {
 
     @BeforeEach
     void startCamel() throws Exception {
-        raw = redis.commands();
+        raw = cluster != null ? cluster.commands() : redis.commands();
         raw.flushall();
         context = new DefaultCamelContext();
-        context.getComponent("reliable-redis", ReliableRedisComponent.class).setRedisUri(redis.uri());
+        context.getComponent("reliable-redis", ReliableRedisComponent.class).setRedisUri(redisUri());
         context.start();
         template = context.createProducerTemplate();
     }
@@ -61,6 +68,30 @@ abstract class CamelRedisTestBase {
     @AfterEach
     void stopCamel() {
         context.stop();
+    }
+
+    /** The redisUri of the Redis or the Redis Cluster under test. */
+    static String redisUri() {
+        return cluster != null ? cluster.uri() : redis.uri();
+    }
+
+    /** A gateway of the queue engine's own on the Redis or Redis Cluster under test. */
+    static RedisGateway gateway(ClientResources resources) {
+        return RedisUris.gateway(resources, redisUri(), null, null, Duration.ofSeconds(5));
+    }
+
+    /** The server that holds the queue's keys: the Redis, or the queue's master in a cluster. */
+    RedisClusterCommands<String, String> serverOf(String queue) {
+        return cluster != null ? cluster.masterOf(key(queue, "")).commands() : raw;
+    }
+
+    /** Runs the command on the Redis, or on every master of the cluster (ACL and CONFIG are per node). */
+    void onEveryServer(Consumer<RedisClusterCommands<String, String>> command) {
+        if (cluster == null) {
+            command.accept(raw);
+        } else {
+            cluster.masters().forEach(master -> command.accept(master.commands()));
+        }
     }
 
     void routes(RouteBuilder builder) throws Exception {

@@ -10,7 +10,6 @@ import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.list.ListQueue;
 import dev.reliableredis.queue.stream.StreamOptions;
 import dev.reliableredis.queue.stream.StreamQueue;
-import io.lettuce.core.RedisURI;
 import io.lettuce.core.resource.ClientResources;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
@@ -29,7 +28,7 @@ class ConsumerCrashTest extends CamelRedisTestBase {
     void messagesOfAConsumerKilledMidProcessingAreRedeliveredToAnotherWithDeliveryCountTwo() throws Exception {
         String endpoint = "reliable-redis:crash?mode=" + mode + "&visibilityTimeout=1500&concurrentConsumers=3&reaperInterval=100";
         List<String> ids = List.of(send("crash", "a"), send("crash", "b"), send("crash", "c"));
-        ConsumerJvm victim = ConsumerJvm.start(redis.uri(), endpoint, "hang");
+        ConsumerJvm victim = ConsumerJvm.start(redisUri(), endpoint, "hang");
         try {
             await("the victim holds all three").atMost(Duration.ofSeconds(30))
                     .until(() -> victim.processed().size() == 3);
@@ -57,7 +56,7 @@ class ConsumerCrashTest extends CamelRedisTestBase {
         String endpoint = "reliable-redis:poison?mode=" + mode + "&visibilityTimeout=1000&maxRetries=1&reaperInterval=100";
         String id = send("poison", "kills every consumer");
         ClientResources resources = RedisGateway.newClientResources();
-        try (RedisGateway gateway = RedisGateway.create(resources, RedisURI.create(redis.uri()), Duration.ofSeconds(5))) {
+        try (RedisGateway gateway = gateway(resources)) {
             QueueSettings settings = new QueueSettings(Duration.ofMillis(1000), 1, Duration.ofSeconds(1), 2.0,
                     Duration.ofMinutes(1), 100, Duration.ofDays(1));
             ReliableQueue queue = streamMode()
@@ -65,7 +64,7 @@ class ConsumerCrashTest extends CamelRedisTestBase {
                             new StreamOptions(null, null, "camel", "0", "test-reaper", 0, true), settings)
                     : ListQueue.of(gateway, "rr", "poison", settings);
             for (int delivery = 1; delivery <= 2; delivery++) {
-                ConsumerJvm consumer = ConsumerJvm.start(redis.uri(), endpoint, "halt");
+                ConsumerJvm consumer = ConsumerJvm.start(redisUri(), endpoint, "halt");
                 if (!consumer.process().waitFor(60, TimeUnit.SECONDS)) {
                     consumer.kill();
                     throw new AssertionError("delivery " + delivery + " never reached the consumer; Redis: "

@@ -250,7 +250,8 @@ class OutcomeTableTest extends CamelRedisTestBase {
 
     @Test
     void anAckThatDoesNotReachRedisIsRetriedWhileTheLeaseIsKeptExtended() throws Exception {
-        raw.aclSetuser("app", AclSetuserArgs.Builder.on().addPassword("pw").allKeys().allChannels().allCommands());
+        onEveryServer(server -> server.aclSetuser("app",
+                AclSetuserArgs.Builder.on().addPassword("pw").allKeys().allChannels().allCommands()));
         CountDownLatch finish = new CountDownLatch(1);
         routes(new RouteBuilder() {
             public void configure() {
@@ -264,21 +265,21 @@ class OutcomeTableTest extends CamelRedisTestBase {
         String id = send("q", "x");
         awaitReceived(1);
         // every script that touches the acked set is refused from now on: the ack, not the extension
-        raw.aclSetuser("app", AclSetuserArgs.Builder.resetKeys().keyPattern("rr:{q}:[^a]*"));
-        long refusedBefore = CommandStats.of(raw, "evalsha", "rejected_calls");
+        serverOf("q").aclSetuser("app", AclSetuserArgs.Builder.resetKeys().keyPattern("rr:{q}:[^a]*"));
+        long refusedBefore = CommandStats.of(serverOf("q"), "evalsha", "rejected_calls");
         finish.countDown();
 
         await("six failed ack attempts, over three leases' time").atMost(Duration.ofSeconds(15))
-                .until(() -> CommandStats.of(raw, "evalsha", "rejected_calls") - refusedBefore >= 6);
+                .until(() -> CommandStats.of(serverOf("q"), "evalsha", "rejected_calls") - refusedBefore >= 6);
         assertThat(leaseIsLive(id)).as("the lease is still extended").isTrue();
-        raw.aclSetuser("app", AclSetuserArgs.Builder.allKeys());
+        serverOf("q").aclSetuser("app", AclSetuserArgs.Builder.allKeys());
 
         awaitStats("q", 0, 0, 0, 0);
         assertThat(raw.zscore(key("q", "acked"), id)).isNotNull();
         assertThat(received).hasSize(1);
         ReliableRedisConsumer consumer = (ReliableRedisConsumer) context.getRoute("blip").getConsumer();
         assertThat(consumer.getRefusedSettlementCount()).isZero();
-        raw.aclDeluser("app");
+        onEveryServer(server -> server.aclDeluser("app"));
     }
 
     private boolean leaseIsLive(String id) {

@@ -63,14 +63,14 @@ class ProducerTest extends CamelRedisTestBase {
 
     @Test
     void aListBodyIsABatchOfMessagesStoredInOneScriptCall() throws Exception {
-        long scriptRunsBefore = CommandStats.scriptRuns(raw);
+        long scriptRunsBefore = CommandStats.scriptRuns(serverOf("q"));
         Exchange sent = template.request("reliable-redis:q?mode=" + mode, e -> {
             e.getMessage().setBody(List.of("a", "b".getBytes(StandardCharsets.UTF_8), "c"));
             e.getMessage().setHeader("source", "billing");
         });
 
         assertThat(sent.getException()).isNull();
-        assertThat(CommandStats.scriptRuns(raw) - scriptRunsBefore).as("one enqueue call for the batch").isEqualTo(1);
+        assertThat(CommandStats.scriptRuns(serverOf("q")) - scriptRunsBefore).as("one enqueue call for the batch").isEqualTo(1);
         assertThat(sent.getMessage().getHeader(ReliableRedisConstants.ENQUEUED)).isEqualTo(List.of(true, true, true));
         List<?> ids = sent.getMessage().getHeader(ReliableRedisConstants.MESSAGE_ID, List.class);
         assertThat(ids).hasSize(3).doesNotHaveDuplicates();

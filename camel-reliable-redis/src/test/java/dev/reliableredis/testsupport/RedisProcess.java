@@ -229,7 +229,8 @@ public final class RedisProcess implements AutoCloseable {
         }
     }
 
-    private static int freePort() throws IOException {
+    /** A loopback port nothing listens on now. */
+    public static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         }

@@ -78,13 +78,22 @@ final class ListClaimer implements Claimer {
                 } else {
                     addressable = false;
                 }
-                waiting.blpop(Math.max(maxWait.toMillis(), 1) / 1000.0, wakeKey);
+                waiting.blpop(Math.max(waitLimit(maxWait).toMillis(), 1) / 1000.0, wakeKey);
             }
             return await(queue.claimBatch(waiting, max).thenApply(claimed -> {
                 more = claimed.more();
                 return start.apply(claimed.deliveries());
             }));
         });
+    }
+
+    /**
+     * On a cluster connection the wait runs on a node connection, whose timeout is the command timeout, not the
+     * longer one of this connection: it must end well before that.
+     */
+    private Duration waitLimit(Duration maxWait) {
+        Duration nodeLimit = gateway.commandTimeout().dividedBy(2);
+        return gateway.isCluster() && maxWait.compareTo(nodeLimit) > 0 ? nodeLimit : maxWait;
     }
 
     /** Waits for the claim; once the consumer stops, ends the wait it may be behind. */

@@ -3,6 +3,7 @@ package dev.reliableredis.queue.stream;
 import java.nio.charset.StandardCharsets;
 
 import dev.reliableredis.queue.QueueNames;
+import io.lettuce.core.cluster.SlotHash;
 
 /**
  * The Redis keys of one stream-mode queue and group. The stream and the dead-letter stream may be existing
@@ -30,6 +31,22 @@ final class StreamKeys {
         String group = base + "group:" + options.group() + ":";
         retry = bytes(group + "retry");
         deadRetry = bytes(group + "dead-retry");
+    }
+
+    /**
+     * Refuses a streamKey or deadLetterKey outside the hash slot of the queue's own keys: every script call takes
+     * them together, which a Redis Cluster refuses (CROSSSLOT) on every call.
+     */
+    void requireOneSlot(String queue) {
+        int slot = SlotHash.getSlot(ids);
+        for (byte[] key : new byte[][] {stream, dead}) {
+            if (SlotHash.getSlot(key) != slot) {
+                throw new IllegalArgumentException("In a Redis Cluster, streamKey and deadLetterKey must hash to the slot "
+                        + "of the queue's keys {" + queue + "} (" + slot + "), and '" + new String(key, StandardCharsets.UTF_8)
+                        + "' hashes to " + SlotHash.getSlot(key) + ": put {" + queue + "} in its name, "
+                        + "or name the queue after the stream key or its hash tag");
+            }
+        }
     }
 
     private static byte[] bytes(String key) {

@@ -107,7 +107,11 @@ public final class StreamQueue implements ReliableQueue {
     /** The queue, delivering the entries of its stream. */
     public static StreamQueue of(RedisGateway redis, String keyPrefix, String name, StreamOptions options,
             QueueSettings settings) {
-        return new StreamQueue(redis, keyPrefix, name, options, settings, false);
+        StreamQueue queue = new StreamQueue(redis, keyPrefix, name, options, settings, false);
+        if (redis.isCluster()) {
+            queue.keys.requireOneSlot(name);
+        }
+        return queue;
     }
 
     @Override
