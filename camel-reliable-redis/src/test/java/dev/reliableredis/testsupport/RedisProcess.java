@@ -27,12 +27,15 @@ import io.lettuce.core.api.sync.RedisCommands;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A real redis-server process on a free loopback port, started by a test and stopped or killed by it. Uses
- * redis-server from the PATH, else the binary that org.signal:embedded-redis ships.
+ * A real redis-server process on a free loopback port, started by a test and stopped or killed by it. Uses the
+ * binary the system property {@value #SERVER_PROPERTY} names, else redis-server from the PATH, else the binary
+ * that org.signal:embedded-redis ships.
  */
 public final class RedisProcess implements AutoCloseable {
 
     private static final int PORT_ATTEMPTS = 5;
+    /** The server binary to test against instead of the default, as .ci/redis-versions sets it per version. */
+    public static final String SERVER_PROPERTY = "redis.server";
 
     private static Path binary;
     private static Path binary62;
@@ -240,7 +243,9 @@ public final class RedisProcess implements AutoCloseable {
         if (binary == null) {
             String arch = System.getProperty("os.arch").contains("aarch64") ? "arm64" : "amd64";
             String os = System.getProperty("os.name").toLowerCase().contains("mac") ? "darwin" : "linux";
-            binary = onPath().orElseGet(() -> extract("/redis-server-7.0.15-" + os + "-" + arch));
+            String chosen = System.getProperty(SERVER_PROPERTY);
+            binary = chosen != null ? Path.of(chosen)
+                    : onPath().orElseGet(() -> extract("/redis-server-7.0.15-" + os + "-" + arch));
         }
         return binary;
     }
