@@ -12,6 +12,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
+import io.lettuce.core.SslOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -58,19 +59,30 @@ public final class RedisGateway implements AutoCloseable {
                 .build();
     }
 
+    /** {@link #create(ClientResources, RedisURI, SslOptions, Duration)} with Lettuce's default TLS settings. */
+    public static RedisGateway create(ClientResources resources, RedisURI uri, Duration commandTimeout) {
+        return create(resources, uri, null, commandTimeout);
+    }
+
     /**
      * A gateway with a client of its own, closed with the gateway. While the connection is down, commands fail at
      * once instead of waiting for it: a consumer backs off and retries, a producer's send fails its exchange.
+     *
+     * @param sslOptions the TLS settings of a rediss:// URI, or null for Lettuce's (the JVM's default truststore)
      */
-    public static RedisGateway create(ClientResources resources, RedisURI uri, Duration commandTimeout) {
+    public static RedisGateway create(ClientResources resources, RedisURI uri, SslOptions sslOptions,
+            Duration commandTimeout) {
         uri.setTimeout(commandTimeout);
         RedisClient client = RedisClient.create(resources, uri);
-        client.setOptions(ClientOptions.builder()
+        ClientOptions.Builder options = ClientOptions.builder()
                 .socketOptions(SocketOptions.builder().connectTimeout(commandTimeout).build())
                 // each connection's own timeout: the blocking-read connection needs a longer one
                 .timeoutOptions(TimeoutOptions.builder().timeoutCommands().connectionTimeout().build())
-                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-                .build());
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS);
+        if (sslOptions != null) {
+            options.sslOptions(sslOptions);
+        }
+        client.setOptions(options.build());
         return new RedisGateway(client, true, commandTimeout);
     }
 
