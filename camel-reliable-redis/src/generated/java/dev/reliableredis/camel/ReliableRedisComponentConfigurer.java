@@ -38,6 +38,10 @@ public class ReliableRedisComponentConfigurer extends PropertyConfigurerSupport 
         case "redisClient": target.setRedisClient(property(camelContext, io.lettuce.core.AbstractRedisClient.class, value)); return true;
         case "redisuri":
         case "redisUri": target.setRedisUri(property(camelContext, java.lang.String.class, value)); return true;
+        case "sslcontextparameters":
+        case "sslContextParameters": target.setSslContextParameters(property(camelContext, org.apache.camel.support.jsse.SSLContextParameters.class, value)); return true;
+        case "useglobalsslcontextparameters":
+        case "useGlobalSslContextParameters": target.setUseGlobalSslContextParameters(property(camelContext, boolean.class, value)); return true;
         case "username": target.setUsername(property(camelContext, java.lang.String.class, value)); return true;
         default: return false;
         }
@@ -66,6 +70,10 @@ public class ReliableRedisComponentConfigurer extends PropertyConfigurerSupport 
         case "redisClient": return io.lettuce.core.AbstractRedisClient.class;
         case "redisuri":
         case "redisUri": return java.lang.String.class;
+        case "sslcontextparameters":
+        case "sslContextParameters": return org.apache.camel.support.jsse.SSLContextParameters.class;
+        case "useglobalsslcontextparameters":
+        case "useGlobalSslContextParameters": return boolean.class;
         case "username": return java.lang.String.class;
         default: return null;
         }
@@ -90,6 +98,10 @@ public class ReliableRedisComponentConfigurer extends PropertyConfigurerSupport 
         case "redisClient": return target.getRedisClient();
         case "redisuri":
         case "redisUri": return target.getRedisUri();
+        case "sslcontextparameters":
+        case "sslContextParameters": return target.getSslContextParameters();
+        case "useglobalsslcontextparameters":
+        case "useGlobalSslContextParameters": return target.isUseGlobalSslContextParameters();
         case "username": return target.getUsername();
         default: return null;
         }

@@ -82,6 +82,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "retryBackoffMultiplier": target.getConfiguration().setRetryBackoffMultiplier(property(camelContext, double.class, value)); return true;
         case "retrydelay":
         case "retryDelay": target.getConfiguration().setRetryDelay(property(camelContext, java.time.Duration.class, value).toMillis()); return true;
+        case "sslcontextparameters":
+        case "sslContextParameters": target.getConfiguration().setSslContextParameters(property(camelContext, org.apache.camel.support.jsse.SSLContextParameters.class, value)); return true;
         case "streamkey":
         case "streamKey": target.getConfiguration().setStreamKey(property(camelContext, java.lang.String.class, value)); return true;
         case "username": target.getConfiguration().setUsername(property(camelContext, java.lang.String.class, value)); return true;
@@ -158,6 +160,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "retryBackoffMultiplier": return double.class;
         case "retrydelay":
         case "retryDelay": return long.class;
+        case "sslcontextparameters":
+        case "sslContextParameters": return org.apache.camel.support.jsse.SSLContextParameters.class;
         case "streamkey":
         case "streamKey": return java.lang.String.class;
         case "username": return java.lang.String.class;
@@ -230,6 +234,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "retryBackoffMultiplier": return target.getConfiguration().getRetryBackoffMultiplier();
         case "retrydelay":
         case "retryDelay": return target.getConfiguration().getRetryDelay();
+        case "sslcontextparameters":
+        case "sslContextParameters": return target.getConfiguration().getSslContextParameters();
         case "streamkey":
         case "streamKey": return target.getConfiguration().getStreamKey();
         case "username": return target.getConfiguration().getUsername();

@@ -6,6 +6,8 @@ import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 
+import dev.reliableredis.queue.QueueException;
+import dev.reliableredis.queue.RedisErrors;
 import org.apache.camel.spi.ExceptionHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -141,9 +143,10 @@ final class OutageReport {
         return RedisUris.mask(describe(cause));
     }
 
-    /** Redis's own words, with an authentication failure called so. */
+    /** Redis's own words, with an authentication failure and a failed TLS handshake called so. */
     private static String describe(Throwable cause) {
-        String message = String.valueOf(cause.getMessage());
+        // a queue operation's message has the description already; a connection's failure needs one
+        String message = cause instanceof QueueException ? cause.getMessage() : RedisErrors.describe(cause);
         return isAuthenticationFailure(cause) ? "authentication failed (check username and password): " + message
                 : message;
     }

@@ -7,6 +7,7 @@ import java.util.regex.Pattern;
 
 import dev.reliableredis.queue.RedisGateway;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.SslOptions;
 import io.lettuce.core.StaticCredentialsProvider;
 import io.lettuce.core.cluster.RedisClusterURIUtil;
 import io.lettuce.core.resource.ClientResources;
@@ -50,13 +51,17 @@ final class RedisUris {
         return nodes;
     }
 
-    /** A gateway on what the option names: a Redis Cluster client for a node list, else a Redis client. */
+    /**
+     * A gateway on what the option names: a Redis Cluster client for a node list, else a Redis client.
+     *
+     * @param tls TLS settings for rediss:// URIs, or null for the JVM's defaults
+     */
     static RedisGateway gateway(ClientResources resources, String redisUri, String username, String password,
-            Duration commandTimeout) {
+            SslOptions tls, Duration commandTimeout) {
         List<RedisURI> nodes = parse(redisUri, username, password);
         return nodes.size() > 1
-                ? RedisGateway.createCluster(resources, nodes, commandTimeout)
-                : RedisGateway.create(resources, nodes.get(0), commandTimeout);
+                ? RedisGateway.createCluster(resources, nodes, tls, commandTimeout)
+                : RedisGateway.create(resources, nodes.get(0), tls, commandTimeout);
     }
 
     /** redis://host1:port1,host2:port2: Lettuce's RedisURI would take the whole list for one host name. */

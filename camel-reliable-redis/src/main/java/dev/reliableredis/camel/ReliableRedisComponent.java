@@ -9,13 +9,15 @@ import dev.reliableredis.queue.RedisGateway;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.resource.ClientResources;
 import org.apache.camel.Endpoint;
+import org.apache.camel.SSLContextParametersAware;
 import org.apache.camel.spi.Metadata;
 import org.apache.camel.spi.annotations.Component;
 import org.apache.camel.support.HealthCheckComponent;
+import org.apache.camel.support.jsse.SSLContextParameters;
 
 /** The reliable-redis component: a message queue on Redis that does not lose messages. */
 @Component("reliable-redis")
-public class ReliableRedisComponent extends HealthCheckComponent {
+public class ReliableRedisComponent extends HealthCheckComponent implements SSLContextParametersAware {
 
     @Metadata(label = "common", defaultValue = "redis://localhost:6379", secret = true,
               description = "The Redis server for endpoints that do not set redisUri, as a Lettuce URI.")
@@ -26,6 +28,14 @@ public class ReliableRedisComponent extends HealthCheckComponent {
     @Metadata(label = "security", secret = true,
               description = "The Redis password for endpoints that do not set password.")
     private String password;
+    @Metadata(label = "security",
+              description = "TLS settings (trusted CAs, client certificate) for endpoints that do not set "
+                            + "sslContextParameters.")
+    private SSLContextParameters sslContextParameters;
+    @Metadata(label = "security", defaultValue = "false",
+              description = "Use the CamelContext's global SSL context parameters for endpoints that set no "
+                            + "sslContextParameters, when the component sets none either.")
+    private boolean useGlobalSslContextParameters;
     @Metadata(label = "common", autowired = true,
               description = "An existing Lettuce RedisClient or RedisClusterClient to use instead of redisUri.")
     private AbstractRedisClient redisClient;
@@ -41,6 +51,8 @@ public class ReliableRedisComponent extends HealthCheckComponent {
         configuration.setRedisUri(redisUri);
         configuration.setUsername(username);
         configuration.setPassword(password);
+        configuration.setSslContextParameters(sslContextParameters != null
+                ? sslContextParameters : retrieveGlobalSslContextParameters());
         configuration.setRedisClient(redisClient);
         ReliableRedisEndpoint endpoint = new ReliableRedisEndpoint(uri, this, remaining, configuration);
         setProperties(endpoint, parameters);
@@ -108,6 +120,24 @@ public class ReliableRedisComponent extends HealthCheckComponent {
 
     public void setPassword(String password) {
         this.password = password;
+    }
+
+    public SSLContextParameters getSslContextParameters() {
+        return sslContextParameters;
+    }
+
+    public void setSslContextParameters(SSLContextParameters sslContextParameters) {
+        this.sslContextParameters = sslContextParameters;
+    }
+
+    @Override
+    public boolean isUseGlobalSslContextParameters() {
+        return useGlobalSslContextParameters;
+    }
+
+    @Override
+    public void setUseGlobalSslContextParameters(boolean useGlobalSslContextParameters) {
+        this.useGlobalSslContextParameters = useGlobalSslContextParameters;
     }
 
     public AbstractRedisClient getRedisClient() {

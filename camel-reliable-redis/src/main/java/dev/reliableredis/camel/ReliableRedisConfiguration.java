@@ -10,6 +10,7 @@ import io.lettuce.core.AbstractRedisClient;
 import org.apache.camel.spi.Metadata;
 import org.apache.camel.spi.UriParam;
 import org.apache.camel.spi.UriParams;
+import org.apache.camel.support.jsse.SSLContextParameters;
 
 /** The options of a reliable-redis endpoint; each endpoint has its own copy. */
 @UriParams
@@ -21,6 +22,8 @@ public class ReliableRedisConfiguration {
     private String username;
     @UriParam(label = "security", secret = true)
     private String password;
+    @UriParam(label = "security")
+    private SSLContextParameters sslContextParameters;
     @UriParam(label = "advanced")
     @Metadata(autowired = true)
     private AbstractRedisClient redisClient;
@@ -162,6 +165,19 @@ public class ReliableRedisConfiguration {
     /** The Redis password, as an alternative to putting it in redisUri. */
     public void setPassword(String password) {
         this.password = password;
+    }
+
+    public SSLContextParameters getSslContextParameters() {
+        return sslContextParameters;
+    }
+
+    /**
+     * TLS settings for a rediss:// redisUri: the CAs the server's certificate must chain to (trust managers) and a
+     * client certificate for a server that asks for one (key managers). Without them, the server's certificate is
+     * checked against the JVM's default truststore. Not used with redisClient.
+     */
+    public void setSslContextParameters(SSLContextParameters sslContextParameters) {
+        this.sslContextParameters = sslContextParameters;
     }
 
     public AbstractRedisClient getRedisClient() {

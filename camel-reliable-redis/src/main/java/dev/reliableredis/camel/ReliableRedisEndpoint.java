@@ -15,6 +15,7 @@ import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.list.ListQueue;
 import dev.reliableredis.queue.stream.StreamQueue;
+import io.lettuce.core.SslOptions;
 import org.apache.camel.Category;
 import org.apache.camel.Consumer;
 import org.apache.camel.Exchange;
@@ -84,10 +85,14 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
     protected void doStart() throws Exception {
         super.doStart();
         Duration timeout = Duration.ofMillis(configuration.getCommandTimeout());
-        gateway = configuration.getRedisClient() != null
-                ? RedisGateway.using(configuration.getRedisClient(), timeout)
-                : RedisUris.gateway(getComponent().clientResources(), configuration.getRedisUri(),
-                        configuration.getUsername(), configuration.getPassword(), timeout);
+        if (configuration.getRedisClient() != null) {
+            gateway = RedisGateway.using(configuration.getRedisClient(), timeout);
+        } else {
+            SslOptions tls = configuration.getSslContextParameters() == null ? null
+                    : RedisTls.sslOptions(configuration.getSslContextParameters(), getCamelContext());
+            gateway = RedisUris.gateway(getComponent().clientResources(), configuration.getRedisUri(),
+                    configuration.getUsername(), configuration.getPassword(), tls, timeout);
+        }
         queue = configuration.isStreamMode()
                 ? StreamQueue.of(gateway, configuration.getKeyPrefix(), queueName, configuration.streamOptions(),
                         configuration.queueSettings())

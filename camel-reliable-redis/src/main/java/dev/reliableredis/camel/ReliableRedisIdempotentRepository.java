@@ -77,7 +77,7 @@ public class ReliableRedisIdempotentRepository extends ServiceSupport implements
         } else if (redisUri != null) {
             RedisUris.parse(redisUri, username, password); // a bad URI fails before any resources are made
             ownResources = RedisGateway.newClientResources();
-            redis = RedisUris.gateway(ownResources, redisUri, username, password, commandTimeout);
+            redis = RedisUris.gateway(ownResources, redisUri, username, password, null, commandTimeout);
         } else {
             throw new IllegalArgumentException("Idempotent repository '" + name + "' needs redisClient or redisUri");
         }

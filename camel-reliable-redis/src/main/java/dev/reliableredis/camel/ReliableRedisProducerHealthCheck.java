@@ -2,6 +2,7 @@ package dev.reliableredis.camel;
 
 import java.util.Map;
 
+import dev.reliableredis.queue.RedisErrors;
 import org.apache.camel.health.HealthCheckResultBuilder;
 import org.apache.camel.impl.health.AbstractHealthCheck;
 
@@ -32,7 +33,7 @@ final class ReliableRedisProducerHealthCheck extends AbstractHealthCheck {
         } catch (RuntimeException e) {
             builder.down();
             builder.message("Redis does not answer the producer of queue '" + endpoint.getQueueName() + "': "
-                            + RedisUris.mask(String.valueOf(e.getMessage())));
+                            + RedisUris.mask(RedisErrors.describe(e)));
             builder.error(e);
         }
     }

@@ -10,7 +10,7 @@ import io.lettuce.core.RedisException;
 public class QueueException extends RuntimeException {
 
     public QueueException(String queue, String operation, Throwable cause) {
-        super(operation + " on queue '" + queue + "' failed: " + describe(cause), cause);
+        super(operation + " on queue '" + queue + "' failed: " + RedisErrors.describe(cause), cause);
     }
 
     /** Runs one Redis call of a queue operation; a Redis failure becomes a QueueException naming both. */
@@ -33,17 +33,5 @@ public class QueueException extends RuntimeException {
             return new QueueException(queue, operation, cause);
         }
         return (RuntimeException) cause;
-    }
-
-    private static String describe(Throwable cause) {
-        Throwable root = cause;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        String message = cause.getMessage();
-        if (root != cause && root.getMessage() != null && (message == null || !message.contains(root.getMessage()))) {
-            message = (message == null ? "" : message + ": ") + root.getMessage();
-        }
-        return message != null ? message : cause.getClass().getSimpleName();
     }
 }

@@ -13,6 +13,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
+import io.lettuce.core.SslOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -61,17 +62,26 @@ public final class RedisGateway implements AutoCloseable {
                 .build();
     }
 
+    /** {@link #create(ClientResources, RedisURI, SslOptions, Duration)} with Lettuce's default TLS settings. */
+    public static RedisGateway create(ClientResources resources, RedisURI uri, Duration commandTimeout) {
+        return create(resources, uri, null, commandTimeout);
+    }
+
     /**
      * A gateway with a client of its own, closed with the gateway. While the connection is down, commands fail at
      * once instead of waiting for it: a consumer backs off and retries, a producer's send fails its exchange.
+     *
+     * @param sslOptions the TLS settings of a rediss:// URI, or null for Lettuce's (the JVM's default truststore)
      */
-    public static RedisGateway create(ClientResources resources, RedisURI uri, Duration commandTimeout) {
+    public static RedisGateway create(ClientResources resources, RedisURI uri, SslOptions sslOptions,
+            Duration commandTimeout) {
         uri.setTimeout(commandTimeout);
         RedisClient client = RedisClient.create(resources, uri);
         client.setOptions(ClientOptions.builder()
                 .socketOptions(socketOptions(commandTimeout))
                 .timeoutOptions(timeoutOptions())
                 .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                .sslOptions(sslOptions != null ? sslOptions : SslOptions.create())
                 .build());
         return new RedisGateway(client, true, commandTimeout);
     }
@@ -80,14 +90,18 @@ public final class RedisGateway implements AutoCloseable {
      * A gateway with a Redis Cluster client of its own, on these seed nodes, closed with the gateway. It follows
      * the cluster's topology: MOVED and ASK replies, a node that fails or does not answer, and a periodic refresh
      * trigger a new read of the slot map, so that a failover or resharding is followed within seconds.
+     *
+     * @param sslOptions as for {@link #create(ClientResources, RedisURI, SslOptions, Duration)}
      */
-    public static RedisGateway createCluster(ClientResources resources, List<RedisURI> seeds, Duration commandTimeout) {
+    public static RedisGateway createCluster(ClientResources resources, List<RedisURI> seeds, SslOptions sslOptions,
+            Duration commandTimeout) {
         seeds.forEach(seed -> seed.setTimeout(commandTimeout));
         RedisClusterClient client = RedisClusterClient.create(resources, seeds);
         client.setOptions(ClusterClientOptions.builder()
                 .socketOptions(socketOptions(commandTimeout))
                 .timeoutOptions(timeoutOptions())
                 .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                .sslOptions(sslOptions != null ? sslOptions : SslOptions.create())
                 .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
                         .enableAllAdaptiveRefreshTriggers()
                         .adaptiveRefreshTriggersTimeout(Duration.ofSeconds(1))

@@ -77,7 +77,7 @@ abstract class CamelRedisTestBase {
 
     /** A gateway of the queue engine's own on the Redis or Redis Cluster under test. */
     static RedisGateway gateway(ClientResources resources) {
-        return RedisUris.gateway(resources, redisUri(), null, null, Duration.ofSeconds(5));
+        return RedisUris.gateway(resources, redisUri(), null, null, null, Duration.ofSeconds(5));
     }
 
     /** The server that holds the queue's keys: the Redis, or the queue's master in a cluster. */

@@ -16,13 +16,16 @@ import java.util.Comparator;
 import java.util.Optional;
 import java.util.stream.Stream;
 
+import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanIterator;
+import io.lettuce.core.SslOptions;
 import io.lettuce.core.StaticCredentialsProvider;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import org.junit.jupiter.api.Assumptions;
 
 import static org.awaitility.Awaitility.await;
 
@@ -44,20 +47,47 @@ public final class RedisProcess implements AutoCloseable {
     private final int port;
     private final Path dir;
     private final List<String> extraArgs;
+    /** The certificates of a server that speaks only TLS, else null. */
+    private final TestCertificates tls;
     private Process process;
     private RedisClient client;
     private StatefulRedisConnection<String, String> connection;
 
-    private RedisProcess(Path server, int port, Path dir, List<String> extraArgs) {
+    private RedisProcess(Path server, int port, Path dir, List<String> extraArgs, TestCertificates tls) {
         this.server = server;
         this.port = port;
         this.dir = dir;
         this.extraArgs = extraArgs;
+        this.tls = tls;
     }
 
     /** Starts a server without persistence; extra args are redis-server options such as "--requirepass", "s3cret". */
     public static RedisProcess start(String... extraArgs) {
-        return started(binary(), extraArgs);
+        return started(binary(), null, List.of(extraArgs));
+    }
+
+    /**
+     * Starts a server that speaks only TLS, on {@link #port()}, with the server certificate and the CA of these
+     * certificates. Clients need no certificate of their own unless the extra args say
+     * {@code "--tls-auth-clients", "yes"}. Where redis-server is built without TLS, the test is skipped, saying so.
+     */
+    public static RedisProcess startTls(TestCertificates certificates, String... extraArgs) {
+        List<String> args = new ArrayList<>(List.of("--tls-cert-file", certificates.serverCert().toString(),
+                "--tls-key-file", certificates.serverKey().toString(),
+                "--tls-ca-cert-file", certificates.caCert().toString(), "--tls-auth-clients", "no"));
+        args.addAll(List.of(extraArgs));
+        try {
+            return started(binary(), certificates, args);
+        } catch (IllegalStateException e) {
+            String log = String.valueOf(e.getMessage());
+            // Redis 7.0 built without TLS does not know the tls-* directives; 7.2 and later lack the tls listener
+            if (log.contains("Bad directive") && log.contains("'tls-")
+                || log.contains("Failed finding connection listener of tls")) {
+                Assumptions.abort("redis-server " + binary() + " is built without TLS (make BUILD_TLS=yes), so "
+                                  + "the TLS tests cannot run; Debian's redis-server has TLS. " + log);
+            }
+            throw e;
+        }
     }
 
     /**
@@ -65,7 +95,7 @@ public final class RedisProcess implements AutoCloseable {
      * com.github.codemonstur:embedded-redis ships.
      */
     public static RedisProcess startRedis62(String... extraArgs) {
-        return started(binary62(), extraArgs);
+        return started(binary62(), null, List.of(extraArgs));
     }
 
     /**
@@ -73,12 +103,12 @@ public final class RedisProcess implements AutoCloseable {
      * can become the local end of some outgoing connection (both come from the ephemeral range); then another port
      * is tried.
      */
-    private static RedisProcess started(Path server, String... extraArgs) {
+    private static RedisProcess started(Path server, TestCertificates tls, List<String> extraArgs) {
         for (int attempt = 1; ; attempt++) {
             RedisProcess redis;
             try {
-                redis = new RedisProcess(server, freePort(), Files.createTempDirectory("redis-test"),
-                        List.of(extraArgs));
+                redis = new RedisProcess(server, freePort(), Files.createTempDirectory("redis-test"), extraArgs,
+                        tls);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -96,15 +126,19 @@ public final class RedisProcess implements AutoCloseable {
     /** A port nothing listens on now, for a server to be started later. */
     public static RedisProcess onFreePort(String... extraArgs) {
         try {
-            return new RedisProcess(binary(), freePort(), Files.createTempDirectory("redis-test"), List.of(extraArgs));
+            return new RedisProcess(binary(), freePort(), Files.createTempDirectory("redis-test"), List.of(extraArgs),
+                    null);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
     public synchronized void launch() {
-        List<String> command = new ArrayList<>(List.of(server.toString(), "--port", String.valueOf(port),
-                "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString()));
+        // a TLS server has no plain port: the port the readiness check polls is its TLS port
+        List<String> command = new ArrayList<>(tls == null
+                ? List.of(server.toString(), "--port", String.valueOf(port))
+                : List.of(server.toString(), "--port", "0", "--tls-port", String.valueOf(port)));
+        command.addAll(List.of("--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString()));
         command.addAll(extraArgs);
         try {
             process = new ProcessBuilder(command).redirectErrorStream(true)
@@ -137,7 +171,7 @@ public final class RedisProcess implements AutoCloseable {
     }
 
     public String uri() {
-        return "redis://127.0.0.1:" + port;
+        return (tls == null ? "redis://" : "rediss://") + "127.0.0.1:" + port;
     }
 
     /** A String connection for assertions and setup; password-protected servers need {@link #commands(String)}. */
@@ -160,6 +194,13 @@ public final class RedisProcess implements AutoCloseable {
                 uri.setCredentialsProvider(new StaticCredentialsProvider(null, password.toCharArray()));
             }
             client = RedisClient.create(uri);
+            if (tls != null) {
+                // trusts the test CA, and has a client certificate for a server that asks for one
+                client.setOptions(ClientOptions.builder().sslOptions(SslOptions.builder()
+                        .truststore(tls.truststore().toFile(), TestCertificates.STORE_PASSWORD)
+                        .keystore(tls.clientKeystore().toFile(), TestCertificates.STORE_PASSWORD.toCharArray())
+                        .build()).build());
+            }
             connection = client.connect();
         }
         return connection.sync();

@@ -600,6 +600,44 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
+         * TLS settings for a rediss:// redisUri: the CAs the server's
+         * certificate must chain to (trust managers) and a client certificate
+         * for a server that asks for one (key managers). Without them, the
+         * server's certificate is checked against the JVM's default truststore.
+         * Not used with redisClient.
+         * 
+         * The option is a:
+         * <code>org.apache.camel.support.jsse.SSLContextParameters</code> type.
+         * 
+         * Group: security
+         * 
+         * @param sslContextParameters the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointConsumerBuilder sslContextParameters(org.apache.camel.support.jsse.SSLContextParameters sslContextParameters) {
+            doSetProperty("sslContextParameters", sslContextParameters);
+            return this;
+        }
+        /**
+         * TLS settings for a rediss:// redisUri: the CAs the server's
+         * certificate must chain to (trust managers) and a client certificate
+         * for a server that asks for one (key managers). Without them, the
+         * server's certificate is checked against the JVM's default truststore.
+         * Not used with redisClient.
+         * 
+         * The option will be converted to a
+         * <code>org.apache.camel.support.jsse.SSLContextParameters</code> type.
+         * 
+         * Group: security
+         * 
+         * @param sslContextParameters the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointConsumerBuilder sslContextParameters(String sslContextParameters) {
+            doSetProperty("sslContextParameters", sslContextParameters);
+            return this;
+        }
+        /**
          * The Redis user (ACL), as an alternative to putting it in redisUri.
          * 
          * The option is a: <code>java.lang.String</code> type.
@@ -1094,6 +1132,44 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
+         * TLS settings for a rediss:// redisUri: the CAs the server's
+         * certificate must chain to (trust managers) and a client certificate
+         * for a server that asks for one (key managers). Without them, the
+         * server's certificate is checked against the JVM's default truststore.
+         * Not used with redisClient.
+         * 
+         * The option is a:
+         * <code>org.apache.camel.support.jsse.SSLContextParameters</code> type.
+         * 
+         * Group: security
+         * 
+         * @param sslContextParameters the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointProducerBuilder sslContextParameters(org.apache.camel.support.jsse.SSLContextParameters sslContextParameters) {
+            doSetProperty("sslContextParameters", sslContextParameters);
+            return this;
+        }
+        /**
+         * TLS settings for a rediss:// redisUri: the CAs the server's
+         * certificate must chain to (trust managers) and a client certificate
+         * for a server that asks for one (key managers). Without them, the
+         * server's certificate is checked against the JVM's default truststore.
+         * Not used with redisClient.
+         * 
+         * The option will be converted to a
+         * <code>org.apache.camel.support.jsse.SSLContextParameters</code> type.
+         * 
+         * Group: security
+         * 
+         * @param sslContextParameters the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointProducerBuilder sslContextParameters(String sslContextParameters) {
+            doSetProperty("sslContextParameters", sslContextParameters);
+            return this;
+        }
+        /**
          * The Redis user (ACL), as an alternative to putting it in redisUri.
          * 
          * The option is a: <code>java.lang.String</code> type.
@@ -1449,6 +1525,44 @@ public interface ReliableRedisEndpointBuilderFactory {
          */
         default ReliableRedisEndpointBuilder password(String password) {
             doSetProperty("password", password);
+            return this;
+        }
+        /**
+         * TLS settings for a rediss:// redisUri: the CAs the server's
+         * certificate must chain to (trust managers) and a client certificate
+         * for a server that asks for one (key managers). Without them, the
+         * server's certificate is checked against the JVM's default truststore.
+         * Not used with redisClient.
+         * 
+         * The option is a:
+         * <code>org.apache.camel.support.jsse.SSLContextParameters</code> type.
+         * 
+         * Group: security
+         * 
+         * @param sslContextParameters the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointBuilder sslContextParameters(org.apache.camel.support.jsse.SSLContextParameters sslContextParameters) {
+            doSetProperty("sslContextParameters", sslContextParameters);
+            return this;
+        }
+        /**
+         * TLS settings for a rediss:// redisUri: the CAs the server's
+         * certificate must chain to (trust managers) and a client certificate
+         * for a server that asks for one (key managers). Without them, the
+         * server's certificate is checked against the JVM's default truststore.
+         * Not used with redisClient.
+         * 
+         * The option will be converted to a
+         * <code>org.apache.camel.support.jsse.SSLContextParameters</code> type.
+         * 
+         * Group: security
+         * 
+         * @param sslContextParameters the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointBuilder sslContextParameters(String sslContextParameters) {
+            doSetProperty("sslContextParameters", sslContextParameters);
             return this;
         }
         /**
