@@ -36,10 +36,9 @@ final class RedisUris {
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("redisUri '" + mask(redisUri) + "' is not a valid Redis URI");
         }
-        if (nodes.size() > 1 && nodes.get(0).getDatabase() != 0) {
+        if (nodes.size() > 1 && databaseOf(redisUri) != 0) {
             throw new IllegalArgumentException("redisUri '" + mask(redisUri)
-                    + "' names a Redis Cluster, which has no database but 0, and database "
-                    + nodes.get(0).getDatabase());
+                    + "' names a Redis Cluster, which has no database but 0, and database " + databaseOf(redisUri));
         }
         if (password != null) {
             // a credentials provider rather than setAuthentication: the same call on Lettuce 6 and 7
@@ -69,10 +68,27 @@ final class RedisUris {
         if (redisUri == null || redisUri.startsWith("redis-sentinel")) {
             return false;
         }
-        int start = redisUri.indexOf("://") + 3;
-        int end = redisUri.indexOf('/', start);
-        String authority = redisUri.substring(start, end < 0 ? redisUri.length() : end);
+        String authority = redisUri.substring(authorityStart(redisUri), authorityEnd(redisUri));
         return authority.substring(authority.lastIndexOf('@') + 1).contains(",");
+    }
+
+    /** The database a node list names (/2 or ?database=2), which Lettuce's node list parsing drops. */
+    private static int databaseOf(String nodeList) {
+        return RedisURI.create("redis://localhost" + nodeList.substring(authorityEnd(nodeList))).getDatabase();
+    }
+
+    private static int authorityStart(String redisUri) {
+        return redisUri.indexOf("://") + 3;
+    }
+
+    private static int authorityEnd(String redisUri) {
+        int start = authorityStart(redisUri);
+        for (int i = start; i < redisUri.length(); i++) {
+            if ("/?#".indexOf(redisUri.charAt(i)) >= 0) {
+                return i;
+            }
+        }
+        return redisUri.length();
     }
 
     /** The text with the user info of every URI in it replaced by xxxxxx. */

@@ -110,8 +110,9 @@ public interface ReliableRedisEndpointBuilderFactory {
         }
         /**
          * The Redis server as a Lettuce URI: redis://, rediss:// (TLS),
-         * redis-sentinel://, with user:password if needed. Never logged in
-         * clear.
+         * redis-sentinel://, or a Redis Cluster as a list of its nodes,
+         * redis://host1:port1,host2:port2; with user:password if needed. Never
+         * logged in clear.
          * 
          * The option is a: <code>java.lang.String</code> type.
          * 
@@ -1102,8 +1103,9 @@ public interface ReliableRedisEndpointBuilderFactory {
         }
         /**
          * The Redis server as a Lettuce URI: redis://, rediss:// (TLS),
-         * redis-sentinel://, with user:password if needed. Never logged in
-         * clear.
+         * redis-sentinel://, or a Redis Cluster as a list of its nodes,
+         * redis://host1:port1,host2:port2; with user:password if needed. Never
+         * logged in clear.
          * 
          * The option is a: <code>java.lang.String</code> type.
          * 
@@ -1498,8 +1500,9 @@ public interface ReliableRedisEndpointBuilderFactory {
         }
         /**
          * The Redis server as a Lettuce URI: redis://, rediss:// (TLS),
-         * redis-sentinel://, with user:password if needed. Never logged in
-         * clear.
+         * redis-sentinel://, or a Redis Cluster as a list of its nodes,
+         * redis://host1:port1,host2:port2; with user:password if needed. Never
+         * logged in clear.
          * 
          * The option is a: <code>java.lang.String</code> type.
          * 
