@@ -45,6 +45,10 @@ class ProducerTest extends CamelRedisTestBase {
 
     @Test
     void theEnqueuedHeaderSaysWhetherTheSendStoredTheMessageAndANoOpIsLogged() throws Exception {
+        String noOp = "INFO dev.reliableredis.camel.ReliableRedisProducer - Message 'order-8-" + mode
+                      + "' is already known to queue 'q'";
+        // the log is shared with the other test classes of the run, the cluster variant of this one among them
+        int noOpsBefore = TestLog.occurrences(noOp);
         Exchange first = template.request("reliable-redis:q?mode=" + mode, e -> {
             e.getMessage().setBody("first");
             e.getMessage().setHeader(ReliableRedisConstants.DEDUPLICATION_ID, "order-8-" + mode);
@@ -57,8 +61,7 @@ class ProducerTest extends CamelRedisTestBase {
         assertThat(first.getMessage().getHeader(ReliableRedisConstants.ENQUEUED)).isEqualTo(true);
         assertThat(second.getMessage().getHeader(ReliableRedisConstants.ENQUEUED)).isEqualTo(false);
         assertThat(second.getMessage().getHeader(ReliableRedisConstants.MESSAGE_ID)).isEqualTo("order-8-" + mode);
-        assertThat(TestLog.occurrences("INFO dev.reliableredis.camel.ReliableRedisProducer - Message 'order-8-" + mode
-                                       + "' is already known to queue 'q'")).isEqualTo(1);
+        assertThat(TestLog.occurrences(noOp) - noOpsBefore).isEqualTo(1);
     }
 
     @Test
