@@ -6,6 +6,7 @@ import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 
+import dev.reliableredis.queue.AclRefusal;
 import org.apache.camel.spi.ExceptionHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -132,13 +133,19 @@ final class OutageReport {
         return RedisUris.mask(describe(cause));
     }
 
-    /** Redis's own words, with an authentication failure called so. */
+    /**
+     * Redis's own words, with an authentication failure called so, and a refusal by the Redis ACL too: the password
+     * is right then, the user's permissions are not.
+     */
     private static String describe(Throwable cause) {
         String message = String.valueOf(cause.getMessage());
         for (Throwable t = cause; t != null; t = t.getCause()) {
             String text = String.valueOf(t.getMessage());
-            if (text.contains("WRONGPASS") || text.contains("NOAUTH") || text.contains("NOPERM")) {
+            if (text.contains("WRONGPASS") || text.contains("NOAUTH")) {
                 return "authentication failed (check username and password): " + message;
+            }
+            if (AclRefusal.is(text)) {
+                return "the Redis user lacks a permission the component needs (ACL): " + message;
             }
         }
         return message;

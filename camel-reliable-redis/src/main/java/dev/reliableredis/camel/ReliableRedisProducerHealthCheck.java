@@ -2,6 +2,7 @@ package dev.reliableredis.camel;
 
 import java.util.Map;
 
+import dev.reliableredis.queue.AclRefusal;
 import org.apache.camel.health.HealthCheckResultBuilder;
 import org.apache.camel.impl.health.AbstractHealthCheck;
 
@@ -30,9 +31,12 @@ final class ReliableRedisProducerHealthCheck extends AbstractHealthCheck {
             endpoint.ping();
             builder.up();
         } catch (RuntimeException e) {
+            String reason = RedisUris.mask(String.valueOf(e.getMessage()));
             builder.down();
-            builder.message("Redis does not answer the producer of queue '" + endpoint.getQueueName() + "': "
-                            + RedisUris.mask(String.valueOf(e.getMessage())));
+            builder.message((AclRefusal.is(reason)
+                    ? "The Redis user of the producer of queue '" + endpoint.getQueueName()
+                      + "' lacks a permission the component needs (ACL): "
+                    : "Redis does not answer the producer of queue '" + endpoint.getQueueName() + "': ") + reason);
             builder.error(e);
         }
     }

@@ -28,7 +28,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A real redis-server process on a free loopback port, started by a test and stopped or killed by it. Uses
- * redis-server from the PATH, else the binary that org.signal:embedded-redis ships.
+ * redis-server from the PATH, else the binary that org.signal:embedded-redis ships. Under
+ * {@code -Dreliable-redis.test.acl=true} it has the {@link LeastPrivilegeUser} from its start on.
  */
 public final class RedisProcess implements AutoCloseable {
 
@@ -103,6 +104,9 @@ public final class RedisProcess implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of(server.toString(), "--port", String.valueOf(port),
                 "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString()));
         command.addAll(extraArgs);
+        if (LeastPrivilegeUser.enabled()) {
+            command.addAll(LeastPrivilegeUser.serverArgs());
+        }
         try {
             process = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(dir.resolve("redis.log").toFile()).start();
