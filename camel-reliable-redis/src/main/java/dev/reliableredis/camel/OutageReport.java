@@ -5,7 +5,9 @@ import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Predicate;
 
+import dev.reliableredis.queue.AclRefusal;
 import dev.reliableredis.queue.QueueException;
 import dev.reliableredis.queue.RedisErrors;
 import org.apache.camel.spi.ExceptionHandler;
@@ -143,18 +145,28 @@ final class OutageReport {
         return RedisUris.mask(describe(cause));
     }
 
-    /** Redis's own words, with an authentication failure and a failed TLS handshake called so. */
+    /**
+     * Redis's own words, with an authentication failure, a refusal by the Redis ACL (the password is right then,
+     * the user's permissions are not) and a failed TLS handshake called so.
+     */
     private static String describe(Throwable cause) {
         // a queue operation's message has the description already; a connection's failure needs one
         String message = cause instanceof QueueException ? cause.getMessage() : RedisErrors.describe(cause);
-        return isAuthenticationFailure(cause) ? "authentication failed (check username and password): " + message
+        if (isAuthenticationFailure(cause)) {
+            return "authentication failed (check username and password): " + message;
+        }
+        return anyMessage(cause, AclRefusal::is)
+                ? "the Redis user lacks a permission the component needs (ACL): " + message
                 : message;
     }
 
     private static boolean isAuthenticationFailure(Throwable cause) {
+        return anyMessage(cause, text -> text.contains("WRONGPASS") || text.contains("NOAUTH"));
+    }
+
+    private static boolean anyMessage(Throwable cause, Predicate<String> test) {
         for (Throwable t = cause; t != null; t = t.getCause()) {
-            String text = String.valueOf(t.getMessage());
-            if (text.contains("WRONGPASS") || text.contains("NOAUTH") || text.contains("NOPERM")) {
+            if (test.test(String.valueOf(t.getMessage()))) {
                 return true;
             }
         }

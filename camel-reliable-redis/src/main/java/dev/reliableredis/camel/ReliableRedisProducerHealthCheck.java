@@ -2,6 +2,7 @@ package dev.reliableredis.camel;
 
 import java.util.Map;
 
+import dev.reliableredis.queue.AclRefusal;
 import dev.reliableredis.queue.RedisErrors;
 import org.apache.camel.health.HealthCheckResultBuilder;
 import org.apache.camel.impl.health.AbstractHealthCheck;
@@ -31,9 +32,12 @@ final class ReliableRedisProducerHealthCheck extends AbstractHealthCheck {
             endpoint.ping();
             builder.up();
         } catch (RuntimeException e) {
+            String reason = RedisUris.mask(RedisErrors.describe(e));
             builder.down();
-            builder.message("Redis does not answer the producer of queue '" + endpoint.getQueueName() + "': "
-                            + RedisUris.mask(RedisErrors.describe(e)));
+            builder.message((AclRefusal.is(reason)
+                    ? "The Redis user of the producer of queue '" + endpoint.getQueueName()
+                      + "' lacks a permission the component needs (ACL): "
+                    : "Redis does not answer the producer of queue '" + endpoint.getQueueName() + "': ") + reason);
             builder.error(e);
         }
     }

@@ -63,15 +63,23 @@ public final class LuaScript {
         }
     }
 
-    /** Runs the script with EVALSHA, or with EVAL when Redis does not know it; the reply, without waiting for it. */
+    /**
+     * Runs the script with EVALSHA, or with EVAL when Redis does not know it; the reply, without waiting for it. An ACL
+     * refusal says what was refused (see {@link AclRefusal}).
+     */
     public <T> CompletionStage<T> run(RedisClusterAsyncCommands<byte[], byte[]> redis, ScriptOutputType type,
             byte[][] keys, byte[]... args) {
         return redis.<T>evalsha(sha, type, keys, args).exceptionallyCompose(error -> {
-            Throwable cause = error instanceof CompletionException ? error.getCause() : error;
+            Throwable cause = unwrap(error);
             return cause instanceof RedisNoScriptException
                     ? redis.<T>eval(source, type, keys, args)
                     : CompletableFuture.failedStage(cause);
-        });
+        }).exceptionallyCompose(error -> CompletableFuture.failedStage(
+                AclRefusal.explain(unwrap(error), toString(), source, keys)));
+    }
+
+    private static Throwable unwrap(Throwable error) {
+        return error instanceof CompletionException ? error.getCause() : error;
     }
 
     private static String sha1(byte[] source) {

@@ -3,10 +3,12 @@ package dev.reliableredis.camel;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 import dev.reliableredis.queue.RedisGateway;
+import dev.reliableredis.testsupport.LeastPrivilegeUser;
 import dev.reliableredis.testsupport.RedisCluster;
 import dev.reliableredis.testsupport.RedisProcess;
 import io.lettuce.core.Range;
@@ -16,6 +18,8 @@ import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.health.HealthCheck;
+import org.apache.camel.health.HealthCheckHelper;
 import org.apache.camel.impl.DefaultCamelContext;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -23,12 +27,15 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.Parameter;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
  * One redis-server per test class, emptied before each test, and a fresh CamelContext per test. Semantic tests
  * run once per mode ({@code @ParameterizedClass}), so that the two modes cannot drift apart. A subclass that
- * starts a {@link RedisCluster} in its own {@code startRedis} runs the same tests on a Redis Cluster.
+ * starts a {@link RedisCluster} in its own {@code startRedis} runs the same tests on a Redis Cluster. Under
+ * {@code -Dreliable-redis.test.acl=true} the component logs in as the {@link LeastPrivilegeUser}, and a test fails
+ * when Redis refused that user anything but what the component tolerates; {@link #raw} stays the default user.
  */
 abstract class CamelRedisTestBase {
 
@@ -60,7 +67,10 @@ abstract class CamelRedisTestBase {
         raw = cluster != null ? cluster.commands() : redis.commands();
         raw.flushall();
         context = new DefaultCamelContext();
-        context.getComponent("reliable-redis", ReliableRedisComponent.class).setRedisUri(redisUri());
+        if (LeastPrivilegeUser.enabled()) {
+            raw.aclLogReset();
+        }
+        connect(context.getComponent("reliable-redis", ReliableRedisComponent.class), redisUri());
         context.start();
         template = context.createProducerTemplate();
     }
@@ -68,6 +78,19 @@ abstract class CamelRedisTestBase {
     @AfterEach
     void stopCamel() {
         context.stop();
+        if (LeastPrivilegeUser.enabled()) {
+            assertThat(LeastPrivilegeUser.refusals(raw, LeastPrivilegeUser.NAME))
+                    .as("what Redis refused the least-privilege user").allMatch(LeastPrivilegeUser::refusedOnPurpose);
+        }
+    }
+
+    /** Points the component at the Redis, as the least-privilege user under -Dreliable-redis.test.acl=true. */
+    static void connect(ReliableRedisComponent component, String redisUri) {
+        component.setRedisUri(redisUri);
+        if (LeastPrivilegeUser.enabled()) {
+            component.setUsername(LeastPrivilegeUser.NAME);
+            component.setPassword(LeastPrivilegeUser.PASSWORD);
+        }
     }
 
     /** The redisUri of the Redis or the Redis Cluster under test. */
@@ -157,6 +180,17 @@ abstract class CamelRedisTestBase {
 
     void awaitReceived(int count) {
         await(count + " exchanges received").atMost(Duration.ofSeconds(15)).until(() -> received.size() >= count);
+    }
+
+    /** The readiness check with this id, as Camel's health check registry reports it now. */
+    Optional<HealthCheck.Result> result(String id) {
+        return HealthCheckHelper.invokeReadiness(context).stream()
+                .filter(result -> result.getCheck().getId().equals(id)).findFirst();
+    }
+
+    HealthCheck.Result awaitState(String id, HealthCheck.State state, Duration atMost) {
+        return await(id + " " + state).atMost(atMost).pollInterval(Duration.ofMillis(100))
+                .until(() -> result(id).orElse(null), result -> result != null && result.getState() == state);
     }
 
     String key(String queue, String part) {

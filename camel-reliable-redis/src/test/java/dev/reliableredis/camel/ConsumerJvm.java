@@ -10,14 +10,15 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 
+import dev.reliableredis.testsupport.LeastPrivilegeUser;
 import org.apache.camel.CamelContext;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.impl.DefaultCamelContext;
 
 /**
- * A consumer in a JVM of its own, for tests that kill it. It prints "PROCESSING <id> <deliveryCount>" for every
- * message and then either hangs (until the test kills it with SIGKILL) or halts the JVM at once ("halt": a message
- * that kills its consumer).
+ * A consumer in a JVM of its own, for tests that kill it; it logs in as the tests' components do. It prints
+ * "PROCESSING <id> <deliveryCount>" for every message and then either hangs (until the test kills it with SIGKILL)
+ * or halts the JVM at once ("halt": a message that kills its consumer).
  */
 public final class ConsumerJvm {
 
@@ -35,8 +36,9 @@ public final class ConsumerJvm {
     public static ConsumerJvm start(String redisUri, String endpointUri, String behaviour) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = List.of(java, "-cp", System.getProperty("java.class.path"),
-                "-Dorg.slf4j.simpleLogger.logFile=System.err", ConsumerJvm.class.getName(), redisUri, endpointUri,
-                behaviour);
+                "-Dorg.slf4j.simpleLogger.logFile=System.err",
+                "-D" + LeastPrivilegeUser.PROPERTY + "=" + LeastPrivilegeUser.enabled(), ConsumerJvm.class.getName(),
+                redisUri, endpointUri, behaviour);
         try {
             return new ConsumerJvm(new ProcessBuilder(command).redirectErrorStream(true).start());
         } catch (IOException e) {
@@ -79,7 +81,7 @@ public final class ConsumerJvm {
         String endpointUri = args[1];
         boolean halt = "halt".equals(args[2]);
         CamelContext context = new DefaultCamelContext();
-        context.getComponent("reliable-redis", ReliableRedisComponent.class).setRedisUri(redisUri);
+        CamelRedisTestBase.connect(context.getComponent("reliable-redis", ReliableRedisComponent.class), redisUri);
         context.addRoutes(new RouteBuilder() {
             public void configure() {
                 from(endpointUri).process(e -> {

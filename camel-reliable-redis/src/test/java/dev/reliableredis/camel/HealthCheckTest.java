@@ -1,7 +1,6 @@
 package dev.reliableredis.camel;
 
 import java.time.Duration;
-import java.util.Optional;
 
 import dev.reliableredis.testsupport.RedisProcess;
 import org.apache.camel.builder.RouteBuilder;
@@ -147,15 +146,5 @@ class HealthCheckTest extends CamelRedisTestBase {
             late.launch();
             awaitState(check, HealthCheck.State.UP, Duration.ofSeconds(10));
         }
-    }
-
-    private Optional<HealthCheck.Result> result(String id) {
-        return HealthCheckHelper.invokeReadiness(context).stream()
-                .filter(result -> result.getCheck().getId().equals(id)).findFirst();
-    }
-
-    private HealthCheck.Result awaitState(String id, HealthCheck.State state, Duration atMost) {
-        return await(id + " " + state).atMost(atMost).pollInterval(Duration.ofMillis(100))
-                .until(() -> result(id).orElse(null), result -> result != null && result.getState() == state);
     }
 }

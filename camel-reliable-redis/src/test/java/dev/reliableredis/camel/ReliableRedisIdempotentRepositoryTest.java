@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
+import dev.reliableredis.testsupport.LeastPrivilegeUser;
 import dev.reliableredis.testsupport.RedisProcess;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScanArgs;
@@ -103,7 +104,6 @@ class ReliableRedisIdempotentRepositoryTest {
         assertThat(repository.contains("B")).isFalse();
         assertThat(raw.get("rr:{orders}:seen:A")).isEqualTo("1");
 
-        assertThat(repository.confirm("A")).isTrue();
         assertThat(repository.contains("A")).isTrue();
 
         assertThat(repository.remove("A")).isTrue();
@@ -244,6 +244,26 @@ class ReliableRedisIdempotentRepositoryTest {
         } finally {
             client.shutdown();
         }
+    }
+
+    @Test
+    void everyOperationWorksAsAUserWithOnlyTheRepositorysAclRule() {
+        raw.aclLogReset();
+        LeastPrivilegeUser.create(raw, "repository", "repository-pw", LeastPrivilegeUser.IDEMPOTENT_REPOSITORY_RULE);
+        ReliableRedisIdempotentRepository repository = new ReliableRedisIdempotentRepository(redis.uri(), "orders");
+        repository.setUsername("repository");
+        repository.setPassword("repository-pw");
+        repository.start();
+        started.add(repository);
+
+        assertThat(repository.add("A")).isTrue();
+        assertThat(repository.add("B")).isTrue();
+        assertThat(repository.contains("A")).isTrue();
+        assertThat(repository.remove("A")).isTrue();
+        repository.clear();
+
+        assertThat(RedisProcess.keys(raw, "rr:{orders}:seen:*")).isEmpty();
+        assertThat(LeastPrivilegeUser.refusals(raw, "repository")).allMatch(LeastPrivilegeUser::refusedOnPurpose);
     }
 
     @Test

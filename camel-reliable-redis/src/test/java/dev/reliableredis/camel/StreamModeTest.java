@@ -6,9 +6,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.reliableredis.testsupport.LeastPrivilegeUser;
 import io.lettuce.core.Range;
 import io.lettuce.core.StreamMessage;
 import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -19,6 +21,14 @@ class StreamModeTest extends CamelRedisTestBase {
 
     StreamModeTest() {
         mode = "stream";
+    }
+
+    /** The streams these tests name with streamKey and deadLetterKey are outside the key prefix: grants them. */
+    @BeforeEach
+    void grantTheStreamsOutsideTheKeyPrefix() {
+        if (LeastPrivilegeUser.enabled()) {
+            LeastPrivilegeUser.grantKeys(raw, "order_stream", "order_dlq", "new_stream", "old_stream", "fast_stream");
+        }
     }
 
     @Test

@@ -32,7 +32,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * A real redis-server process on a free loopback port, started by a test and stopped or killed by it. Uses the
  * binary the system property {@value #SERVER_PROPERTY} names, else redis-server from the PATH, else the binary
- * that org.signal:embedded-redis ships.
+ * that org.signal:embedded-redis ships. Under {@code -Dreliable-redis.test.acl=true} it has the
+ * {@link LeastPrivilegeUser} from its start on.
  */
 public final class RedisProcess implements AutoCloseable {
 
@@ -140,6 +141,9 @@ public final class RedisProcess implements AutoCloseable {
                 : List.of(server.toString(), "--port", "0", "--tls-port", String.valueOf(port)));
         command.addAll(List.of("--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString()));
         command.addAll(extraArgs);
+        if (LeastPrivilegeUser.enabled()) {
+            command.addAll(LeastPrivilegeUser.serverArgs());
+        }
         try {
             process = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(dir.resolve("redis.log").toFile()).start();

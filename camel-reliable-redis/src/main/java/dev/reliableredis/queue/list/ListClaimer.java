@@ -66,6 +66,7 @@ final class ListClaimer implements Claimer {
         }
         return calls.run("claim", () -> {
             RedisClusterAsyncCommands<byte[], byte[]> waiting = null;
+            CompletableFuture<?> wait = null;
             if (!more) {
                 StatefulConnection<byte[], byte[]> opened = connection(maxWait);
                 waiting = RedisGateway.async(opened);
@@ -78,10 +79,18 @@ final class ListClaimer implements Claimer {
                 } else {
                     addressable = false;
                 }
-                waiting.blpop(Math.max(waitLimit(maxWait).toMillis(), 1) / 1000.0, wakeKey);
+                wait = waiting.blpop(Math.max(waitLimit(maxWait).toMillis(), 1) / 1000.0, wakeKey)
+                        .toCompletableFuture();
             }
+            CompletableFuture<?> waited = wait;
             return await(queue.claimBatch(waiting, max).thenApply(claimed -> {
                 more = claimed.more();
+                // Redis answered the wait before the claim behind it. A refused wait (BLPOP not allowed to the user)
+                // ends at once, and an idle consumer would claim again and again without pause: an empty claim
+                // fails with the wait's error instead (join throws it)
+                if (claimed.deliveries().isEmpty() && waited != null && waited.isCompletedExceptionally()) {
+                    waited.join();
+                }
                 return start.apply(claimed.deliveries());
             }));
         });
