@@ -3,6 +3,9 @@ package dev.reliableredis.queue.stream;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.UnaryOperator;
 
 import dev.reliableredis.queue.Claimer;
@@ -18,12 +21,17 @@ import io.lettuce.core.api.StatefulConnection;
  * program's XADD ends the wait, and Redis serves each new entry to one of the group's waiting consumers. A blocking
  * read lasts at most one second, which bounds how long a stopping consumer waits for it: it is not cut short,
  * because a read Redis serves while the client gives up would leave its entries pending with no one to process
- * them; for the same reason it lasts at most half the command timeout. Due retries are found by the claim script
+ * them until their lease expires; for the same reason it lasts at most half the command timeout. Only when Redis
+ * has not answered half a second after that (it is paused or unreachable) does a stopping consumer cut its
+ * connection, so that its stop does not wait for the command timeout. Due retries are found by the claim script
  * at the latest after {@code maxWait}.
  */
 final class StreamClaimer implements Claimer {
 
     private static final Duration MAX_BLOCK = Duration.ofSeconds(1);
+    /** How long a stopping consumer waits for the read under way before it cuts the connection. */
+    private static final long STOP_GRACE_NANOS = MAX_BLOCK.plusMillis(500).toNanos();
+    private static final long CHECK_EVERY_MILLIS = 100;
 
     private final StreamQueue queue;
     private final RedisGateway gateway;
@@ -51,12 +59,52 @@ final class StreamClaimer implements Claimer {
             CompletableFuture<List<Delivery>> read = queue.readNew(connection(), max, shortest(Duration.ofNanos(left),
                     MAX_BLOCK, gateway.commandTimeout().dividedBy(2)));
             // started from Lettuce's I/O thread as the entries arrive, without waking this thread first
-            List<Delivery> unstarted = QueueCalls.await(read.thenApply(start));
+            CompletableFuture<List<Delivery>> started = read.thenApply(start);
+            if (!ends(started)) {
+                return List.of();
+            }
+            List<Delivery> unstarted = QueueCalls.await(started);
             if (!read.join().isEmpty()) {
                 return unstarted;
             }
         }
         return List.of();
+    }
+
+    /**
+     * Waits for the read; false when the consumer stops and Redis does not end the read within the grace period,
+     * or the waiting thread is interrupted: then the connection is cut.
+     */
+    private boolean ends(CompletableFuture<?> read) {
+        boolean stopping = false;
+        long cutAt = 0;
+        while (true) {
+            try {
+                read.get(CHECK_EVERY_MILLIS, TimeUnit.MILLISECONDS);
+                return true;
+            } catch (ExecutionException failed) {
+                return true;
+            } catch (TimeoutException stillReading) {
+                if (woken && !stopping) {
+                    stopping = true;
+                    cutAt = System.nanoTime() + STOP_GRACE_NANOS;
+                } else if (stopping && System.nanoTime() - cutAt > 0) {
+                    discardConnection();
+                    return false;
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                discardConnection();
+                return false;
+            }
+        }
+    }
+
+    private synchronized void discardConnection() {
+        if (connection != null) {
+            connection.closeAsync();
+            connection = null;
+        }
     }
 
     private synchronized StatefulConnection<byte[], byte[]> connection() {
@@ -87,9 +135,6 @@ final class StreamClaimer implements Claimer {
     public synchronized void close() {
         woken = true;
         closed = true;
-        if (connection != null) {
-            connection.closeAsync();
-            connection = null;
-        }
+        discardConnection();
     }
 }
