@@ -41,20 +41,32 @@ public final class RedisProcess implements AutoCloseable {
     private final int port;
     private final Path dir;
     private final List<String> extraArgs;
+    /** The sentinel.conf of a Sentinel, written to its directory before it starts; null for a server. */
+    private final String sentinelConfig;
     private Process process;
     private RedisClient client;
     private StatefulRedisConnection<String, String> connection;
 
-    private RedisProcess(Path server, int port, Path dir, List<String> extraArgs) {
+    private RedisProcess(Path server, int port, Path dir, List<String> extraArgs, String sentinelConfig) {
         this.server = server;
         this.port = port;
         this.dir = dir;
         this.extraArgs = extraArgs;
+        this.sentinelConfig = sentinelConfig;
     }
 
     /** Starts a server without persistence; extra args are redis-server options such as "--requirepass", "s3cret". */
     public static RedisProcess start(String... extraArgs) {
-        return started(binary(), extraArgs);
+        return started(binary(), null, extraArgs);
+    }
+
+    /**
+     * Starts a Sentinel ({@code redis-server <conf> --sentinel}) with this sentinel.conf, such as {@code sentinel
+     * monitor mymaster 127.0.0.1 6379 1}. The file is written to the process's own directory, since Sentinel rewrites
+     * it as it learns about replicas and failovers.
+     */
+    public static RedisProcess startSentinel(String config) {
+        return started(binary(), config);
     }
 
     /**
@@ -62,7 +74,7 @@ public final class RedisProcess implements AutoCloseable {
      * com.github.codemonstur:embedded-redis ships.
      */
     public static RedisProcess startRedis62(String... extraArgs) {
-        return started(binary62(), extraArgs);
+        return started(binary62(), null, extraArgs);
     }
 
     /**
@@ -70,12 +82,12 @@ public final class RedisProcess implements AutoCloseable {
      * can become the local end of some outgoing connection (both come from the ephemeral range); then another port
      * is tried.
      */
-    private static RedisProcess started(Path server, String... extraArgs) {
+    private static RedisProcess started(Path server, String sentinelConfig, String... extraArgs) {
         for (int attempt = 1; ; attempt++) {
             RedisProcess redis;
             try {
                 redis = new RedisProcess(server, freePort(), Files.createTempDirectory("redis-test"),
-                        List.of(extraArgs));
+                        List.of(extraArgs), sentinelConfig);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -93,17 +105,24 @@ public final class RedisProcess implements AutoCloseable {
     /** A port nothing listens on now, for a server to be started later. */
     public static RedisProcess onFreePort(String... extraArgs) {
         try {
-            return new RedisProcess(binary(), freePort(), Files.createTempDirectory("redis-test"), List.of(extraArgs));
+            return new RedisProcess(binary(), freePort(), Files.createTempDirectory("redis-test"), List.of(extraArgs),
+                    null);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
     public synchronized void launch() {
-        List<String> command = new ArrayList<>(List.of(server.toString(), "--port", String.valueOf(port),
-                "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString()));
-        command.addAll(extraArgs);
+        List<String> command = new ArrayList<>(List.of(server.toString()));
         try {
+            if (sentinelConfig != null) {
+                // the configuration file must be the first argument
+                Path config = Files.writeString(dir.resolve("sentinel.conf"), sentinelConfig);
+                command.addAll(List.of(config.toString(), "--sentinel"));
+            }
+            command.addAll(List.of("--port", String.valueOf(port), "--bind", "127.0.0.1", "--save", "",
+                    "--appendonly", "no", "--dir", dir.toString()));
+            command.addAll(extraArgs);
             process = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(dir.resolve("redis.log").toFile()).start();
         } catch (IOException e) {
