@@ -39,6 +39,10 @@ public class ReliableRedisComponentConfigurer extends PropertyConfigurerSupport 
         case "redisuri":
         case "redisUri": target.setRedisUri(property(camelContext, java.lang.String.class, value)); return true;
         case "username": target.setUsername(property(camelContext, java.lang.String.class, value)); return true;
+        case "waitreplicas":
+        case "waitReplicas": target.setWaitReplicas(property(camelContext, int.class, value)); return true;
+        case "waittimeout":
+        case "waitTimeout": target.setWaitTimeout(property(camelContext, java.time.Duration.class, value).toMillis()); return true;
         default: return false;
         }
     }
@@ -67,6 +71,10 @@ public class ReliableRedisComponentConfigurer extends PropertyConfigurerSupport 
         case "redisuri":
         case "redisUri": return java.lang.String.class;
         case "username": return java.lang.String.class;
+        case "waitreplicas":
+        case "waitReplicas": return int.class;
+        case "waittimeout":
+        case "waitTimeout": return long.class;
         default: return null;
         }
     }
@@ -91,6 +99,10 @@ public class ReliableRedisComponentConfigurer extends PropertyConfigurerSupport 
         case "redisuri":
         case "redisUri": return target.getRedisUri();
         case "username": return target.getUsername();
+        case "waitreplicas":
+        case "waitReplicas": return target.getWaitReplicas();
+        case "waittimeout":
+        case "waitTimeout": return target.getWaitTimeout();
         default: return null;
         }
     }

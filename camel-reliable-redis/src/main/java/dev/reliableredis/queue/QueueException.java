@@ -13,6 +13,11 @@ public class QueueException extends RuntimeException {
         super(operation + " on queue '" + queue + "' failed: " + describe(cause), cause);
     }
 
+    /** A queue operation that did not succeed for a reason of the component's own, not a Redis error. */
+    public QueueException(String queue, String operation, String reason) {
+        super(operation + " on queue '" + queue + "' failed: " + reason);
+    }
+
     /** Runs one Redis call of a queue operation; a Redis failure becomes a QueueException naming both. */
     public static <T> T wrap(String queue, String operation, Supplier<T> redisCall) {
         try {
@@ -35,7 +40,8 @@ public class QueueException extends RuntimeException {
         return (RuntimeException) cause;
     }
 
-    private static String describe(Throwable cause) {
+    /** The cause's message, with its root cause's when that adds something. */
+    static String describe(Throwable cause) {
         Throwable root = cause;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();

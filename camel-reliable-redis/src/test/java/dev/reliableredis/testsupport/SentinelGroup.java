@@ -20,6 +20,8 @@ import static org.awaitility.Awaitility.await;
 public final class SentinelGroup implements AutoCloseable {
 
     public static final String MASTER_NAME = "mymaster";
+    /** A promoted replica serves a replica of its own too: neither waits before a full sync. */
+    private static final String[] FAST_SYNC = {"--repl-diskless-sync-delay", "0"};
 
     private final RedisProcess master;
     private final RedisProcess replica;
@@ -36,24 +38,19 @@ public final class SentinelGroup implements AutoCloseable {
     }
 
     public static SentinelGroup start() {
-        // the default 5 s delay before a diskless full sync would hold up every test that starts a replica
-        String[] fastSync = {"--repl-diskless-sync-delay", "0"};
-        RedisProcess master = RedisProcess.start(fastSync);
+        RedisProcess master = startMaster();
         RedisProcess replica = null;
         RedisProcess sentinel = null;
+        SentinelGroup group;
         try {
-            replica = RedisProcess.start("--replicaof", "127.0.0.1", String.valueOf(master.port()),
-                    "--repl-diskless-sync-delay", "0");
-            awaitInSync(replica);
+            replica = startReplicaOf(master);
             // started after the replica is in sync: a Sentinel learns of replicas from the master's INFO, which it
             // reads when it connects and then only every 10 s
             sentinel = RedisProcess.startSentinel(String.join("\n",
                     "sentinel monitor " + MASTER_NAME + " 127.0.0.1 " + master.port() + " 1",
                     "sentinel down-after-milliseconds " + MASTER_NAME + " 1000",
                     "sentinel failover-timeout " + MASTER_NAME + " 5000", ""));
-            SentinelGroup group = new SentinelGroup(master, replica, sentinel);
-            group.awaitSentinelKnowsReplica();
-            return group;
+            group = new SentinelGroup(master, replica, sentinel);
         } catch (RuntimeException | Error e) {
             for (RedisProcess started : new RedisProcess[] {sentinel, replica, master}) {
                 if (started != null) {
@@ -62,11 +59,33 @@ public final class SentinelGroup implements AutoCloseable {
             }
             throw e;
         }
+        try {
+            group.awaitSentinelKnowsReplica();
+            return group;
+        } catch (RuntimeException | Error e) {
+            group.close();
+            throw e;
+        }
     }
 
-    private static void awaitInSync(RedisProcess replica) {
-        await("replica in sync with its master").atMost(Duration.ofSeconds(15))
-                .until(() -> replica.commands().info("replication").contains("master_link_status:up"));
+    /** A server to replicate from. */
+    public static RedisProcess startMaster() {
+        // the default 5 s delay before a diskless full sync would hold up every test that starts a replica
+        return RedisProcess.start(FAST_SYNC);
+    }
+
+    /** A replica of the master, returned once it is in sync (its link to the master is up). */
+    public static RedisProcess startReplicaOf(RedisProcess master) {
+        RedisProcess replica = RedisProcess.start("--replicaof", "127.0.0.1", String.valueOf(master.port()),
+                FAST_SYNC[0], FAST_SYNC[1]);
+        try {
+            await("replica in sync with its master").atMost(Duration.ofSeconds(15))
+                    .until(() -> replica.commands().info("replication").contains("master_link_status:up"));
+            return replica;
+        } catch (RuntimeException | Error e) {
+            replica.close();
+            throw e;
+        }
     }
 
     private void awaitSentinelKnowsReplica() {
