@@ -40,6 +40,10 @@ final class SendLedger {
         received.add(id);
     }
 
+    int ackedCount() {
+        return acked.size();
+    }
+
     long failedCount() {
         return failed.get();
     }

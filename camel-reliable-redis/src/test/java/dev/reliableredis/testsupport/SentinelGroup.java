@@ -22,6 +22,7 @@ public final class SentinelGroup implements AutoCloseable {
     public static final String MASTER_NAME = "mymaster";
     /** A promoted replica serves a replica of its own too: neither waits before a full sync. */
     private static final String[] FAST_SYNC = {"--repl-diskless-sync-delay", "0"};
+    private static final String PROBE = "sentinel-group:probe";
 
     private final RedisProcess master;
     private final RedisProcess replica;
@@ -74,18 +75,38 @@ public final class SentinelGroup implements AutoCloseable {
         return RedisProcess.start(FAST_SYNC);
     }
 
-    /** A replica of the master, returned once it is in sync (its link to the master is up). */
+    /**
+     * A replica of the master, returned once the master's writes reach it. Its link being up is not enough: after
+     * the full sync, Redis 7 starts sending a replica the writes only once it has acknowledged the sync, which it
+     * does once a second; a master killed in between leaves a promoted replica without anything written since (seen:
+     * an empty replica promoted 0.5 s after the sync).
+     */
     public static RedisProcess startReplicaOf(RedisProcess master) {
         RedisProcess replica = RedisProcess.start("--replicaof", "127.0.0.1", String.valueOf(master.port()),
                 FAST_SYNC[0], FAST_SYNC[1]);
         try {
             await("replica in sync with its master").atMost(Duration.ofSeconds(15))
                     .until(() -> replica.commands().info("replication").contains("master_link_status:up"));
+            // a write the replica must receive: a key set and deleted again, so no data is left behind
+            master.commands().set(PROBE, "1");
+            master.commands().del(PROBE);
+            long written = offset(master.commands().info("replication"), "master_repl_offset");
+            await("the master's writes reach the replica").atMost(Duration.ofSeconds(15))
+                    .until(() -> offset(replica.commands().info("replication"), "slave_repl_offset") >= written);
             return replica;
         } catch (RuntimeException | Error e) {
             replica.close();
             throw e;
         }
+    }
+
+    private static long offset(String info, String field) {
+        for (String line : info.split("\\r?\\n")) {
+            if (line.startsWith(field + ":")) {
+                return Long.parseLong(line.substring(field.length() + 1).trim());
+            }
+        }
+        return -1;
     }
 
     private void awaitSentinelKnowsReplica() {
