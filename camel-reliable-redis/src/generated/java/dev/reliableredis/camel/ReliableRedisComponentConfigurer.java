@@ -43,6 +43,10 @@ public class ReliableRedisComponentConfigurer extends PropertyConfigurerSupport 
         case "useglobalsslcontextparameters":
         case "useGlobalSslContextParameters": target.setUseGlobalSslContextParameters(property(camelContext, boolean.class, value)); return true;
         case "username": target.setUsername(property(camelContext, java.lang.String.class, value)); return true;
+        case "waitreplicas":
+        case "waitReplicas": target.setWaitReplicas(property(camelContext, int.class, value)); return true;
+        case "waittimeout":
+        case "waitTimeout": target.setWaitTimeout(property(camelContext, java.time.Duration.class, value).toMillis()); return true;
         default: return false;
         }
     }
@@ -75,6 +79,10 @@ public class ReliableRedisComponentConfigurer extends PropertyConfigurerSupport 
         case "useglobalsslcontextparameters":
         case "useGlobalSslContextParameters": return boolean.class;
         case "username": return java.lang.String.class;
+        case "waitreplicas":
+        case "waitReplicas": return int.class;
+        case "waittimeout":
+        case "waitTimeout": return long.class;
         default: return null;
         }
     }
@@ -103,6 +111,10 @@ public class ReliableRedisComponentConfigurer extends PropertyConfigurerSupport 
         case "useglobalsslcontextparameters":
         case "useGlobalSslContextParameters": return target.isUseGlobalSslContextParameters();
         case "username": return target.getUsername();
+        case "waitreplicas":
+        case "waitReplicas": return target.getWaitReplicas();
+        case "waittimeout":
+        case "waitTimeout": return target.getWaitTimeout();
         default: return null;
         }
     }

@@ -89,6 +89,10 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "username": target.getConfiguration().setUsername(property(camelContext, java.lang.String.class, value)); return true;
         case "visibilitytimeout":
         case "visibilityTimeout": target.getConfiguration().setVisibilityTimeout(property(camelContext, java.time.Duration.class, value).toMillis()); return true;
+        case "waitreplicas":
+        case "waitReplicas": target.getConfiguration().setWaitReplicas(property(camelContext, int.class, value)); return true;
+        case "waittimeout":
+        case "waitTimeout": target.getConfiguration().setWaitTimeout(property(camelContext, java.time.Duration.class, value).toMillis()); return true;
         default: return false;
         }
     }
@@ -167,6 +171,10 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "username": return java.lang.String.class;
         case "visibilitytimeout":
         case "visibilityTimeout": return long.class;
+        case "waitreplicas":
+        case "waitReplicas": return int.class;
+        case "waittimeout":
+        case "waitTimeout": return long.class;
         default: return null;
         }
     }
@@ -241,6 +249,10 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "username": return target.getConfiguration().getUsername();
         case "visibilitytimeout":
         case "visibilityTimeout": return target.getConfiguration().getVisibilityTimeout();
+        case "waitreplicas":
+        case "waitReplicas": return target.getConfiguration().getWaitReplicas();
+        case "waittimeout":
+        case "waitTimeout": return target.getConfiguration().getWaitTimeout();
         default: return null;
         }
     }

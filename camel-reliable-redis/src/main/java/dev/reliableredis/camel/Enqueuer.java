@@ -10,7 +10,9 @@ import java.util.function.BiConsumer;
 
 import dev.reliableredis.queue.CallBatcher;
 import dev.reliableredis.queue.NewMessage;
+import dev.reliableredis.queue.QueueException;
 import dev.reliableredis.queue.ReliableQueue;
+import dev.reliableredis.queue.ReplicaWait;
 import dev.reliableredis.queue.RoundTrips;
 import org.apache.camel.spi.ExecutorServiceManager;
 
@@ -18,7 +20,7 @@ import org.apache.camel.spi.ExecutorServiceManager;
  * The sends of every producer of one endpoint: asynchronous script calls, each with all the messages that arrived
  * while the call before it was under way (at most {@value #MAX_BATCH}, so that Redis is never busy long with one).
  * The exchanges go on in a pool of their own, never on Lettuce's I/O thread, where a route would hold up every
- * Redis reply.
+ * Redis reply. With waitReplicas, a call's messages are sent once replicas have them ({@link ReplicaWait}).
  */
 final class Enqueuer {
 
@@ -32,11 +34,18 @@ final class Enqueuer {
     /** Sends whose exchange has not gone on yet. Guarded by this; waited on by {@link #stop}. */
     private int outstanding;
 
-    Enqueuer(ReliableQueue queue, ExecutorServiceManager executors, Object owner, QueueActivity activity) {
+    Enqueuer(ReliableQueue queue, ReplicaWait replicas, ExecutorServiceManager executors, Object owner,
+            QueueActivity activity) {
         this.executors = executors;
         this.completions = executors.newCachedThreadPool(owner, "ReliableRedis[" + queue.name() + "]-sent");
         this.activity = activity;
-        this.batcher = new CallBatcher<>(RoundTrips.timed("enqueue", activity, queue::enqueueAsync), MAX_BATCH);
+        this.batcher = new CallBatcher<>(RoundTrips.timed("enqueue", activity,
+                messages -> replicas.after(queue.enqueueAsync(messages), (stored, why) -> {
+                    throw new QueueException(queue.name(), "enqueue", why + ". The messages are stored on the "
+                            + "master but may be lost if a replica without them is promoted; a send with a "
+                            + ReliableRedisConstants.DEDUPLICATION_ID + " can be repeated safely: with the same id it "
+                            + "is a no-op while the message is known");
+                })), MAX_BATCH);
     }
 
     /**

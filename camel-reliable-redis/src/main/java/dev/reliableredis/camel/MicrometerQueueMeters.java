@@ -62,6 +62,9 @@ final class MicrometerQueueMeters {
                 tags.and("result", "stored"), activity.enqueued);
         counter(bound, meters, "reliable.redis.messages.sent", "Messages sent, by whether they were stored",
                 tags.and("result", "duplicate"), activity.duplicates);
+        counter(bound, meters, "reliable.redis.acks.unreplicated",
+                "Acks done on the master that fewer replicas than waitReplicas confirmed", tags,
+                activity.unreplicatedAcks);
         counter(bound, meters, "reliable.redis.lease.extensions", "Leases extended while their exchanges ran", tags,
                 activity.leaseExtensions);
         counter(bound, meters, "reliable.redis.leases.lost",

@@ -19,6 +19,8 @@ final class QueueActivity implements RoundTrips {
     final LongAdder retried = new LongAdder();
     final LongAdder deadLettered = new LongAdder();
     final LongAdder refused = new LongAdder();
+    /** Acks done on the master that fewer replicas than waitReplicas confirmed. */
+    final LongAdder unreplicatedAcks = new LongAdder();
     final LongAdder leaseExtensions = new LongAdder();
     final LongAdder leasesLost = new LongAdder();
     final LongAdder enqueued = new LongAdder();
@@ -54,6 +56,7 @@ final class QueueActivity implements RoundTrips {
         map.put("retried", retried.sum());
         map.put("deadLettered", deadLettered.sum());
         map.put("refusedSettlements", refused.sum());
+        map.put("unreplicatedAcks", unreplicatedAcks.sum());
         map.put("leaseExtensions", leaseExtensions.sum());
         map.put("leasesLost", leasesLost.sum());
         map.put("enqueued", enqueued.sum());

@@ -39,6 +39,14 @@ public class ReliableRedisComponent extends HealthCheckComponent implements SSLC
     @Metadata(label = "common", autowired = true,
               description = "An existing Lettuce RedisClient or RedisClusterClient to use instead of redisUri.")
     private AbstractRedisClient redisClient;
+    @Metadata(label = "replication", defaultValue = "0",
+              description = "Replicas every enqueue and ack waits for (Redis WAIT) on endpoints that do not set "
+                            + "waitReplicas; 0 does not wait.")
+    private int waitReplicas;
+    @Metadata(label = "replication", defaultValue = "1000", javaType = "java.time.Duration",
+              description = "How long an enqueue or ack waits for the replicas, on endpoints that do not set "
+                            + "waitTimeout.")
+    private long waitTimeout = 1_000;
 
     private ClientResources clientResources;
     /** By {@link ReliableRedisEndpoint#queueKey()}: the queues of the started endpoints. */
@@ -54,6 +62,8 @@ public class ReliableRedisComponent extends HealthCheckComponent implements SSLC
         configuration.setSslContextParameters(sslContextParameters != null
                 ? sslContextParameters : retrieveGlobalSslContextParameters());
         configuration.setRedisClient(redisClient);
+        configuration.setWaitReplicas(waitReplicas);
+        configuration.setWaitTimeout(waitTimeout);
         ReliableRedisEndpoint endpoint = new ReliableRedisEndpoint(uri, this, remaining, configuration);
         setProperties(endpoint, parameters);
         configuration.validate();
@@ -146,5 +156,21 @@ public class ReliableRedisComponent extends HealthCheckComponent implements SSLC
 
     public void setRedisClient(AbstractRedisClient redisClient) {
         this.redisClient = redisClient;
+    }
+
+    public int getWaitReplicas() {
+        return waitReplicas;
+    }
+
+    public void setWaitReplicas(int waitReplicas) {
+        this.waitReplicas = waitReplicas;
+    }
+
+    public long getWaitTimeout() {
+        return waitTimeout;
+    }
+
+    public void setWaitTimeout(long waitTimeout) {
+        this.waitTimeout = waitTimeout;
     }
 }

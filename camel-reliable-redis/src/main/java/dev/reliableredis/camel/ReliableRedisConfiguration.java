@@ -7,6 +7,7 @@ import dev.reliableredis.queue.QueueNames;
 import dev.reliableredis.queue.QueueSettings;
 import dev.reliableredis.queue.stream.StreamOptions;
 import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.cluster.RedisClusterClient;
 import org.apache.camel.spi.Metadata;
 import org.apache.camel.spi.UriParam;
 import org.apache.camel.spi.UriParams;
@@ -65,6 +66,11 @@ public class ReliableRedisConfiguration {
     @UriParam(label = "advanced", defaultValue = "100")
     private int browseLimit = 100;
 
+    @UriParam(label = "replication", defaultValue = "0")
+    private int waitReplicas;
+    @UriParam(label = "replication", defaultValue = "1000", javaType = "java.time.Duration")
+    private long waitTimeout = 1_000;
+
     @UriParam(label = "stream", defaultValue = "camel")
     private String group = "camel";
     @UriParam(label = "consumer,stream", enums = "0,$", defaultValue = "0")
@@ -115,7 +121,27 @@ public class ReliableRedisConfiguration {
         if (redisClient == null) {
             RedisUris.parse(redisUri, username, password);
         }
+        validateReplicaWait();
         queueSettings();
+    }
+
+    private void validateReplicaWait() {
+        if (waitReplicas < 0) {
+            throw new IllegalArgumentException("waitReplicas must be 0 (off) or more, was " + waitReplicas);
+        }
+        if (waitTimeout <= 0) {
+            // WAIT with timeout 0 waits for ever
+            throw new IllegalArgumentException("waitTimeout must be more than 0 ms, was " + waitTimeout + " ms");
+        }
+        if (waitReplicas > 0 && waitTimeout >= commandTimeout) {
+            throw new IllegalArgumentException("waitTimeout (" + waitTimeout + " ms) must be less than commandTimeout ("
+                    + commandTimeout + " ms): the client would give up on WAIT before Redis answers it");
+        }
+        if (waitReplicas > 0 && redisClient instanceof RedisClusterClient) {
+            // a cluster connection sends a keyless WAIT to any node, not necessarily the one that took the writes
+            throw new IllegalArgumentException("waitReplicas is not supported with a RedisClusterClient: use a "
+                    + "standalone or Sentinel Redis, or waitReplicas=0");
+        }
     }
 
     /** The settings the queue engine needs, checked. */
@@ -449,6 +475,33 @@ public class ReliableRedisConfiguration {
      */
     public void setDeadLetterWarnThreshold(long deadLetterWarnThreshold) {
         this.deadLetterWarnThreshold = deadLetterWarnThreshold;
+    }
+
+    public int getWaitReplicas() {
+        return waitReplicas;
+    }
+
+    /**
+     * After every enqueue and every ack, wait until this many replicas have the write (Redis WAIT); 0 (the default)
+     * does not wait: replication stays asynchronous. A send that fewer replicas confirmed within waitTimeout fails its
+     * exchange, although the message is stored on the master (repeating a send with the same
+     * CamelReliableRedisDeduplicationId is safe); an ack that fewer replicas confirmed stays done, and is logged and
+     * counted.
+     */
+    public void setWaitReplicas(int waitReplicas) {
+        this.waitReplicas = waitReplicas;
+    }
+
+    public long getWaitTimeout() {
+        return waitTimeout;
+    }
+
+    /**
+     * How long an enqueue or ack waits for waitReplicas replicas (ms, or a duration such as 500ms); must be less than
+     * commandTimeout. While replicas lag, every call on the endpoint's connection waits up to this long.
+     */
+    public void setWaitTimeout(long waitTimeout) {
+        this.waitTimeout = waitTimeout;
     }
 
     public int getBrowseLimit() {

@@ -86,7 +86,7 @@ public class ReliableRedisConsumer extends DefaultConsumer {
         housekeeping = executors.newScheduledThreadPool(this, name + "-housekeeping",
                 pool(name + "-housekeeping", 1, -1));
         outage = new OutageReport(queue.name(), getExceptionHandler(), housekeeping);
-        settler = new Settler(queue, leaseTimer, outage, endpoint.activity());
+        settler = new Settler(queue, endpoint.replicaWait(), leaseTimer, outage, endpoint.activity());
         if (configuration.isExtendVisibility()) {
             long every = Math.max(1, configuration.getVisibilityTimeout() / 3);
             leaseTimer.scheduleWithFixedDelay(settler::extendLeases, every, every, TimeUnit.MILLISECONDS);
@@ -354,6 +354,13 @@ public class ReliableRedisConsumer extends DefaultConsumer {
     @ManagedAttribute(description = "Acks and nacks Redis refused because the lease had expired and moved on")
     public long getRefusedSettlementCount() {
         return getEndpoint().activity().refused.sum();
+    }
+
+    /** Acks done on the master that fewer replicas than waitReplicas confirmed within waitTimeout. */
+    @ManagedAttribute(description = "Acks done on the master that fewer replicas than waitReplicas confirmed within "
+                                    + "waitTimeout (a failover may deliver their messages again)")
+    public long getUnreplicatedAckCount() {
+        return getEndpoint().activity().unreplicatedAcks.sum();
     }
 
     @ManagedAttribute(description = "Leases extended while their exchanges ran")

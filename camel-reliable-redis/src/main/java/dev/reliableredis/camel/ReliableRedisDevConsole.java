@@ -99,6 +99,8 @@ public class ReliableRedisDevConsole extends AbstractDevConsole {
         options.put("pollTimeout", configuration.getPollTimeout());
         options.put("idempotencyWindow", configuration.getIdempotencyWindow());
         options.put("consumeDeadLetters", configuration.isConsumeDeadLetters());
+        options.put("waitReplicas", configuration.getWaitReplicas());
+        options.put("waitTimeout", configuration.getWaitTimeout());
         if (configuration.isStreamMode()) {
             options.put("group", configuration.getGroup());
             options.put("consumerName", configuration.getConsumerName());

@@ -13,6 +13,7 @@ import dev.reliableredis.queue.QueueSection;
 import dev.reliableredis.queue.QueueStats;
 import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.ReliableQueue;
+import dev.reliableredis.queue.ReplicaWait;
 import dev.reliableredis.queue.list.ListQueue;
 import dev.reliableredis.queue.stream.StreamQueue;
 import io.lettuce.core.SslOptions;
@@ -57,6 +58,7 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
 
     private RedisGateway gateway;
     private ReliableQueue queue;
+    private ReplicaWait replicaWait;
     /** Consumers of this endpoint that are started: the queue's stats are read through such an endpoint. */
     private final AtomicInteger consumers = new AtomicInteger();
     private QueueMonitor monitor;
@@ -97,6 +99,10 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
                 ? StreamQueue.of(gateway, configuration.getKeyPrefix(), queueName, configuration.streamOptions(),
                         configuration.queueSettings())
                 : ListQueue.of(gateway, configuration.getKeyPrefix(), queueName, configuration.queueSettings());
+        replicaWait = configuration.getWaitReplicas() > 0
+                ? new ReplicaWait(gateway, configuration.getWaitReplicas(),
+                        Duration.ofMillis(configuration.getWaitTimeout()))
+                : ReplicaWait.OFF;
         monitor = getComponent().attach(this);
     }
 
@@ -128,7 +134,8 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
     /** The sends of this endpoint's producers, started with the first producer. */
     synchronized Enqueuer enqueuer() {
         if (enqueuer == null) {
-            enqueuer = new Enqueuer(queue, getCamelContext().getExecutorServiceManager(), this, monitor.activity());
+            enqueuer = new Enqueuer(queue, replicaWait, getCamelContext().getExecutorServiceManager(), this,
+                    monitor.activity());
         }
         return enqueuer;
     }
@@ -136,6 +143,11 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
     /** The queue the producer writes to (and the consumer reads, unless it consumes dead letters). */
     ReliableQueue queue() {
         return queue;
+    }
+
+    /** What enqueues and acks wait for: waitReplicas replicas, or nothing. */
+    ReplicaWait replicaWait() {
+        return replicaWait;
     }
 
     /** What the consumers and producers of this endpoint's queue did, in this CamelContext. */

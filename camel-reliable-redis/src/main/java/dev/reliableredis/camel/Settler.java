@@ -1,5 +1,6 @@
 package dev.reliableredis.camel;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -9,6 +10,7 @@ import dev.reliableredis.queue.Failure;
 import dev.reliableredis.queue.Lease;
 import dev.reliableredis.queue.LeaseKeeper;
 import dev.reliableredis.queue.ReliableQueue;
+import dev.reliableredis.queue.ReplicaWait;
 import dev.reliableredis.queue.Settled;
 import dev.reliableredis.queue.SettlementBatcher;
 import org.slf4j.Logger;
@@ -18,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * Settles the deliveries of one consumer. A delivery's lease is held, and extended on a timer, from the start of
  * its exchange until Redis has settled it; acks and nacks go to Redis in batches; a settlement that does not reach
  * Redis (timeout, failover, connection reset) is retried with backoff for as long as the lease is held, so a
- * completed exchange is not redelivered because of a blip. What Redis refused is logged and counted.
+ * completed exchange is not redelivered because of a blip. What Redis refused is logged and counted, and so are acks
+ * that waitReplicas asked to wait for and too few replicas confirmed.
  */
 final class Settler {
 
@@ -37,12 +40,14 @@ final class Settler {
     private volatile boolean stopped;
 
     /**
-     * @param timer runs lease extensions and settlement retries
+     * @param timer    runs lease extensions and settlement retries
+     * @param replicas what acks wait for
      */
-    Settler(ReliableQueue queue, ScheduledExecutorService timer, OutageReport outage, QueueActivity activity) {
+    Settler(ReliableQueue queue, ReplicaWait replicas, ScheduledExecutorService timer, OutageReport outage,
+            QueueActivity activity) {
         this.queue = queue.name();
         this.leases = new LeaseKeeper(queue);
-        this.batcher = new SettlementBatcher(queue, BATCH, activity);
+        this.batcher = new SettlementBatcher(queue, BATCH, activity, replicas, this::unreplicated);
         this.timer = timer;
         this.outage = outage;
         this.activity = activity;
@@ -134,6 +139,20 @@ final class Settler {
             }
         } else if (result == Settled.DEAD_LETTERED) {
             LOG.debug("Message '{}' of queue '{}' moved to the dead letters", lease.messageId(), queue);
+        }
+    }
+
+    /**
+     * Acks that are done on the master, but that too few replicas confirmed. They stay done: retrying one would be
+     * refused, since its lease token is spent. A replica promoted without them delivers their messages again, a
+     * duplicate that at-least-once delivery allows; so they are logged and counted, and the exchanges go on.
+     */
+    private void unreplicated(List<Settled> results, String why) {
+        long acked = results.stream().filter(result -> result == Settled.ACKED).count();
+        if (acked > 0) {
+            LOG.warn("{} acks of queue '{}' are done on the master but not known to be replicated: {}; if a replica "
+                     + "without them is promoted, their messages are delivered again", acked, queue, why);
+            activity.unreplicatedAcks.add(acked);
         }
     }
 

@@ -13,6 +13,11 @@ public class QueueException extends RuntimeException {
         super(operation + " on queue '" + queue + "' failed: " + RedisErrors.describe(cause), cause);
     }
 
+    /** A queue operation that did not succeed for a reason of the component's own, not a Redis error. */
+    public QueueException(String queue, String operation, String reason) {
+        super(operation + " on queue '" + queue + "' failed: " + reason);
+    }
+
     /** Runs one Redis call of a queue operation; a Redis failure becomes a QueueException naming both. */
     public static <T> T wrap(String queue, String operation, Supplier<T> redisCall) {
         try {

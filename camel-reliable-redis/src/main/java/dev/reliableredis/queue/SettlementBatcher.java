@@ -1,10 +1,14 @@
 package dev.reliableredis.queue;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
 
 /**
  * Groups the acks and nacks of concurrent deliveries into script calls ({@link CallBatcher}): while calls are on
  * their way to Redis, the next batch accumulates. Every delivery in a batch is still checked on its own lease token.
+ * With waitReplicas, the next ack call goes out once replicas have the one before ({@link ReplicaWait}); nacks are not
+ * waited for, since a lost nack only delivers its message again, as a failed one does.
  */
 public final class SettlementBatcher {
 
@@ -12,11 +16,15 @@ public final class SettlementBatcher {
     private final CallBatcher<Failure, Settled> nacks;
 
     /**
-     * @param maxBatch   most deliveries in one script call (bounds the time Redis is busy with it)
-     * @param roundTrips takes the duration of each ack and nack call
+     * @param maxBatch         most deliveries in one script call (bounds the time Redis is busy with it)
+     * @param roundTrips       takes the duration of each ack and nack call
+     * @param unreplicatedAcks gets the results of an ack call that is done on the master but not known to be
+     *                         replicated, and why; the acks still count as done
      */
-    public SettlementBatcher(ReliableQueue queue, int maxBatch, RoundTrips roundTrips) {
-        this.acks = new CallBatcher<>(RoundTrips.timed("ack", roundTrips, queue::ackAsync), maxBatch);
+    public SettlementBatcher(ReliableQueue queue, int maxBatch, RoundTrips roundTrips, ReplicaWait replicas,
+            BiConsumer<List<Settled>, String> unreplicatedAcks) {
+        this.acks = new CallBatcher<>(RoundTrips.timed("ack", roundTrips,
+                leases -> replicas.after(queue.ackAsync(leases), unreplicatedAcks)), maxBatch);
         this.nacks = new CallBatcher<>(RoundTrips.timed("nack", roundTrips, queue::nackAsync), maxBatch);
     }
 

@@ -1,5 +1,6 @@
 package dev.reliableredis.camel;
 
+import io.lettuce.core.cluster.RedisClusterClient;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Endpoint;
 import org.apache.camel.impl.DefaultCamelContext;
@@ -47,6 +48,8 @@ class EndpointOptionsTest {
             "mode, queue, mode must be 'list' or 'stream', was 'queue'",
             "keyPrefix, 'a{b', keyPrefix 'a{b' is not allowed",
             "maxRetries, lots, maxRetries",
+            "waitReplicas, -1, waitReplicas must be 0 (off) or more, was -1",
+            "waitTimeout, 0, waitTimeout must be more than 0 ms, was 0 ms",
     })
     void aBadOptionValueFailsAtEndpointCreationNamingIt(String option, String value, String message) {
         assertThatThrownBy(() -> context.getEndpoint("reliable-redis:orders?" + option + "=" + value))
@@ -65,6 +68,7 @@ class EndpointOptionsTest {
             "pollTimeout, 5s, 5000",
             "idempotencyWindow, 5m, 300000",
             "commandTimeout, 10s, 10000",
+            "waitTimeout, 500ms, 500",
     })
     void aTimeOptionTakesMillisecondsOrCamelsDurationSyntax(String option, String value, long millis) {
         ReliableRedisEndpoint endpoint = context.getEndpoint("reliable-redis:orders?" + option + "=" + value,
@@ -77,6 +81,7 @@ class EndpointOptionsTest {
             case "reaperInterval" -> configuration.getReaperInterval();
             case "pollTimeout" -> configuration.getPollTimeout();
             case "idempotencyWindow" -> configuration.getIdempotencyWindow();
+            case "waitTimeout" -> configuration.getWaitTimeout();
             default -> configuration.getCommandTimeout();
         };
         assertThat(set).isEqualTo(millis);
@@ -116,6 +121,42 @@ class EndpointOptionsTest {
     void aBadStreamOptionFailsAtEndpointCreationNamingIt(String option, String value, String message) {
         assertThatThrownBy(() -> context.getEndpoint("reliable-redis:orders?mode=stream&" + option + "=" + value))
                 .hasStackTraceContaining(message);
+    }
+
+    @Test
+    void waitReplicasNeedsAWaitTimeoutBelowTheCommandTimeout() {
+        assertThatThrownBy(() -> context.getEndpoint("reliable-redis:orders?waitReplicas=1&waitTimeout=10s"))
+                .hasStackTraceContaining("waitTimeout (10000 ms) must be less than commandTimeout (10000 ms)");
+        assertThat(context.getEndpoint("reliable-redis:orders?waitTimeout=10s")).as("no WAIT without waitReplicas")
+                .isNotNull();
+    }
+
+    @Test
+    void theComponentsWaitOptionsAreEveryEndpointsDefaults() {
+        ReliableRedisComponent component = context.getComponent("reliable-redis", ReliableRedisComponent.class);
+        component.setWaitReplicas(2);
+        component.setWaitTimeout(500);
+
+        ReliableRedisConfiguration inherited = context.getEndpoint("reliable-redis:orders",
+                ReliableRedisEndpoint.class).getConfiguration();
+        ReliableRedisConfiguration own = context.getEndpoint("reliable-redis:invoices?waitReplicas=0",
+                ReliableRedisEndpoint.class).getConfiguration();
+
+        assertThat(inherited.getWaitReplicas()).isEqualTo(2);
+        assertThat(inherited.getWaitTimeout()).isEqualTo(500);
+        assertThat(own.getWaitReplicas()).isZero();
+    }
+
+    @Test
+    void waitReplicasIsRefusedWithAClusterClient() {
+        RedisClusterClient cluster = RedisClusterClient.create("redis://127.0.0.1:7000");
+        try {
+            context.getRegistry().bind("cluster", cluster);
+            assertThatThrownBy(() -> context.getEndpoint("reliable-redis:orders?redisClient=#cluster&waitReplicas=1"))
+                    .hasStackTraceContaining("waitReplicas is not supported with a RedisClusterClient");
+        } finally {
+            cluster.shutdown();
+        }
     }
 
     @Test

@@ -26,7 +26,8 @@ class SettlementBatcherTest extends QueueTestBase {
         }
         List<Delivery> claimed = q.claim(202);
         List<String> timed = new CopyOnWriteArrayList<>();
-        SettlementBatcher batcher = new SettlementBatcher(q, 500, (operation, nanos) -> timed.add(operation));
+        SettlementBatcher batcher = new SettlementBatcher(q, 500, (operation, nanos) -> timed.add(operation),
+                ReplicaWait.OFF, (results, why) -> { });
         long scriptCallsBefore = CommandStats.scriptRuns(raw);
 
         // Redis holds every script call until unpaused: the first of each kind stays under way

@@ -50,21 +50,25 @@ public final class RedisProcess implements AutoCloseable {
     private final List<String> extraArgs;
     /** The certificates of a server that speaks only TLS, else null. */
     private final TestCertificates tls;
+    /** The sentinel.conf of a Sentinel, written to its directory before it starts; null for a server. */
+    private final String sentinelConfig;
     private Process process;
     private RedisClient client;
     private StatefulRedisConnection<String, String> connection;
 
-    private RedisProcess(Path server, int port, Path dir, List<String> extraArgs, TestCertificates tls) {
+    private RedisProcess(Path server, int port, Path dir, List<String> extraArgs, TestCertificates tls,
+            String sentinelConfig) {
         this.server = server;
         this.port = port;
         this.dir = dir;
         this.extraArgs = extraArgs;
         this.tls = tls;
+        this.sentinelConfig = sentinelConfig;
     }
 
     /** Starts a server without persistence; extra args are redis-server options such as "--requirepass", "s3cret". */
     public static RedisProcess start(String... extraArgs) {
-        return started(binary(), null, List.of(extraArgs));
+        return started(binary(), null, null, List.of(extraArgs));
     }
 
     /**
@@ -78,7 +82,7 @@ public final class RedisProcess implements AutoCloseable {
                 "--tls-ca-cert-file", certificates.caCert().toString(), "--tls-auth-clients", "no"));
         args.addAll(List.of(extraArgs));
         try {
-            return started(binary(), certificates, args);
+            return started(binary(), certificates, null, args);
         } catch (IllegalStateException e) {
             String log = String.valueOf(e.getMessage());
             // Redis 7.0 built without TLS does not know the tls-* directives; 7.2 and later lack the tls listener
@@ -92,11 +96,20 @@ public final class RedisProcess implements AutoCloseable {
     }
 
     /**
+     * Starts a Sentinel ({@code redis-server <conf> --sentinel}) with this sentinel.conf, such as {@code sentinel
+     * monitor mymaster 127.0.0.1 6379 1}. The file is written to the process's own directory, since Sentinel rewrites
+     * it as it learns about replicas and failovers.
+     */
+    public static RedisProcess startSentinel(String config) {
+        return started(binary(), null, config, List.of());
+    }
+
+    /**
      * Starts a Redis 6.2 server, the oldest the component supports, from the binary that
      * com.github.codemonstur:embedded-redis ships.
      */
     public static RedisProcess startRedis62(String... extraArgs) {
-        return started(binary62(), null, List.of(extraArgs));
+        return started(binary62(), null, null, List.of(extraArgs));
     }
 
     /**
@@ -104,12 +117,13 @@ public final class RedisProcess implements AutoCloseable {
      * can become the local end of some outgoing connection (both come from the ephemeral range); then another port
      * is tried.
      */
-    private static RedisProcess started(Path server, TestCertificates tls, List<String> extraArgs) {
+    private static RedisProcess started(Path server, TestCertificates tls, String sentinelConfig,
+            List<String> extraArgs) {
         for (int attempt = 1; ; attempt++) {
             RedisProcess redis;
             try {
                 redis = new RedisProcess(server, freePort(), Files.createTempDirectory("redis-test"), extraArgs,
-                        tls);
+                        tls, sentinelConfig);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -128,23 +142,29 @@ public final class RedisProcess implements AutoCloseable {
     public static RedisProcess onFreePort(String... extraArgs) {
         try {
             return new RedisProcess(binary(), freePort(), Files.createTempDirectory("redis-test"), List.of(extraArgs),
-                    null);
+                    null, null);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
     public synchronized void launch() {
-        // a TLS server has no plain port: the port the readiness check polls is its TLS port
-        List<String> command = new ArrayList<>(tls == null
-                ? List.of(server.toString(), "--port", String.valueOf(port))
-                : List.of(server.toString(), "--port", "0", "--tls-port", String.valueOf(port)));
-        command.addAll(List.of("--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString()));
-        command.addAll(extraArgs);
-        if (LeastPrivilegeUser.enabled()) {
-            command.addAll(LeastPrivilegeUser.serverArgs());
-        }
+        List<String> command = new ArrayList<>(List.of(server.toString()));
         try {
+            if (sentinelConfig != null) {
+                // the configuration file must be the first argument
+                Path config = Files.writeString(dir.resolve("sentinel.conf"), sentinelConfig);
+                command.addAll(List.of(config.toString(), "--sentinel"));
+            }
+            // a TLS server has no plain port: the port the readiness check polls is its TLS port
+            command.addAll(tls == null ? List.of("--port", String.valueOf(port))
+                    : List.of("--port", "0", "--tls-port", String.valueOf(port)));
+            command.addAll(List.of("--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir",
+                    dir.toString()));
+            command.addAll(extraArgs);
+            if (LeastPrivilegeUser.enabled() && sentinelConfig == null) {
+                command.addAll(LeastPrivilegeUser.serverArgs());
+            }
             process = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(dir.resolve("redis.log").toFile()).start();
         } catch (IOException e) {

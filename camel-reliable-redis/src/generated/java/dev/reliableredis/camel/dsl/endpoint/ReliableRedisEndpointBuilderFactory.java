@@ -587,6 +587,84 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
+         * After every enqueue and every ack, wait until this many replicas have
+         * the write (Redis WAIT); 0 (the default) does not wait: replication
+         * stays asynchronous. A send that fewer replicas confirmed within
+         * waitTimeout fails its exchange, although the message is stored on the
+         * master (repeating a send with the same
+         * CamelReliableRedisDeduplicationId is safe); an ack that fewer
+         * replicas confirmed stays done, and is logged and counted.
+         * 
+         * The option is a: <code>int</code> type.
+         * 
+         * Default: 0
+         * Group: replication
+         * 
+         * @param waitReplicas the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointConsumerBuilder waitReplicas(int waitReplicas) {
+            doSetProperty("waitReplicas", waitReplicas);
+            return this;
+        }
+        /**
+         * After every enqueue and every ack, wait until this many replicas have
+         * the write (Redis WAIT); 0 (the default) does not wait: replication
+         * stays asynchronous. A send that fewer replicas confirmed within
+         * waitTimeout fails its exchange, although the message is stored on the
+         * master (repeating a send with the same
+         * CamelReliableRedisDeduplicationId is safe); an ack that fewer
+         * replicas confirmed stays done, and is logged and counted.
+         * 
+         * The option will be converted to a <code>int</code> type.
+         * 
+         * Default: 0
+         * Group: replication
+         * 
+         * @param waitReplicas the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointConsumerBuilder waitReplicas(String waitReplicas) {
+            doSetProperty("waitReplicas", waitReplicas);
+            return this;
+        }
+        /**
+         * How long an enqueue or ack waits for waitReplicas replicas (ms, or a
+         * duration such as 500ms); must be less than commandTimeout. While
+         * replicas lag, every call on the endpoint's connection waits up to
+         * this long.
+         * 
+         * The option is a: <code>long</code> type.
+         * 
+         * Default: 1000
+         * Group: replication
+         * 
+         * @param waitTimeout the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointConsumerBuilder waitTimeout(long waitTimeout) {
+            doSetProperty("waitTimeout", waitTimeout);
+            return this;
+        }
+        /**
+         * How long an enqueue or ack waits for waitReplicas replicas (ms, or a
+         * duration such as 500ms); must be less than commandTimeout. While
+         * replicas lag, every call on the endpoint's connection waits up to
+         * this long.
+         * 
+         * The option will be converted to a <code>long</code> type.
+         * 
+         * Default: 1000
+         * Group: replication
+         * 
+         * @param waitTimeout the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointConsumerBuilder waitTimeout(String waitTimeout) {
+            doSetProperty("waitTimeout", waitTimeout);
+            return this;
+        }
+        /**
          * The Redis password, as an alternative to putting it in redisUri.
          * 
          * The option is a: <code>java.lang.String</code> type.
@@ -1120,6 +1198,84 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
+         * After every enqueue and every ack, wait until this many replicas have
+         * the write (Redis WAIT); 0 (the default) does not wait: replication
+         * stays asynchronous. A send that fewer replicas confirmed within
+         * waitTimeout fails its exchange, although the message is stored on the
+         * master (repeating a send with the same
+         * CamelReliableRedisDeduplicationId is safe); an ack that fewer
+         * replicas confirmed stays done, and is logged and counted.
+         * 
+         * The option is a: <code>int</code> type.
+         * 
+         * Default: 0
+         * Group: replication
+         * 
+         * @param waitReplicas the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointProducerBuilder waitReplicas(int waitReplicas) {
+            doSetProperty("waitReplicas", waitReplicas);
+            return this;
+        }
+        /**
+         * After every enqueue and every ack, wait until this many replicas have
+         * the write (Redis WAIT); 0 (the default) does not wait: replication
+         * stays asynchronous. A send that fewer replicas confirmed within
+         * waitTimeout fails its exchange, although the message is stored on the
+         * master (repeating a send with the same
+         * CamelReliableRedisDeduplicationId is safe); an ack that fewer
+         * replicas confirmed stays done, and is logged and counted.
+         * 
+         * The option will be converted to a <code>int</code> type.
+         * 
+         * Default: 0
+         * Group: replication
+         * 
+         * @param waitReplicas the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointProducerBuilder waitReplicas(String waitReplicas) {
+            doSetProperty("waitReplicas", waitReplicas);
+            return this;
+        }
+        /**
+         * How long an enqueue or ack waits for waitReplicas replicas (ms, or a
+         * duration such as 500ms); must be less than commandTimeout. While
+         * replicas lag, every call on the endpoint's connection waits up to
+         * this long.
+         * 
+         * The option is a: <code>long</code> type.
+         * 
+         * Default: 1000
+         * Group: replication
+         * 
+         * @param waitTimeout the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointProducerBuilder waitTimeout(long waitTimeout) {
+            doSetProperty("waitTimeout", waitTimeout);
+            return this;
+        }
+        /**
+         * How long an enqueue or ack waits for waitReplicas replicas (ms, or a
+         * duration such as 500ms); must be less than commandTimeout. While
+         * replicas lag, every call on the endpoint's connection waits up to
+         * this long.
+         * 
+         * The option will be converted to a <code>long</code> type.
+         * 
+         * Default: 1000
+         * Group: replication
+         * 
+         * @param waitTimeout the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointProducerBuilder waitTimeout(String waitTimeout) {
+            doSetProperty("waitTimeout", waitTimeout);
+            return this;
+        }
+        /**
          * The Redis password, as an alternative to putting it in redisUri.
          * 
          * The option is a: <code>java.lang.String</code> type.
@@ -1514,6 +1670,84 @@ public interface ReliableRedisEndpointBuilderFactory {
          */
         default ReliableRedisEndpointBuilder redisUri(String redisUri) {
             doSetProperty("redisUri", redisUri);
+            return this;
+        }
+        /**
+         * After every enqueue and every ack, wait until this many replicas have
+         * the write (Redis WAIT); 0 (the default) does not wait: replication
+         * stays asynchronous. A send that fewer replicas confirmed within
+         * waitTimeout fails its exchange, although the message is stored on the
+         * master (repeating a send with the same
+         * CamelReliableRedisDeduplicationId is safe); an ack that fewer
+         * replicas confirmed stays done, and is logged and counted.
+         * 
+         * The option is a: <code>int</code> type.
+         * 
+         * Default: 0
+         * Group: replication
+         * 
+         * @param waitReplicas the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointBuilder waitReplicas(int waitReplicas) {
+            doSetProperty("waitReplicas", waitReplicas);
+            return this;
+        }
+        /**
+         * After every enqueue and every ack, wait until this many replicas have
+         * the write (Redis WAIT); 0 (the default) does not wait: replication
+         * stays asynchronous. A send that fewer replicas confirmed within
+         * waitTimeout fails its exchange, although the message is stored on the
+         * master (repeating a send with the same
+         * CamelReliableRedisDeduplicationId is safe); an ack that fewer
+         * replicas confirmed stays done, and is logged and counted.
+         * 
+         * The option will be converted to a <code>int</code> type.
+         * 
+         * Default: 0
+         * Group: replication
+         * 
+         * @param waitReplicas the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointBuilder waitReplicas(String waitReplicas) {
+            doSetProperty("waitReplicas", waitReplicas);
+            return this;
+        }
+        /**
+         * How long an enqueue or ack waits for waitReplicas replicas (ms, or a
+         * duration such as 500ms); must be less than commandTimeout. While
+         * replicas lag, every call on the endpoint's connection waits up to
+         * this long.
+         * 
+         * The option is a: <code>long</code> type.
+         * 
+         * Default: 1000
+         * Group: replication
+         * 
+         * @param waitTimeout the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointBuilder waitTimeout(long waitTimeout) {
+            doSetProperty("waitTimeout", waitTimeout);
+            return this;
+        }
+        /**
+         * How long an enqueue or ack waits for waitReplicas replicas (ms, or a
+         * duration such as 500ms); must be less than commandTimeout. While
+         * replicas lag, every call on the endpoint's connection waits up to
+         * this long.
+         * 
+         * The option will be converted to a <code>long</code> type.
+         * 
+         * Default: 1000
+         * Group: replication
+         * 
+         * @param waitTimeout the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointBuilder waitTimeout(String waitTimeout) {
+            doSetProperty("waitTimeout", waitTimeout);
             return this;
         }
         /**
