@@ -118,14 +118,13 @@ public class ReliableRedisConfiguration {
             throw new IllegalArgumentException("browseLimit must be between 1 and " + QueueCalls.MAX_BROWSE + ", was "
                                                + browseLimit);
         }
-        if (redisClient == null) {
-            RedisUris.parse(redisUri, username, password);
-        }
-        validateReplicaWait();
+        boolean cluster = redisClient == null ? RedisUris.parse(redisUri, username, password).size() > 1
+                : redisClient instanceof RedisClusterClient;
+        validateReplicaWait(cluster);
         queueSettings();
     }
 
-    private void validateReplicaWait() {
+    private void validateReplicaWait(boolean cluster) {
         if (waitReplicas < 0) {
             throw new IllegalArgumentException("waitReplicas must be 0 (off) or more, was " + waitReplicas);
         }
@@ -137,10 +136,10 @@ public class ReliableRedisConfiguration {
             throw new IllegalArgumentException("waitTimeout (" + waitTimeout + " ms) must be less than commandTimeout ("
                     + commandTimeout + " ms): the client would give up on WAIT before Redis answers it");
         }
-        if (waitReplicas > 0 && redisClient instanceof RedisClusterClient) {
+        if (waitReplicas > 0 && cluster) {
             // a cluster connection sends a keyless WAIT to any node, not necessarily the one that took the writes
-            throw new IllegalArgumentException("waitReplicas is not supported with a RedisClusterClient: use a "
-                    + "standalone or Sentinel Redis, or waitReplicas=0");
+            throw new IllegalArgumentException("waitReplicas is not supported on a Redis Cluster (a node list in "
+                    + "redisUri, or a RedisClusterClient): use a standalone or Sentinel Redis, or waitReplicas=0");
         }
     }
 

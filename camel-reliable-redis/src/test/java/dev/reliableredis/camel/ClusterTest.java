@@ -49,6 +49,12 @@ class ClusterTest extends CamelRedisTestBase {
     }
 
     @Test
+    void waitReplicasOnANodeListIsRefused() {
+        assertThatThrownBy(() -> context.getEndpoint("reliable-redis:q?redisUri=redis://h1:7000,h2:7001&waitReplicas=1"))
+                .rootCause().hasMessageContaining("waitReplicas is not supported on a Redis Cluster");
+    }
+
+    @Test
     void queuesOnEveryMasterAreFedAndConsumedInBothModes() throws Exception {
         List<String> queues = queuesOnDistinctMasters();
         routes(new RouteBuilder() {

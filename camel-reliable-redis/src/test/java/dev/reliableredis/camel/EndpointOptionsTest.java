@@ -153,7 +153,7 @@ class EndpointOptionsTest {
         try {
             context.getRegistry().bind("cluster", cluster);
             assertThatThrownBy(() -> context.getEndpoint("reliable-redis:orders?redisClient=#cluster&waitReplicas=1"))
-                    .hasStackTraceContaining("waitReplicas is not supported with a RedisClusterClient");
+                    .hasStackTraceContaining("waitReplicas is not supported on a Redis Cluster");
         } finally {
             cluster.shutdown();
         }

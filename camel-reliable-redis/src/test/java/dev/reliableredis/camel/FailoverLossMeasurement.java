@@ -165,7 +165,7 @@ class FailoverLossMeasurement {
                 if (!senders.awaitTermination(BOUND.toSeconds(), TimeUnit.SECONDS)) {
                     throw new AssertionError("sends still under way after " + BOUND);
                 }
-                await("the new master's queue is drained").atMost(BOUND)
+                await("the new master's queue is drained").atMost(BOUND).ignoreExceptions()
                         .until(() -> stats(template, queue).equals(Map.of("ready", 0L, "inflight", 0L, "delayed", 0L,
                                 "dead", 0L)));
                 ReliableRedisConsumer consumer = (ReliableRedisConsumer) context.getRoute("consumer").getConsumer();
