@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
 
+import dev.reliableredis.testsupport.LeastPrivilegeUser;
 import dev.reliableredis.testsupport.RedisCluster;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.SlotHash;
@@ -95,6 +96,9 @@ class ClusterTest extends CamelRedisTestBase {
 
     @Test
     void aQueueNamedAfterItsStreamKeyConsumesThatStream() throws Exception {
+        if (LeastPrivilegeUser.enabled()) {
+            onEveryServer(node -> LeastPrivilegeUser.grantKeys(node, "order_stream", "{order_stream}:dlq"));
+        }
         routes(new RouteBuilder() {
             public void configure() {
                 from("reliable-redis:order_stream?mode=stream&streamKey=order_stream&deadLetterKey={order_stream}:dlq")

@@ -58,7 +58,8 @@ class LeastPrivilegeRuleDocTest {
         assertThat(withRule).contains(Path.of("user-guide.md"));
         assertThat(Files.readString(DOCS.resolve("user-guide.md")))
                 .contains("`" + LeastPrivilegeUser.IDEMPOTENT_REPOSITORY_RULE + "`")
-                .contains("plus `" + LeastPrivilegeUser.DASHBOARD_RULE + "`");
+                .contains("plus `" + LeastPrivilegeUser.DASHBOARD_RULE + "`")
+                .contains("add `" + LeastPrivilegeUser.CLUSTER_RULE + "`");
     }
 
     @Test

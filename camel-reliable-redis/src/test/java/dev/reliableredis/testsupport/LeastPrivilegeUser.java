@@ -34,6 +34,11 @@ public final class LeastPrivilegeUser {
             + "+hset +hdel +hexists +hscan +zadd +zrem +zscore +zmscore +zcard +zcount +zrange +zrangebyscore +zpopmin "
             + "+xadd +xack +xclaim +xdel +xlen +xrange +xrevrange +xpending +xreadgroup +xinfo|groups +xinfo|stream "
             + "+xgroup|create +xgroup|delconsumer";
+    /**
+     * What a Redis Cluster node's user needs besides: Lettuce's cluster client reads the topology with CLUSTER NODES,
+     * asks each node its id, and names its connections.
+     */
+    public static final String CLUSTER_RULE = "+cluster|nodes +cluster|myid +client|setname";
     /** ReliableRedisIdempotentRepository's own rule: it runs no script. */
     public static final String IDEMPOTENT_REPOSITORY_RULE = "resetkeys ~rr:* resetchannels -@all +set +exists +del "
                                                             + "+unlink +scan";
@@ -53,10 +58,13 @@ public final class LeastPrivilegeUser {
         return Boolean.getBoolean(PROPERTY);
     }
 
-    /** redis-server arguments that create the user when the server starts. */
-    public static List<String> serverArgs() {
+    /** redis-server arguments that create the user when the server starts, with the cluster's addition on a node. */
+    public static List<String> serverArgs(boolean clusterNode) {
         List<String> args = new ArrayList<>(List.of("--user", NAME, "on", ">" + PASSWORD));
         args.addAll(tokens(RULE));
+        if (clusterNode) {
+            args.addAll(tokens(CLUSTER_RULE));
+        }
         return args;
     }
 

@@ -163,7 +163,7 @@ public final class RedisProcess implements AutoCloseable {
                     dir.toString()));
             command.addAll(extraArgs);
             if (LeastPrivilegeUser.enabled() && sentinelConfig == null) {
-                command.addAll(LeastPrivilegeUser.serverArgs());
+                command.addAll(LeastPrivilegeUser.serverArgs(extraArgs.contains("--cluster-enabled")));
             }
             process = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(dir.resolve("redis.log").toFile()).start();
