@@ -43,6 +43,8 @@ public class ReliableRedisComponentConfigurer extends PropertyConfigurerSupport 
         case "useglobalsslcontextparameters":
         case "useGlobalSslContextParameters": target.setUseGlobalSslContextParameters(property(camelContext, boolean.class, value)); return true;
         case "username": target.setUsername(property(camelContext, java.lang.String.class, value)); return true;
+        case "waitaof":
+        case "waitAof": target.setWaitAof(property(camelContext, boolean.class, value)); return true;
         case "waitreplicas":
         case "waitReplicas": target.setWaitReplicas(property(camelContext, int.class, value)); return true;
         case "waittimeout":
@@ -79,6 +81,8 @@ public class ReliableRedisComponentConfigurer extends PropertyConfigurerSupport 
         case "useglobalsslcontextparameters":
         case "useGlobalSslContextParameters": return boolean.class;
         case "username": return java.lang.String.class;
+        case "waitaof":
+        case "waitAof": return boolean.class;
         case "waitreplicas":
         case "waitReplicas": return int.class;
         case "waittimeout":
@@ -111,6 +115,8 @@ public class ReliableRedisComponentConfigurer extends PropertyConfigurerSupport 
         case "useglobalsslcontextparameters":
         case "useGlobalSslContextParameters": return target.isUseGlobalSslContextParameters();
         case "username": return target.getUsername();
+        case "waitaof":
+        case "waitAof": return target.isWaitAof();
         case "waitreplicas":
         case "waitReplicas": return target.getWaitReplicas();
         case "waittimeout":

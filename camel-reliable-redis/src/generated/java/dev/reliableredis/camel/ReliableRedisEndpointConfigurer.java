@@ -89,6 +89,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "username": target.getConfiguration().setUsername(property(camelContext, java.lang.String.class, value)); return true;
         case "visibilitytimeout":
         case "visibilityTimeout": target.getConfiguration().setVisibilityTimeout(property(camelContext, java.time.Duration.class, value).toMillis()); return true;
+        case "waitaof":
+        case "waitAof": target.getConfiguration().setWaitAof(property(camelContext, boolean.class, value)); return true;
         case "waitreplicas":
         case "waitReplicas": target.getConfiguration().setWaitReplicas(property(camelContext, int.class, value)); return true;
         case "waittimeout":
@@ -171,6 +173,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "username": return java.lang.String.class;
         case "visibilitytimeout":
         case "visibilityTimeout": return long.class;
+        case "waitaof":
+        case "waitAof": return boolean.class;
         case "waitreplicas":
         case "waitReplicas": return int.class;
         case "waittimeout":
@@ -249,6 +253,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "username": return target.getConfiguration().getUsername();
         case "visibilitytimeout":
         case "visibilityTimeout": return target.getConfiguration().getVisibilityTimeout();
+        case "waitaof":
+        case "waitAof": return target.getConfiguration().isWaitAof();
         case "waitreplicas":
         case "waitReplicas": return target.getConfiguration().getWaitReplicas();
         case "waittimeout":

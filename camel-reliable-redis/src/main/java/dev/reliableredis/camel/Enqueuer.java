@@ -42,7 +42,7 @@ final class Enqueuer {
         this.batcher = new CallBatcher<>(RoundTrips.timed("enqueue", activity,
                 messages -> replicas.after(queue.enqueueAsync(messages), (stored, why) -> {
                     throw new QueueException(queue.name(), "enqueue", why + ". The messages are stored on the "
-                            + "master but may be lost if a replica without them is promoted; a send with a "
+                            + "master but may be lost if it fails before they are replicated or on disk; a send with a "
                             + ReliableRedisConstants.DEDUPLICATION_ID + " can be repeated safely: with the same id it "
                             + "is a no-op while the message is known");
                 })), MAX_BATCH);

@@ -47,6 +47,10 @@ public class ReliableRedisComponent extends HealthCheckComponent implements SSLC
               description = "How long an enqueue or ack waits for the replicas, on endpoints that do not set "
                             + "waitTimeout.")
     private long waitTimeout = 1_000;
+    @Metadata(label = "replication", defaultValue = "false",
+              description = "Wait with WAITAOF (the append-only files of the master and of waitReplicas replicas; "
+                            + "Redis 7.2 or newer) on endpoints that do not set waitAof.")
+    private boolean waitAof;
 
     private ClientResources clientResources;
     /** By {@link ReliableRedisEndpoint#queueKey()}: the queues of the started endpoints. */
@@ -64,6 +68,7 @@ public class ReliableRedisComponent extends HealthCheckComponent implements SSLC
         configuration.setRedisClient(redisClient);
         configuration.setWaitReplicas(waitReplicas);
         configuration.setWaitTimeout(waitTimeout);
+        configuration.setWaitAof(waitAof);
         ReliableRedisEndpoint endpoint = new ReliableRedisEndpoint(uri, this, remaining, configuration);
         setProperties(endpoint, parameters);
         configuration.validate();
@@ -172,5 +177,13 @@ public class ReliableRedisComponent extends HealthCheckComponent implements SSLC
 
     public void setWaitTimeout(long waitTimeout) {
         this.waitTimeout = waitTimeout;
+    }
+
+    public boolean isWaitAof() {
+        return waitAof;
+    }
+
+    public void setWaitAof(boolean waitAof) {
+        this.waitAof = waitAof;
     }
 }

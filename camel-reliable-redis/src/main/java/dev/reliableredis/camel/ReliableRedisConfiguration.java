@@ -70,6 +70,8 @@ public class ReliableRedisConfiguration {
     private int waitReplicas;
     @UriParam(label = "replication", defaultValue = "1000", javaType = "java.time.Duration")
     private long waitTimeout = 1_000;
+    @UriParam(label = "replication", defaultValue = "false")
+    private boolean waitAof;
 
     @UriParam(label = "stream", defaultValue = "camel")
     private String group = "camel";
@@ -132,14 +134,15 @@ public class ReliableRedisConfiguration {
             // WAIT with timeout 0 waits for ever
             throw new IllegalArgumentException("waitTimeout must be more than 0 ms, was " + waitTimeout + " ms");
         }
-        if (waitReplicas > 0 && waitTimeout >= commandTimeout) {
+        if ((waitReplicas > 0 || waitAof) && waitTimeout >= commandTimeout) {
             throw new IllegalArgumentException("waitTimeout (" + waitTimeout + " ms) must be less than commandTimeout ("
                     + commandTimeout + " ms): the client would give up on WAIT before Redis answers it");
         }
-        if (waitReplicas > 0 && cluster) {
+        if ((waitReplicas > 0 || waitAof) && cluster) {
             // a cluster connection sends a keyless WAIT to any node, not necessarily the one that took the writes
-            throw new IllegalArgumentException("waitReplicas is not supported on a Redis Cluster (a node list in "
-                    + "redisUri, or a RedisClusterClient): use a standalone or Sentinel Redis, or waitReplicas=0");
+            throw new IllegalArgumentException((waitAof ? "waitAof" : "waitReplicas") + " is not supported on a Redis "
+                    + "Cluster (a node list in redisUri, or a RedisClusterClient): use a standalone or Sentinel Redis, "
+                    + "or " + (waitAof ? "waitAof=false" : "waitReplicas=0"));
         }
     }
 
@@ -501,6 +504,21 @@ public class ReliableRedisConfiguration {
      */
     public void setWaitTimeout(long waitTimeout) {
         this.waitTimeout = waitTimeout;
+    }
+
+    public boolean isWaitAof() {
+        return waitAof;
+    }
+
+    /**
+     * Wait with WAITAOF instead of WAIT (Redis 7.2 or newer, appendonly yes): every enqueue and ack waits until the
+     * master's append-only file, and the files of waitReplicas replicas, have the write on disk. With waitReplicas=0,
+     * the master's file alone: a send completes once it is on disk, even with appendfsync everysec. A send not on disk
+     * within waitTimeout fails its exchange (the message is stored all the same, and repeating the send with the same
+     * CamelReliableRedisDeduplicationId is safe); such an ack stays done, and is logged and counted.
+     */
+    public void setWaitAof(boolean waitAof) {
+        this.waitAof = waitAof;
     }
 
     public int getBrowseLimit() {

@@ -99,10 +99,10 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
                 ? StreamQueue.of(gateway, configuration.getKeyPrefix(), queueName, configuration.streamOptions(),
                         configuration.queueSettings())
                 : ListQueue.of(gateway, configuration.getKeyPrefix(), queueName, configuration.queueSettings());
-        replicaWait = configuration.getWaitReplicas() > 0
-                ? new ReplicaWait(gateway, configuration.getWaitReplicas(),
-                        Duration.ofMillis(configuration.getWaitTimeout()))
-                : ReplicaWait.OFF;
+        Duration waitTimeout = Duration.ofMillis(configuration.getWaitTimeout());
+        replicaWait = configuration.isWaitAof()
+                ? ReplicaWait.appendOnlyFiles(gateway, configuration.getWaitReplicas(), waitTimeout)
+                : ReplicaWait.replicas(gateway, configuration.getWaitReplicas(), waitTimeout);
         monitor = getComponent().attach(this);
     }
 

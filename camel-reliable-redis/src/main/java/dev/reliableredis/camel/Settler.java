@@ -150,8 +150,8 @@ final class Settler {
     private void unreplicated(List<Settled> results, String why) {
         long acked = results.stream().filter(result -> result == Settled.ACKED).count();
         if (acked > 0) {
-            LOG.warn("{} acks of queue '{}' are done on the master but not known to be replicated: {}; if a replica "
-                     + "without them is promoted, their messages are delivered again", acked, queue, why);
+            LOG.warn("{} acks of queue '{}' are done on the master but not known to be replicated or on disk: {}; if "
+                     + "the master fails before they are, their messages are delivered again", acked, queue, why);
             activity.unreplicatedAcks.add(acked);
         }
     }

@@ -5,9 +5,11 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 import java.util.function.LongFunction;
 import java.util.function.Supplier;
 
+import io.lettuce.core.RedisException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.slf4j.Logger;
@@ -75,12 +77,20 @@ public final class QueueCalls {
                 .thenApply(codes -> codes.stream().map(code -> code == 1L).toList());
     }
 
-    /** The result of an asynchronous call, waited for; its failure thrown as it is. */
+    /**
+     * The result of an asynchronous call, waited for; its failure thrown as it is. An interrupt ends the wait at once,
+     * keeping the thread's interrupt status: a stopping consumer whose claim meets a paused Redis must not hold the
+     * stop for the command timeout. The call may still complete in Redis; a claim completed so is returned when its
+     * lease expires.
+     */
     public static <T> T await(CompletableFuture<T> call) {
         try {
-            return call.join();
-        } catch (CompletionException e) {
-            throw e.getCause() instanceof RuntimeException cause ? cause : e;
+            return call.get();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException cause ? cause : new CompletionException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RedisException("Interrupted while waiting for Redis; the call may still complete there", e);
         }
     }
 

@@ -126,8 +126,8 @@ class WaitReplicasTest {
     @Test
     void anAckTheStoppedReplicaDoesNotConfirmIsLoggedCountedAndStaysDone() throws Exception {
         assertThat(send(queue(""), "order-4").getException()).isNull();
-        String warning = "1 acks of queue 'q' are done on the master but not known to be replicated: 0 of the 1 "
-                         + "replicas that waitReplicas=1 asks for acknowledged it within waitTimeout (300 ms)";
+        String warning = "1 acks of queue 'q' are done on the master but not known to be replicated or on disk: 0 of "
+                         + "the 1 replicas that waitReplicas=1 asks for acknowledged it within waitTimeout (300 ms)";
         int warningsBefore = TestLog.occurrences(warning);
         replica.pause();
         try {

@@ -3,6 +3,8 @@ package dev.reliableredis.testsupport;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -69,10 +71,16 @@ public final class SentinelGroup implements AutoCloseable {
         }
     }
 
-    /** A server to replicate from. */
-    public static RedisProcess startMaster() {
+    /** A server to replicate from; extra args are redis-server options such as "--appendonly", "yes". */
+    public static RedisProcess startMaster(String... extraArgs) {
         // the default 5 s delay before a diskless full sync would hold up every test that starts a replica
-        return RedisProcess.start(FAST_SYNC);
+        return RedisProcess.start(args(List.of(FAST_SYNC), extraArgs));
+    }
+
+    private static String[] args(List<String> args, String... extraArgs) {
+        List<String> all = new ArrayList<>(args);
+        all.addAll(List.of(extraArgs));
+        return all.toArray(String[]::new);
     }
 
     /**
@@ -81,9 +89,9 @@ public final class SentinelGroup implements AutoCloseable {
      * does once a second; a master killed in between leaves a promoted replica without anything written since (seen:
      * an empty replica promoted 0.5 s after the sync).
      */
-    public static RedisProcess startReplicaOf(RedisProcess master) {
-        RedisProcess replica = RedisProcess.start("--replicaof", "127.0.0.1", String.valueOf(master.port()),
-                FAST_SYNC[0], FAST_SYNC[1]);
+    public static RedisProcess startReplicaOf(RedisProcess master, String... extraArgs) {
+        RedisProcess replica = RedisProcess.start(args(List.of("--replicaof", "127.0.0.1",
+                String.valueOf(master.port()), FAST_SYNC[0], FAST_SYNC[1]), extraArgs));
         try {
             await("replica in sync with its master").atMost(Duration.ofSeconds(15))
                     .until(() -> replica.commands().info("replication").contains("master_link_status:up"));

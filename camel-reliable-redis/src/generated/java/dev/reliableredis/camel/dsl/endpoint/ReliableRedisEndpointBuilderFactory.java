@@ -587,6 +587,52 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
+         * Wait with WAITAOF instead of WAIT (Redis 7.2 or newer, appendonly
+         * yes): every enqueue and ack waits until the master's append-only
+         * file, and the files of waitReplicas replicas, have the write on disk.
+         * With waitReplicas=0, the master's file alone: a send completes once
+         * it is on disk, even with appendfsync everysec. A send not on disk
+         * within waitTimeout fails its exchange (the message is stored all the
+         * same, and repeating the send with the same
+         * CamelReliableRedisDeduplicationId is safe); such an ack stays done,
+         * and is logged and counted.
+         * 
+         * The option is a: <code>boolean</code> type.
+         * 
+         * Default: false
+         * Group: replication
+         * 
+         * @param waitAof the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointConsumerBuilder waitAof(boolean waitAof) {
+            doSetProperty("waitAof", waitAof);
+            return this;
+        }
+        /**
+         * Wait with WAITAOF instead of WAIT (Redis 7.2 or newer, appendonly
+         * yes): every enqueue and ack waits until the master's append-only
+         * file, and the files of waitReplicas replicas, have the write on disk.
+         * With waitReplicas=0, the master's file alone: a send completes once
+         * it is on disk, even with appendfsync everysec. A send not on disk
+         * within waitTimeout fails its exchange (the message is stored all the
+         * same, and repeating the send with the same
+         * CamelReliableRedisDeduplicationId is safe); such an ack stays done,
+         * and is logged and counted.
+         * 
+         * The option will be converted to a <code>boolean</code> type.
+         * 
+         * Default: false
+         * Group: replication
+         * 
+         * @param waitAof the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointConsumerBuilder waitAof(String waitAof) {
+            doSetProperty("waitAof", waitAof);
+            return this;
+        }
+        /**
          * After every enqueue and every ack, wait until this many replicas have
          * the write (Redis WAIT); 0 (the default) does not wait: replication
          * stays asynchronous. A send that fewer replicas confirmed within
@@ -1198,6 +1244,52 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
+         * Wait with WAITAOF instead of WAIT (Redis 7.2 or newer, appendonly
+         * yes): every enqueue and ack waits until the master's append-only
+         * file, and the files of waitReplicas replicas, have the write on disk.
+         * With waitReplicas=0, the master's file alone: a send completes once
+         * it is on disk, even with appendfsync everysec. A send not on disk
+         * within waitTimeout fails its exchange (the message is stored all the
+         * same, and repeating the send with the same
+         * CamelReliableRedisDeduplicationId is safe); such an ack stays done,
+         * and is logged and counted.
+         * 
+         * The option is a: <code>boolean</code> type.
+         * 
+         * Default: false
+         * Group: replication
+         * 
+         * @param waitAof the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointProducerBuilder waitAof(boolean waitAof) {
+            doSetProperty("waitAof", waitAof);
+            return this;
+        }
+        /**
+         * Wait with WAITAOF instead of WAIT (Redis 7.2 or newer, appendonly
+         * yes): every enqueue and ack waits until the master's append-only
+         * file, and the files of waitReplicas replicas, have the write on disk.
+         * With waitReplicas=0, the master's file alone: a send completes once
+         * it is on disk, even with appendfsync everysec. A send not on disk
+         * within waitTimeout fails its exchange (the message is stored all the
+         * same, and repeating the send with the same
+         * CamelReliableRedisDeduplicationId is safe); such an ack stays done,
+         * and is logged and counted.
+         * 
+         * The option will be converted to a <code>boolean</code> type.
+         * 
+         * Default: false
+         * Group: replication
+         * 
+         * @param waitAof the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointProducerBuilder waitAof(String waitAof) {
+            doSetProperty("waitAof", waitAof);
+            return this;
+        }
+        /**
          * After every enqueue and every ack, wait until this many replicas have
          * the write (Redis WAIT); 0 (the default) does not wait: replication
          * stays asynchronous. A send that fewer replicas confirmed within
@@ -1670,6 +1762,52 @@ public interface ReliableRedisEndpointBuilderFactory {
          */
         default ReliableRedisEndpointBuilder redisUri(String redisUri) {
             doSetProperty("redisUri", redisUri);
+            return this;
+        }
+        /**
+         * Wait with WAITAOF instead of WAIT (Redis 7.2 or newer, appendonly
+         * yes): every enqueue and ack waits until the master's append-only
+         * file, and the files of waitReplicas replicas, have the write on disk.
+         * With waitReplicas=0, the master's file alone: a send completes once
+         * it is on disk, even with appendfsync everysec. A send not on disk
+         * within waitTimeout fails its exchange (the message is stored all the
+         * same, and repeating the send with the same
+         * CamelReliableRedisDeduplicationId is safe); such an ack stays done,
+         * and is logged and counted.
+         * 
+         * The option is a: <code>boolean</code> type.
+         * 
+         * Default: false
+         * Group: replication
+         * 
+         * @param waitAof the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointBuilder waitAof(boolean waitAof) {
+            doSetProperty("waitAof", waitAof);
+            return this;
+        }
+        /**
+         * Wait with WAITAOF instead of WAIT (Redis 7.2 or newer, appendonly
+         * yes): every enqueue and ack waits until the master's append-only
+         * file, and the files of waitReplicas replicas, have the write on disk.
+         * With waitReplicas=0, the master's file alone: a send completes once
+         * it is on disk, even with appendfsync everysec. A send not on disk
+         * within waitTimeout fails its exchange (the message is stored all the
+         * same, and repeating the send with the same
+         * CamelReliableRedisDeduplicationId is safe); such an ack stays done,
+         * and is logged and counted.
+         * 
+         * The option will be converted to a <code>boolean</code> type.
+         * 
+         * Default: false
+         * Group: replication
+         * 
+         * @param waitAof the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointBuilder waitAof(String waitAof) {
+            doSetProperty("waitAof", waitAof);
             return this;
         }
         /**
