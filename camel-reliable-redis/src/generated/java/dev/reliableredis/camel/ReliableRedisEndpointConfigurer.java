@@ -82,6 +82,7 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "retryBackoffMultiplier": target.getConfiguration().setRetryBackoffMultiplier(property(camelContext, double.class, value)); return true;
         case "retrydelay":
         case "retryDelay": target.getConfiguration().setRetryDelay(property(camelContext, java.time.Duration.class, value).toMillis()); return true;
+        case "shards": target.getConfiguration().setShards(property(camelContext, int.class, value)); return true;
         case "sslcontextparameters":
         case "sslContextParameters": target.getConfiguration().setSslContextParameters(property(camelContext, org.apache.camel.support.jsse.SSLContextParameters.class, value)); return true;
         case "streamkey":
@@ -166,6 +167,7 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "retryBackoffMultiplier": return double.class;
         case "retrydelay":
         case "retryDelay": return long.class;
+        case "shards": return int.class;
         case "sslcontextparameters":
         case "sslContextParameters": return org.apache.camel.support.jsse.SSLContextParameters.class;
         case "streamkey":
@@ -246,6 +248,7 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "retryBackoffMultiplier": return target.getConfiguration().getRetryBackoffMultiplier();
         case "retrydelay":
         case "retryDelay": return target.getConfiguration().getRetryDelay();
+        case "shards": return target.getConfiguration().getShards();
         case "sslcontextparameters":
         case "sslContextParameters": return target.getConfiguration().getSslContextParameters();
         case "streamkey":

@@ -23,7 +23,7 @@ public class ReliableRedisEndpointUriFactory extends org.apache.camel.support.co
     private static final Set<String> SECRET_PROPERTY_NAMES;
     private static final Map<String, String> MULTI_VALUE_PREFIXES;
     static {
-        Set<String> props = new HashSet<>(38);
+        Set<String> props = new HashSet<>(39);
         props.add("bridgeErrorHandler");
         props.add("browseLimit");
         props.add("commandTimeout");
@@ -60,6 +60,7 @@ public class ReliableRedisEndpointUriFactory extends org.apache.camel.support.co
         props.add("streamKey");
         props.add("username");
         props.add("visibilityTimeout");
+        props.add("waitAof");
         props.add("waitReplicas");
         props.add("waitTimeout");
         PROPERTY_NAMES = Collections.unmodifiableSet(props);

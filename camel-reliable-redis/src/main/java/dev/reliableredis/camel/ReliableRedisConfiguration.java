@@ -5,6 +5,7 @@ import java.time.Duration;
 import dev.reliableredis.queue.QueueCalls;
 import dev.reliableredis.queue.QueueNames;
 import dev.reliableredis.queue.QueueSettings;
+import dev.reliableredis.queue.sharded.ShardedQueue;
 import dev.reliableredis.queue.stream.StreamOptions;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.cluster.RedisClusterClient;
@@ -34,6 +35,8 @@ public class ReliableRedisConfiguration {
     private String keyPrefix = "rr";
     @UriParam(label = "common", defaultValue = "10000", javaType = "java.time.Duration")
     private long commandTimeout = 10_000;
+    @UriParam(label = "common", defaultValue = "1")
+    private int shards = 1;
 
     @UriParam(label = "consumer", defaultValue = "30000", javaType = "java.time.Duration")
     private long visibilityTimeout = 30_000;
@@ -96,6 +99,7 @@ public class ReliableRedisConfiguration {
         if ("stream".equals(mode)) {
             streamOptions();
         }
+        validateShards();
         QueueNames.validatePrefix(keyPrefix);
         if (commandTimeout <= 0) {
             throw new IllegalArgumentException("commandTimeout must be more than 0 ms, was " + commandTimeout + " ms");
@@ -124,6 +128,19 @@ public class ReliableRedisConfiguration {
                 : redisClient instanceof RedisClusterClient;
         validateReplicaWait(cluster);
         queueSettings();
+    }
+
+    private void validateShards() {
+        if (shards < 1 || shards > ShardedQueue.MAX_SHARDS) {
+            throw new IllegalArgumentException("shards must be between 1 and " + ShardedQueue.MAX_SHARDS + ", was "
+                                               + shards);
+        }
+        if (shards > 1 && isStreamMode() && (streamKey != null || deadLetterKey != null)) {
+            // every shard needs a stream and a dead-letter stream of its own, and these options name one of each
+            throw new IllegalArgumentException("shards=" + shards + " cannot be combined with streamKey or "
+                    + "deadLetterKey (streamKey=" + streamKey + ", deadLetterKey=" + deadLetterKey + "): each shard "
+                    + "has its own streams; use shards=1 to attach to existing streams");
+        }
     }
 
     private void validateReplicaWait(boolean cluster) {
@@ -251,6 +268,22 @@ public class ReliableRedisConfiguration {
      */
     public void setCommandTimeout(long commandTimeout) {
         this.commandTimeout = commandTimeout;
+    }
+
+    public int getShards() {
+        return shards;
+    }
+
+    /**
+     * Spread the queue over this many shards, 1 to 1024: shard 0 has the queue's keys, shard i the keys of
+     * queueName#i, each in a Redis Cluster slot of its own, so that several masters serve one queue. A message goes to
+     * the shard its CamelReliableRedisShardKey header picks, else its id picks; consumers claim from every shard.
+     * Producers and consumers of a queue must use the same number: changing it moves ids to other shards, so a
+     * deduplication id sent before and after the change may be stored twice, and messages in shards beyond a lowered
+     * number are not consumed until an endpoint with the old number drains them.
+     */
+    public void setShards(int shards) {
+        this.shards = shards;
     }
 
     public long getVisibilityTimeout() {

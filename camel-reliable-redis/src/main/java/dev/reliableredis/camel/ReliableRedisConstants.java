@@ -24,6 +24,15 @@ public interface ReliableRedisConstants {
     String DEDUPLICATION_ID = "CamelReliableRedisDeduplicationId";
 
     @Metadata(label = "producer",
+              description = "With shards greater than 1: messages with the same shard key go to the same shard, so "
+                            + "they keep their order relative to each other as on an unsharded queue. Absent: the "
+                            + "message id (the deduplication id when set) picks the shard. A deduplication id is a "
+                            + "no-op only on its own shard: send it with the same shard key every time. For a List "
+                            + "body, it applies to every element that has none of its own.",
+              javaType = "String")
+    String SHARD_KEY = "CamelReliableRedisShardKey";
+
+    @Metadata(label = "producer",
               description = "Set after the send: true when the message was stored, false when the send was a no-op "
                             + "for a known id (for a List body, the List of these, in order).",
               javaType = "Boolean")

@@ -9,12 +9,14 @@ import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
 
 import dev.reliableredis.queue.BrowsedMessage;
+import dev.reliableredis.queue.QueueNames;
 import dev.reliableredis.queue.QueueSection;
 import dev.reliableredis.queue.QueueStats;
 import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.ReplicaWait;
 import dev.reliableredis.queue.list.ListQueue;
+import dev.reliableredis.queue.sharded.ShardedQueue;
 import dev.reliableredis.queue.stream.StreamQueue;
 import io.lettuce.core.SslOptions;
 import org.apache.camel.Category;
@@ -95,15 +97,22 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
             gateway = RedisUris.gateway(getComponent().clientResources(), configuration.getRedisUri(),
                     configuration.getUsername(), configuration.getPassword(), tls, timeout);
         }
-        queue = configuration.isStreamMode()
-                ? StreamQueue.of(gateway, configuration.getKeyPrefix(), queueName, configuration.streamOptions(),
-                        configuration.queueSettings())
-                : ListQueue.of(gateway, configuration.getKeyPrefix(), queueName, configuration.queueSettings());
+        queue = configuration.getShards() > 1
+                ? ShardedQueue.of(queueName, configuration.getShards(), i -> queue(QueueNames.shard(queueName, i)))
+                : queue(queueName);
         Duration waitTimeout = Duration.ofMillis(configuration.getWaitTimeout());
         replicaWait = configuration.isWaitAof()
                 ? ReplicaWait.appendOnlyFiles(gateway, configuration.getWaitReplicas(), waitTimeout)
                 : ReplicaWait.replicas(gateway, configuration.getWaitReplicas(), waitTimeout);
         monitor = getComponent().attach(this);
+    }
+
+    /** The unsharded queue of that name, or a shard. */
+    private ReliableQueue queue(String name) {
+        return configuration.isStreamMode()
+                ? StreamQueue.of(gateway, configuration.getKeyPrefix(), name, configuration.streamOptions(),
+                        configuration.queueSettings())
+                : ListQueue.of(gateway, configuration.getKeyPrefix(), name, configuration.queueSettings());
     }
 
     @Override
@@ -160,7 +169,8 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
         String redis = configuration.getRedisClient() != null
                 ? "client@" + System.identityHashCode(configuration.getRedisClient())
                 : configuration.getRedisUri() + "|" + configuration.getUsername();
-        String key = redis + "|" + configuration.getKeyPrefix() + "|" + queueName + "|" + configuration.getMode();
+        String key = redis + "|" + configuration.getKeyPrefix() + "|" + queueName + "|" + configuration.getMode() + "|"
+                     + configuration.getShards();
         return configuration.isStreamMode()
                 ? key + "|" + configuration.getStreamKey() + "|" + configuration.getGroup()
                 : key;

@@ -98,7 +98,8 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
         List<NewMessage> messages = batch ? elements(exchange, (List<?>) message.getBody())
                 : List.of(toMessage(exchange, message.getBody(), travellingHeaders(exchange, message),
                         message.getHeader(ReliableRedisConstants.DELAY, 0L, Long.class),
-                        message.getHeader(ReliableRedisConstants.DEDUPLICATION_ID, String.class)));
+                        message.getHeader(ReliableRedisConstants.DEDUPLICATION_ID, String.class),
+                        message.getHeader(ReliableRedisConstants.SHARD_KEY, String.class)));
         enqueuer.send(messages, (enqueued, error) -> {
             if (error != null) {
                 exchange.setException(error instanceof CompletionException wrapped ? wrapped.getCause() : error);
@@ -114,8 +115,9 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
     }
 
     /**
-     * The messages of a List body: an element that is a Camel Message brings its own body, headers, delay and
-     * deduplication id; any other element is a body, sent with the exchange's headers and delay. With a deduplication
+     * The messages of a List body: an element that is a Camel Message brings its own body, headers, delay,
+     * deduplication id and shard key (the exchange's when it has none); any other element is a body, sent with the
+     * exchange's headers, delay and shard key. With a deduplication
      * id on the exchange, element i gets {@code <id>:<i>}, so sending the same batch again is a no-op.
      */
     private List<NewMessage> elements(Exchange exchange, List<?> body) throws Exception {
@@ -123,25 +125,28 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
         String batchId = message.getHeader(ReliableRedisConstants.DEDUPLICATION_ID, String.class);
         Map<String, Object> headers = travellingHeaders(exchange, message);
         long delay = message.getHeader(ReliableRedisConstants.DELAY, 0L, Long.class);
+        String shardKey = message.getHeader(ReliableRedisConstants.SHARD_KEY, String.class);
         List<NewMessage> messages = new ArrayList<>(body.size());
         for (int i = 0; i < body.size(); i++) {
             String id = batchId == null || batchId.isEmpty() ? null : batchId + ":" + i;
             if (body.get(i) instanceof Message element) {
                 String own = element.getHeader(ReliableRedisConstants.DEDUPLICATION_ID, String.class);
                 messages.add(toMessage(exchange, element.getBody(), travellingHeaders(exchange, element),
-                        element.getHeader(ReliableRedisConstants.DELAY, 0L, Long.class), own != null ? own : id));
+                        element.getHeader(ReliableRedisConstants.DELAY, 0L, Long.class), own != null ? own : id,
+                        element.getHeader(ReliableRedisConstants.SHARD_KEY, shardKey, String.class)));
             } else {
-                messages.add(toMessage(exchange, body.get(i), headers, delay, id));
+                messages.add(toMessage(exchange, body.get(i), headers, delay, id, shardKey));
             }
         }
         return messages;
     }
 
     private static NewMessage toMessage(Exchange exchange, Object body, Map<String, Object> headers, long delay,
-            String id) throws Exception {
+            String id, String shardKey) throws Exception {
         byte[] bytes = body == null ? new byte[0]
                 : exchange.getContext().getTypeConverter().mandatoryConvertTo(byte[].class, exchange, body);
-        return new NewMessage(id == null || id.isEmpty() ? MessageIds.newId() : id, bytes, headers, delay);
+        return new NewMessage(id == null || id.isEmpty() ? MessageIds.newId() : id, bytes, headers, delay,
+                shardKey == null || shardKey.isEmpty() ? null : shardKey);
     }
 
     private static void logNoOps(ReliableQueue queue, List<String> ids, List<Boolean> enqueued) {

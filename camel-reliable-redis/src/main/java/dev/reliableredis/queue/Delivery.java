@@ -16,4 +16,9 @@ import java.util.Map;
  */
 public record Delivery(String messageId, Lease lease, int deliveryCount, long enqueuedAt, byte[] body,
         Map<String, String> fields, Map<String, Object> headers, String failure) {
+
+    /** The same delivery, settled through another lease. */
+    public Delivery withLease(Lease other) {
+        return new Delivery(messageId, other, deliveryCount, enqueuedAt, body, fields, headers, failure);
+    }
 }

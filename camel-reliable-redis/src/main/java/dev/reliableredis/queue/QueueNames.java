@@ -7,6 +7,8 @@ public final class QueueNames {
 
     public static final int MAX_LENGTH = 200;
     private static final Pattern ALLOWED = Pattern.compile("[A-Za-z0-9._:-]+");
+    /** What a shard's name adds to its queue's name; '#' is not allowed in queue names, so no queue is named so. */
+    private static final Pattern SHARD_SUFFIX = Pattern.compile("#[1-9][0-9]{0,3}$");
 
     private QueueNames() {
     }
@@ -37,7 +39,17 @@ public final class QueueNames {
      * Cluster slot, so every script can touch all of them.
      */
     public static String keyBase(String keyPrefix, String queue) {
-        return validatePrefix(keyPrefix) + ":{" + validate(queue) + "}:";
+        validate(SHARD_SUFFIX.matcher(queue == null ? "" : queue).replaceFirst(""));
+        return validatePrefix(keyPrefix) + ":{" + queue + "}:";
+    }
+
+    /**
+     * The name of shard {@code index} of a sharded queue: the queue's own name for shard 0, so that a queue given
+     * shards keeps its messages in shard 0, and {@code <queue>#<index>} for the others. Each name is a hash tag of
+     * its own, so that each shard has its own Redis Cluster slot.
+     */
+    public static String shard(String queue, int index) {
+        return index == 0 ? queue : queue + "#" + index;
     }
 
     /** Key prefixes follow the same rules, so that a key cannot break out of its hash tag. */

@@ -50,6 +50,9 @@ class EndpointOptionsTest {
             "maxRetries, lots, maxRetries",
             "waitReplicas, -1, waitReplicas must be 0 (off) or more, was -1",
             "waitTimeout, 0, waitTimeout must be more than 0 ms, was 0 ms",
+            "shards, 0, shards must be between 1 and 1024, was 0",
+            "shards, 1025, shards must be between 1 and 1024, was 1025",
+            "shards, many, shards",
     })
     void aBadOptionValueFailsAtEndpointCreationNamingIt(String option, String value, String message) {
         assertThatThrownBy(() -> context.getEndpoint("reliable-redis:orders?" + option + "=" + value))

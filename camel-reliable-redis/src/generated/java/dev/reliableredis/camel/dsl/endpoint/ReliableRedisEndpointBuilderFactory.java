@@ -127,6 +127,54 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
+         * Spread the queue over this many shards, 1 to 1024: shard 0 has the
+         * queue's keys, shard i the keys of queueName#i, each in a Redis
+         * Cluster slot of its own, so that several masters serve one queue. A
+         * message goes to the shard its CamelReliableRedisShardKey header
+         * picks, else its id picks; consumers claim from every shard. Producers
+         * and consumers of a queue must use the same number: changing it moves
+         * ids to other shards, so a deduplication id sent before and after the
+         * change may be stored twice, and messages in shards beyond a lowered
+         * number are not consumed until an endpoint with the old number drains
+         * them.
+         * 
+         * The option is a: <code>int</code> type.
+         * 
+         * Default: 1
+         * Group: common
+         * 
+         * @param shards the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointConsumerBuilder shards(int shards) {
+            doSetProperty("shards", shards);
+            return this;
+        }
+        /**
+         * Spread the queue over this many shards, 1 to 1024: shard 0 has the
+         * queue's keys, shard i the keys of queueName#i, each in a Redis
+         * Cluster slot of its own, so that several masters serve one queue. A
+         * message goes to the shard its CamelReliableRedisShardKey header
+         * picks, else its id picks; consumers claim from every shard. Producers
+         * and consumers of a queue must use the same number: changing it moves
+         * ids to other shards, so a deduplication id sent before and after the
+         * change may be stored twice, and messages in shards beyond a lowered
+         * number are not consumed until an endpoint with the old number drains
+         * them.
+         * 
+         * The option will be converted to a <code>int</code> type.
+         * 
+         * Default: 1
+         * Group: common
+         * 
+         * @param shards the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointConsumerBuilder shards(String shards) {
+            doSetProperty("shards", shards);
+            return this;
+        }
+        /**
          * Threads processing exchanges.
          * 
          * The option is a: <code>int</code> type.
@@ -1244,6 +1292,54 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
+         * Spread the queue over this many shards, 1 to 1024: shard 0 has the
+         * queue's keys, shard i the keys of queueName#i, each in a Redis
+         * Cluster slot of its own, so that several masters serve one queue. A
+         * message goes to the shard its CamelReliableRedisShardKey header
+         * picks, else its id picks; consumers claim from every shard. Producers
+         * and consumers of a queue must use the same number: changing it moves
+         * ids to other shards, so a deduplication id sent before and after the
+         * change may be stored twice, and messages in shards beyond a lowered
+         * number are not consumed until an endpoint with the old number drains
+         * them.
+         * 
+         * The option is a: <code>int</code> type.
+         * 
+         * Default: 1
+         * Group: common
+         * 
+         * @param shards the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointProducerBuilder shards(int shards) {
+            doSetProperty("shards", shards);
+            return this;
+        }
+        /**
+         * Spread the queue over this many shards, 1 to 1024: shard 0 has the
+         * queue's keys, shard i the keys of queueName#i, each in a Redis
+         * Cluster slot of its own, so that several masters serve one queue. A
+         * message goes to the shard its CamelReliableRedisShardKey header
+         * picks, else its id picks; consumers claim from every shard. Producers
+         * and consumers of a queue must use the same number: changing it moves
+         * ids to other shards, so a deduplication id sent before and after the
+         * change may be stored twice, and messages in shards beyond a lowered
+         * number are not consumed until an endpoint with the old number drains
+         * them.
+         * 
+         * The option will be converted to a <code>int</code> type.
+         * 
+         * Default: 1
+         * Group: common
+         * 
+         * @param shards the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointProducerBuilder shards(String shards) {
+            doSetProperty("shards", shards);
+            return this;
+        }
+        /**
          * Wait with WAITAOF instead of WAIT (Redis 7.2 or newer, appendonly
          * yes): every enqueue and ack waits until the master's append-only
          * file, and the files of waitReplicas replicas, have the write on disk.
@@ -1765,6 +1861,54 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
+         * Spread the queue over this many shards, 1 to 1024: shard 0 has the
+         * queue's keys, shard i the keys of queueName#i, each in a Redis
+         * Cluster slot of its own, so that several masters serve one queue. A
+         * message goes to the shard its CamelReliableRedisShardKey header
+         * picks, else its id picks; consumers claim from every shard. Producers
+         * and consumers of a queue must use the same number: changing it moves
+         * ids to other shards, so a deduplication id sent before and after the
+         * change may be stored twice, and messages in shards beyond a lowered
+         * number are not consumed until an endpoint with the old number drains
+         * them.
+         * 
+         * The option is a: <code>int</code> type.
+         * 
+         * Default: 1
+         * Group: common
+         * 
+         * @param shards the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointBuilder shards(int shards) {
+            doSetProperty("shards", shards);
+            return this;
+        }
+        /**
+         * Spread the queue over this many shards, 1 to 1024: shard 0 has the
+         * queue's keys, shard i the keys of queueName#i, each in a Redis
+         * Cluster slot of its own, so that several masters serve one queue. A
+         * message goes to the shard its CamelReliableRedisShardKey header
+         * picks, else its id picks; consumers claim from every shard. Producers
+         * and consumers of a queue must use the same number: changing it moves
+         * ids to other shards, so a deduplication id sent before and after the
+         * change may be stored twice, and messages in shards beyond a lowered
+         * number are not consumed until an endpoint with the old number drains
+         * them.
+         * 
+         * The option will be converted to a <code>int</code> type.
+         * 
+         * Default: 1
+         * Group: common
+         * 
+         * @param shards the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointBuilder shards(String shards) {
+            doSetProperty("shards", shards);
+            return this;
+        }
+        /**
          * Wait with WAITAOF instead of WAIT (Redis 7.2 or newer, appendonly
          * yes): every enqueue and ack waits until the master's append-only
          * file, and the files of waitReplicas replicas, have the write on disk.
@@ -2250,6 +2394,23 @@ public interface ReliableRedisEndpointBuilderFactory {
          */
         public String reliableRedisDeduplicationId() {
             return "CamelReliableRedisDeduplicationId";
+        }
+        /**
+         * With shards greater than 1: messages with the same shard key go to
+         * the same shard, so they keep their order relative to each other as on
+         * an unsharded queue. Absent: the message id (the deduplication id when
+         * set) picks the shard. A deduplication id is a no-op only on its own
+         * shard: send it with the same shard key every time. For a List body,
+         * it applies to every element that has none of its own.
+         * 
+         * The option is a: {@code String} type.
+         * 
+         * Group: producer
+         * 
+         * @return the name of the header {@code ReliableRedisShardKey}.
+         */
+        public String reliableRedisShardKey() {
+            return "CamelReliableRedisShardKey";
         }
         /**
          * Set after the send: true when the message was stored, false when the

@@ -1,0 +1,186 @@
+package dev.reliableredis.camel;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+
+import dev.reliableredis.queue.QueueNames;
+import dev.reliableredis.queue.sharded.ShardPicker;
+import org.apache.camel.Exchange;
+import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/** shards=3: where messages go, and that consuming and the admin operations cover every shard. */
+@ParameterizedClass(name = "{0} mode")
+@ValueSource(strings = {"list", "stream"})
+class ShardsTest extends CamelRedisTestBase {
+
+    static final int SHARDS = 3;
+
+    String uri(String queue) {
+        return "reliable-redis:" + queue + "?mode=" + mode + "&shards=" + SHARDS;
+    }
+
+    String sendSharded(String queue, Object body, Map<String, Object> headers) {
+        Exchange sent = template.request(uri(queue), e -> {
+            e.getMessage().setBody(body);
+            e.getMessage().setHeaders(new HashMap<>(headers));
+        });
+        assertThat(sent.getException()).isNull();
+        return sent.getMessage().getHeader(ReliableRedisConstants.MESSAGE_ID, String.class);
+    }
+
+    /** Messages waiting in one shard, read from its keys. */
+    long readyIn(String queue, int shard) {
+        String name = QueueNames.shard(queue, shard);
+        return streamMode() ? raw.xlen(key(name, "stream")) : raw.llen(key(name, "ready"));
+    }
+
+    @SuppressWarnings("unchecked")
+    Map<String, Long> shardedStats(String queue) {
+        return template.requestBodyAndHeader(uri(queue), null, ReliableRedisConstants.OPERATION, "stats", Map.class);
+    }
+
+    @Test
+    void messagesAreSpreadOverEveryShard() {
+        List<String> ids = IntStream.range(0, 60).mapToObj(i -> sendSharded("orders", "m" + i, Map.of())).toList();
+
+        for (int shard = 0; shard < SHARDS; shard++) {
+            int picked = shard;
+            long expected = ids.stream().filter(id -> ShardPicker.shardOf(id, SHARDS) == picked).count();
+            assertThat(readyIn("orders", shard)).as("shard %d", shard).isPositive().isEqualTo(expected);
+        }
+        assertThat(shardedStats("orders")).containsEntry("ready", 60L);
+    }
+
+    @Test
+    void aShardKeyKeepsRelatedMessagesOnOneShardInTheirOrder() throws Exception {
+        for (int i = 0; i < 12; i++) {
+            sendSharded("orders", "step " + i, Map.of(ReliableRedisConstants.SHARD_KEY, "customer-42"));
+        }
+        int shard = ShardPicker.shardOf("customer-42", SHARDS);
+        assertThat(readyIn("orders", shard)).isEqualTo(12);
+
+        routes(new RouteBuilder() {
+            public void configure() {
+                from(uri("orders")).process(received::add);
+            }
+        });
+        awaitReceived(12);
+        assertThat(received).extracting(e -> e.getMessage().getBody(String.class))
+                .containsExactlyElementsOf(IntStream.range(0, 12).mapToObj(i -> "step " + i).toList());
+    }
+
+    @Test
+    void theSameDeduplicationIdSentTwiceIsStoredOnce() {
+        for (int i = 0; i < 10; i++) {
+            Map<String, Object> id = Map.of(ReliableRedisConstants.DEDUPLICATION_ID, "order-" + i);
+            sendSharded("orders", "first", id);
+            sendSharded("orders", "second", id);
+        }
+
+        assertThat(shardedStats("orders")).containsEntry("ready", 10L);
+        assertThat(IntStream.range(0, SHARDS).filter(shard -> readyIn("orders", shard) > 0).count())
+                .as("shards holding the ids").isGreaterThan(1);
+    }
+
+    @Test
+    void consumersDrainEveryShard() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from(uri("orders") + "&concurrentConsumers=4").process(received::add);
+            }
+        });
+        List<String> ids = IntStream.range(0, 90).mapToObj(i -> sendSharded("orders", "m" + i, Map.of())).toList();
+
+        awaitReceived(90);
+        assertThat(received).extracting(e -> e.getMessage().getHeader(ReliableRedisConstants.MESSAGE_ID))
+                .containsExactlyInAnyOrderElementsOf(ids);
+        awaitShardedStats("orders", 0, 0);
+    }
+
+    @Test
+    void deadLettersOfSeveralShardsAreCountedRedrivenAndPurged() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from(uri("orders") + "&maxRetries=0").routeId("failing").throwException(new IllegalStateException("no"));
+            }
+        });
+        IntStream.range(0, 30).forEach(i -> sendSharded("orders", "m" + i, Map.of()));
+        awaitShardedStats("orders", 0, 30);
+        context.getRouteController().stopRoute("failing");
+        for (int shard = 0; shard < SHARDS; shard++) {
+            String name = QueueNames.shard("orders", shard);
+            long dead = streamMode() ? raw.xlen(key(name, "dead")) : raw.zcard(key(name, "dead"));
+            assertThat(dead).as("dead letters of shard %d", shard).isPositive();
+        }
+
+        Long moved = template.requestBodyAndHeaders(uri("orders"), null,
+                Map.of(ReliableRedisConstants.OPERATION, "redrive", ReliableRedisConstants.LIMIT, 25L), Long.class);
+        assertThat(moved).isEqualTo(25);
+        awaitShardedStats("orders", 25, 5);
+
+        Long purged = template.requestBodyAndHeader(uri("orders"), null, ReliableRedisConstants.OPERATION, "purge",
+                Long.class);
+        assertThat(purged).isEqualTo(30);
+        awaitShardedStats("orders", 0, 0);
+    }
+
+    @Test
+    void aDeadLetterConsumerTakesTheDeadLettersOfEveryShard() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from(uri("orders") + "&maxRetries=0").throwException(new IllegalStateException("no"));
+                from(uri("orders") + "&consumeDeadLetters=true").process(received::add);
+            }
+        });
+        IntStream.range(0, 15).forEach(i -> sendSharded("orders", "m" + i, Map.of()));
+
+        awaitReceived(15);
+        assertThat(received).allSatisfy(e -> assertThat(e.getMessage().getHeader(ReliableRedisConstants.FAILURE,
+                String.class)).contains("IllegalStateException"));
+        awaitShardedStats("orders", 0, 0);
+    }
+
+    @Test
+    void aListBodyIsSpreadAndEachElementAnswersInOrder() {
+        Exchange sent = template.request(uri("orders"), e -> {
+            e.getMessage().setBody(IntStream.range(0, 20).mapToObj(i -> "e" + i).toList());
+            e.getMessage().setHeader(ReliableRedisConstants.DEDUPLICATION_ID, "batch");
+        });
+
+        assertThat(sent.getMessage().getHeader(ReliableRedisConstants.MESSAGE_ID, List.class))
+                .isEqualTo(IntStream.range(0, 20).mapToObj(i -> "batch:" + i).toList());
+        assertThat(sent.getMessage().getHeader(ReliableRedisConstants.ENQUEUED, List.class)).containsOnly(true)
+                .hasSize(20);
+        assertThat(shardedStats("orders")).containsEntry("ready", 20L);
+    }
+
+    @Test
+    void aStreamKeyWithShardsIsRefusedNamingTheOptions() {
+        assertThatThrownBy(() -> context.getEndpoint("reliable-redis:orders?mode=stream&shards=2&streamKey=order_stream"))
+                .hasStackTraceContaining("shards=2 cannot be combined with streamKey or deadLetterKey")
+                .hasStackTraceContaining("streamKey=order_stream");
+        assertThatThrownBy(() -> context.getEndpoint("reliable-redis:orders?mode=stream&shards=2&deadLetterKey=dlq"))
+                .hasStackTraceContaining("deadLetterKey=dlq");
+        assertThat(context.getEndpoint("reliable-redis:orders?mode=stream&shards=1&streamKey={orders}:feed"))
+                .as("one shard attaches to an existing stream").isNotNull();
+    }
+
+    void awaitShardedStats(String queue, long ready, long dead) {
+        await("stats of " + queue).atMost(Duration.ofSeconds(15))
+                .until(() -> {
+                    Map<String, Long> stats = shardedStats(queue);
+                    return stats.get("ready") == ready && stats.get("dead") == dead && stats.get("inflight") == 0
+                           && stats.get("delayed") == 0;
+                });
+    }
+}
