@@ -23,7 +23,7 @@ public class ReliableRedisEndpointUriFactory extends org.apache.camel.support.co
     private static final Set<String> SECRET_PROPERTY_NAMES;
     private static final Map<String, String> MULTI_VALUE_PREFIXES;
     static {
-        Set<String> props = new HashSet<>(39);
+        Set<String> props = new HashSet<>(40);
         props.add("bridgeErrorHandler");
         props.add("browseLimit");
         props.add("commandTimeout");
@@ -56,6 +56,7 @@ public class ReliableRedisEndpointUriFactory extends org.apache.camel.support.co
         props.add("redisUri");
         props.add("retryBackoffMultiplier");
         props.add("retryDelay");
+        props.add("shards");
         props.add("sslContextParameters");
         props.add("streamKey");
         props.add("username");
