@@ -23,6 +23,20 @@ public class ReliableRedisComponentConfiguration extends ComponentConfigurationP
     private String username;
     /** The Redis password for endpoints that do not set password. */
     private String password;
+    /**
+     * Endpoints that set no sslContextParameters use the CamelContext's global SSL context parameters (camel.ssl.*).
+     * With the application's Spring Data Redis client, TLS comes from spring.data.redis.ssl.* instead.
+     */
+    private Boolean useGlobalSslContextParameters = false;
+    /** Replicas every enqueue and ack waits for (Redis WAIT) on endpoints that do not set waitReplicas; 0 does not wait. */
+    private Integer waitReplicas = 0;
+    /** How long an enqueue or ack waits for the replicas (ms), on endpoints that do not set waitTimeout. */
+    private Long waitTimeout = 1_000L;
+    /**
+     * Wait with WAITAOF (the append-only files of the master and of waitReplicas replicas; Redis 7.2 or newer) on
+     * endpoints that do not set waitAof.
+     */
+    private Boolean waitAof = false;
     /** Route errors of consumers (such as a Redis outage) to the route's error handler. */
     private Boolean bridgeErrorHandler = false;
     /** Start producers on their first message rather than with the route. */
@@ -64,6 +78,38 @@ public class ReliableRedisComponentConfiguration extends ComponentConfigurationP
 
     public void setPassword(String password) {
         this.password = password;
+    }
+
+    public Boolean getUseGlobalSslContextParameters() {
+        return useGlobalSslContextParameters;
+    }
+
+    public void setUseGlobalSslContextParameters(Boolean useGlobalSslContextParameters) {
+        this.useGlobalSslContextParameters = useGlobalSslContextParameters;
+    }
+
+    public Integer getWaitReplicas() {
+        return waitReplicas;
+    }
+
+    public void setWaitReplicas(Integer waitReplicas) {
+        this.waitReplicas = waitReplicas;
+    }
+
+    public Long getWaitTimeout() {
+        return waitTimeout;
+    }
+
+    public void setWaitTimeout(Long waitTimeout) {
+        this.waitTimeout = waitTimeout;
+    }
+
+    public Boolean getWaitAof() {
+        return waitAof;
+    }
+
+    public void setWaitAof(Boolean waitAof) {
+        this.waitAof = waitAof;
     }
 
     public Boolean getBridgeErrorHandler() {

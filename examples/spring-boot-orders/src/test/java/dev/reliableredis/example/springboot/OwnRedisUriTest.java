@@ -16,7 +16,10 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** camel.component.reliable-redis.redis-uri gives the queue a Redis of its own, beside the application's. */
+/**
+ * camel.component.reliable-redis.redis-uri gives the queue a Redis of its own, beside the application's; the other
+ * camel.component.reliable-redis.* properties reach the component too.
+ */
 @SpringBootTest
 class OwnRedisUriTest {
 
@@ -28,6 +31,7 @@ class OwnRedisUriTest {
         registry.add("spring.data.redis.port", APPLICATION_REDIS::port);
         registry.add("spring.data.redis.host", () -> "127.0.0.1");
         registry.add("camel.component.reliable-redis.redis-uri", QUEUE_REDIS::uri);
+        registry.add("camel.component.reliable-redis.wait-timeout", () -> "700");
     }
 
     @AfterAll
@@ -50,6 +54,8 @@ class OwnRedisUriTest {
         await().atMost(Duration.ofSeconds(20)).until(() -> billing.billed().contains("own-1"));
         assertThat(QUEUE_REDIS.commands().zcard("rr:{orders}:acked")).isEqualTo(1);
         assertThat(APPLICATION_REDIS.commands().exists("rr:{orders}:acked")).isZero();
-        assertThat(camel.getComponent("reliable-redis", ReliableRedisComponent.class).getRedisClient()).isNull();
+        ReliableRedisComponent component = camel.getComponent("reliable-redis", ReliableRedisComponent.class);
+        assertThat(component.getRedisClient()).isNull();
+        assertThat(component.getWaitTimeout()).as("a component option set as a property").isEqualTo(700);
     }
 }
