@@ -97,10 +97,12 @@ public final class RedisGateway implements AutoCloseable {
             Duration commandTimeout) {
         seeds.forEach(seed -> seed.setTimeout(commandTimeout));
         RedisClusterClient client = RedisClusterClient.create(resources, seeds);
+        // commands wait for a node's connection (within their timeout) rather than fail at once: a cluster
+        // connection opens its node connections on first use, and Lettuce 7 rejects the commands that wait for one
+        // to open when commands are rejected while disconnected, so that the first calls to every master failed
         client.setOptions(ClusterClientOptions.builder()
                 .socketOptions(socketOptions(commandTimeout))
                 .timeoutOptions(timeoutOptions())
-                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
                 .sslOptions(sslOptions != null ? sslOptions : SslOptions.create())
                 .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
                         .enableAllAdaptiveRefreshTriggers()
