@@ -9,6 +9,7 @@ import java.util.stream.IntStream;
 import dev.reliableredis.queue.sharded.ShardPicker;
 import dev.reliableredis.queue.sharded.ShardedQueue;
 import dev.reliableredis.queue.stream.StreamOptions;
+import dev.reliableredis.testsupport.RedisProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
@@ -55,10 +56,10 @@ class ShardedQueueTest extends QueueTestBase {
             assertThat(expected).as("ids for shard %d", shard).isPositive();
             assertThat(counts(queue.shards().get(shard)).ready()).as("shard %d", shard).isEqualTo(expected);
         }
-        assertThat(raw.keys("rr:{orders}:*")).isNotEmpty();
-        assertThat(raw.keys("rr:{orders#1}:*")).isNotEmpty();
-        assertThat(raw.keys("rr:{orders#2}:*")).isNotEmpty();
-        assertThat(raw.keys("rr:{orders#3}:*")).isEmpty();
+        assertThat(RedisProcess.keys(raw, "rr:{orders}:*")).isNotEmpty();
+        assertThat(RedisProcess.keys(raw, "rr:{orders#1}:*")).isNotEmpty();
+        assertThat(RedisProcess.keys(raw, "rr:{orders#2}:*")).isNotEmpty();
+        assertThat(RedisProcess.keys(raw, "rr:{orders#3}:*")).isEmpty();
         assertThat(counts(queue)).isEqualTo(new QueueStats(60, 0, 0, 0));
     }
 
