@@ -280,8 +280,10 @@ class ReliableRedisIdempotentRepositoryTest {
                     assertThatThrownBy(() -> repository.add("A"))
                             .isInstanceOf(IdempotentRepositoryException.class)
                             .hasMessageStartingWith("add on idempotent repository '" + repository.getName() + "' failed")
-                            .hasMessageContaining("WRONGPASS")
-                            .hasMessageNotContaining("wr0ng-pw");
+                            // Redis's refusal, or what Lettuce (6.8 and 7) sometimes reports instead when the
+                            // connection of a refused login is closed under its handshake
+                            .message().containsAnyOf("WRONGPASS", "RedisHandshakeHandler not registered")
+                            .doesNotContain("wr0ng-pw");
                     assertThat(repository.toString()).contains(repository.getName()).doesNotContain("wr0ng-pw");
                 } finally {
                     repository.stop();
