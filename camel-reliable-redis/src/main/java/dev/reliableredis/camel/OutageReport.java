@@ -69,7 +69,7 @@ final class OutageReport {
 
     /**
      * One failed Redis call of the activity. An outage is reported once, and once more if it turns out to be a
-     * refused login: Lettuce 7 can first report only the connection its refused handshake cut.
+     * refused login: Lettuce (6.8 and 7) can first report only the connection its refused handshake cut.
      */
     void failed(String activity, Throwable cause) {
         boolean report;
