@@ -25,6 +25,11 @@ final class QueueActivity implements RoundTrips {
     final LongAdder leasesLost = new LongAdder();
     final LongAdder enqueued = new LongAdder();
     final LongAdder duplicates = new LongAdder();
+    /** Redis calls of the hot paths and the messages claimed: the average messages per call are read from them. */
+    final LongAdder enqueueCalls = new LongAdder();
+    final LongAdder claimCalls = new LongAdder();
+    final LongAdder claimed = new LongAdder();
+    final LongAdder ackCalls = new LongAdder();
     private volatile RoundTrips roundTrips = RoundTrips.NONE;
 
     void timeRoundTripsWith(RoundTrips timer) {
@@ -33,7 +38,20 @@ final class QueueActivity implements RoundTrips {
 
     @Override
     public void record(String operation, long nanos) {
+        switch (operation) {
+            case "enqueue" -> enqueueCalls.increment();
+            case "ack" -> ackCalls.increment();
+            default -> {
+                // nacks are few: timed, not counted
+            }
+        }
         roundTrips.record(operation, nanos);
+    }
+
+    /** One claim call landed, with this many messages (0: it found none). */
+    void claimed(int messages) {
+        claimCalls.increment();
+        claimed.add(messages);
     }
 
     void settled(Settled result) {
@@ -61,6 +79,10 @@ final class QueueActivity implements RoundTrips {
         map.put("leasesLost", leasesLost.sum());
         map.put("enqueued", enqueued.sum());
         map.put("duplicates", duplicates.sum());
+        map.put("enqueueCalls", enqueueCalls.sum());
+        map.put("claimCalls", claimCalls.sum());
+        map.put("claimed", claimed.sum());
+        map.put("ackCalls", ackCalls.sum());
         return map;
     }
 }

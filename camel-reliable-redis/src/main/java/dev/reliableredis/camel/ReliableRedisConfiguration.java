@@ -312,8 +312,9 @@ public class ReliableRedisConfiguration {
     }
 
     /**
-     * Failed deliveries retried before the message is dead-lettered: a message is delivered at most one time more
-     * than maxRetries.
+     * Failed deliveries retried before the message is dead-lettered: a delivery fails when its exchange fails, or when
+     * its consumer dies while holding the message alone. A message is delivered at most one time more than
+     * maxRetries, plus once for each batch it was in whose consumer died.
      */
     public void setMaxRetries(int maxRetries) {
         this.maxRetries = maxRetries;
@@ -350,7 +351,7 @@ public class ReliableRedisConfiguration {
         return concurrentConsumers;
     }
 
-    /** Threads processing exchanges. */
+    /** Consumer threads: each claims batches of its own and runs their exchanges one after the other. */
     public void setConcurrentConsumers(int concurrentConsumers) {
         this.concurrentConsumers = concurrentConsumers;
     }
@@ -359,7 +360,10 @@ public class ReliableRedisConfiguration {
         return maxMessagesPerPoll;
     }
 
-    /** The most messages claimed in one round trip; never more than the free processing threads. */
+    /**
+     * The most messages one consumer thread claims in one script call (its batch), and no more than its fair share of
+     * what is ready; 1: one message per claim.
+     */
     public void setMaxMessagesPerPoll(int maxMessagesPerPoll) {
         this.maxMessagesPerPoll = maxMessagesPerPoll;
     }

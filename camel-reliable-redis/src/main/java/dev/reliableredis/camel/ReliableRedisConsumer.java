@@ -1,25 +1,30 @@
 package dev.reliableredis.camel;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import dev.reliableredis.queue.BatchLoop;
+import dev.reliableredis.queue.Claimant;
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
+import dev.reliableredis.queue.LeaseKeeper;
 import dev.reliableredis.queue.ReliableQueue;
 import org.apache.camel.Exchange;
+import org.apache.camel.ExchangePropertyKey;
 import org.apache.camel.Processor;
+import org.apache.camel.ShutdownRunningTask;
 import org.apache.camel.api.management.ManagedAttribute;
 import org.apache.camel.api.management.ManagedOperation;
 import org.apache.camel.api.management.ManagedResource;
 import org.apache.camel.health.HealthCheckHelper;
 import org.apache.camel.health.HealthCheckRepository;
 import org.apache.camel.spi.ExecutorServiceManager;
+import org.apache.camel.spi.ShutdownAware;
 import org.apache.camel.spi.ShutdownStrategy;
 import org.apache.camel.spi.ThreadPoolProfile;
 import org.apache.camel.support.DefaultConsumer;
@@ -28,30 +33,29 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Claims messages under a lease, no more than it has free processing threads, and hands each exchange's outcome to
- * a {@link Settler} through a {@link SettleOnCompletion}. One poller thread claims (a claim's deliveries may start
- * from Lettuce's I/O thread as its reply arrives); {@code concurrentConsumers} threads process; acks and nacks go to
- * Redis in grouped asynchronous calls; one timer thread extends leases and retries settlements; one housekeeping
- * thread runs the {@link Reaper} and reports outages. Its health check, JMX attributes and the dev console show
- * its {@link OutageReport}'s state and its queue's activity.
+ * {@code concurrentConsumers} threads, each a {@link BatchLoop} with a claimer of its own: each claims a batch of up
+ * to {@code maxMessagesPerPoll} messages in one script call (no more than its fair share), holds their leases from
+ * the claim on, and runs their exchanges one after the other on its own thread, with Camel's batch properties, as
+ * camel-aws2-sqs and camel-kafka batch consumers do. Each exchange's outcome goes to a {@link Settler} through a
+ * {@link SettleOnCompletion}; acks and nacks go to Redis in grouped asynchronous calls; one timer thread extends
+ * leases and retries settlements; one housekeeping thread runs the {@link Reaper} and reports outages. Its health
+ * check, JMX attributes and the dev console show its {@link OutageReport}'s state and its queue's activity.
  */
 @ManagedResource(description = "A reliable-redis consumer: its connection to Redis, what it did, and admin "
                                + "operations on its queue")
-public class ReliableRedisConsumer extends DefaultConsumer {
+public class ReliableRedisConsumer extends DefaultConsumer implements ShutdownAware {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReliableRedisConsumer.class);
-    /** How long the poller waits for more free threads while messages are ready. */
-    private static final Duration LINGER = Duration.ofMillis(2);
 
     private final ReliableRedisConfiguration configuration;
     private ReliableQueue queue;
     private OutageReport outage;
     private Settler settler;
-    private Poller poller;
-    private ExecutorService pollerThread;
+    private List<BatchLoop> loops;
     private ExecutorService workers;
     private ScheduledExecutorService leaseTimer;
     private ScheduledExecutorService housekeeping;
+    private volatile ShutdownRunningTask shutdownRunningTask;
 
     public ReliableRedisConsumer(ReliableRedisEndpoint endpoint, Processor processor) {
         super(endpoint, processor);
@@ -79,22 +83,39 @@ public class ReliableRedisConsumer extends DefaultConsumer {
         ExecutorServiceManager executors = endpoint.getCamelContext().getExecutorServiceManager();
         String name = "ReliableRedis[" + queue.name() + "]";
         int threads = configuration.getConcurrentConsumers();
-        // a worker that has just given back its slot may not wait for the next task yet: a queue as long as the
-        // pool holds the task meanwhile; there are never more tasks than slots
         workers = executors.newThreadPool(this, name, pool(name, threads, threads));
         leaseTimer = executors.newScheduledThreadPool(this, name + "-leases", pool(name + "-leases", 1, -1));
         housekeeping = executors.newScheduledThreadPool(this, name + "-housekeeping",
                 pool(name + "-housekeeping", 1, -1));
         outage = new OutageReport(queue.name(), getExceptionHandler(), housekeeping);
-        settler = new Settler(queue, endpoint.replicaWait(), leaseTimer, outage, endpoint.activity());
+        LeaseKeeper leases = new LeaseKeeper(queue);
+        settler = new Settler(queue, leases, endpoint.replicaWait(), leaseTimer, outage, endpoint.activity());
         if (configuration.isExtendVisibility()) {
             long every = Math.max(1, configuration.getVisibilityTimeout() / 3);
             leaseTimer.scheduleWithFixedDelay(settler::extendLeases, every, every, TimeUnit.MILLISECONDS);
         }
         new Reaper(queue, Duration.ofMillis(configuration.getReaperInterval()), housekeeping, outage).start();
-        poller = new Poller(queue.newClaimer(), new ProcessingSlots(threads));
-        pollerThread = executors.newThreadPool(this, name + "-poll", pool(name + "-poll", 1, 1));
-        pollerThread.execute(poller);
+        Duration pollTimeout = Duration.ofMillis(configuration.getPollTimeout());
+        String consumer = ConsumerNames.generate();
+        BatchLoop.Events events = new BatchLoop.Events() {
+            @Override
+            public void claimSucceeded(int claimed) {
+                outage.succeeded("claim");
+                endpoint.activity().claimed(claimed);
+            }
+
+            @Override
+            public void claimFailed(RuntimeException cause) {
+                outage.failed("claim", cause);
+            }
+        };
+        loops = new ArrayList<>(threads);
+        for (int i = 0; i < threads; i++) {
+            Claimer claimer = queue.newClaimer(Claimant.thread(consumer, i, pollTimeout));
+            loops.add(new BatchLoop(queue, claimer, leases, configuration.getMaxMessagesPerPoll(), pollTimeout,
+                    this::process, events));
+        }
+        loops.forEach(workers::execute);
         endpoint.consumerStarted();
     }
 
@@ -113,7 +134,7 @@ public class ReliableRedisConsumer extends DefaultConsumer {
 
     @Override
     protected void doStop() throws Exception {
-        if (poller == null) {
+        if (loops == null) {
             super.doStop();
             return;
         }
@@ -123,14 +144,15 @@ public class ReliableRedisConsumer extends DefaultConsumer {
         long deadline = System.nanoTime() + shutdown.getTimeUnit().toNanos(shutdown.getTimeout());
         boolean settled = false;
         try {
-            poller.stop();
-            // lets a claim under way finish, so that nothing is left claimed but unstarted
-            executors.shutdownGraceful(pollerThread, millisLeft(deadline));
-            // exchanges in flight finish; their settlements go out, retried while their leases are extended
+            boolean finishBatches = completesAllTasks();
+            loops.forEach(loop -> loop.stop(finishBatches));
+            // the exchanges running finish (with CompleteAllTasks, their batches too); the rest of each batch is
+            // given back; settlements go out, retried while their leases are extended
             executors.shutdownGraceful(workers, millisLeft(deadline));
             settled = settler.awaitSettled(deadline);
         } finally {
             settler.stop();
+            loops.forEach(BatchLoop::close);
             executors.shutdownNow(leaseTimer);
             executors.shutdownNow(housekeeping);
             if (settled) {
@@ -139,113 +161,35 @@ public class ReliableRedisConsumer extends DefaultConsumer {
                 LOG.warn("Consumer of queue '{}' stopped with deliveries that did not settle in time; their messages "
                          + "are delivered again when their leases expire", queue.name());
             }
-            poller.close();
-            poller = null;
+            loops = null;
             getEndpoint().consumerStopped();
             super.doStop();
         }
+    }
+
+    /** Camel's ShutdownRunningTask of the route: CompleteAllTasks runs the rest of each batch before stopping. */
+    private boolean completesAllTasks() {
+        ShutdownRunningTask task = shutdownRunningTask;
+        if (task == null && getRoute() != null) {
+            task = getRoute().getShutdownRunningTask();
+        }
+        return task == ShutdownRunningTask.CompleteAllTasks;
     }
 
     private static long millisLeft(long deadlineNanos) {
         return Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime()));
     }
 
-    /**
-     * The claim loop of one start of the consumer, with what it uses: a poller that outlives a stop can never take
-     * part in the next start.
-     */
-    private final class Poller implements Runnable {
-
-        private final Claimer claimer;
-        private final ProcessingSlots slots;
-        private final CountDownLatch stopping = new CountDownLatch(1);
-        private volatile boolean polling = true;
-        /** The last claim was full: more are probably ready. Set when its deliveries start. */
-        private volatile boolean backlog;
-
-        Poller(Claimer claimer, ProcessingSlots slots) {
-            this.claimer = claimer;
-            this.slots = slots;
-        }
-
-        @Override
-        public void run() {
-            int max = configuration.getMaxMessagesPerPoll();
-            int fullerBatch = Math.max(1, Math.min(max, configuration.getConcurrentConsumers() / 2));
-            Duration idleWait = Duration.ofMillis(configuration.getPollTimeout());
-            int failures = 0;
-            try {
-                while (polling) {
-                    int free = slots.awaitFree(1, idleWait);
-                    if (backlog && free < fullerBatch) {
-                        // while messages wait, claims of one or two as each exchange ends would cost a Redis call
-                        // per message; a moment more makes them fewer and fuller
-                        free = slots.awaitFree(fullerBatch, LINGER);
-                    }
-                    if (free == 0 || !polling) {
-                        continue;
-                    }
-                    try {
-                        int asked = Math.min(max, free);
-                        giveBack(claimer.claim(asked, idleWait, deliveries -> {
-                            backlog = deliveries.size() == asked;
-                            return start(deliveries);
-                        }));
-                        failures = 0;
-                        outage.succeeded("claim");
-                    } catch (RuntimeException e) {
-                        if (!polling) {
-                            // a claim cut short by the stop
-                            return;
-                        }
-                        outage.failed("claim", e);
-                        stopping.await(Backoff.after(++failures).toMillis(), TimeUnit.MILLISECONDS);
-                    }
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-
-        /**
-         * Hands each delivery to a worker; returns those that could not start (the consumer is stopping), to be given
-         * back. Runs on the thread that completes the claim, often Lettuce's: it must not wait for anything.
-         */
-        private List<Delivery> start(List<Delivery> deliveries) {
-            if (!polling) {
-                return deliveries;
-            }
-            for (int i = 0; i < deliveries.size(); i++) {
-                Delivery delivery = deliveries.get(i);
-                slots.take();
-                try {
-                    workers.execute(() -> process(delivery, slots));
-                } catch (RejectedExecutionException e) {
-                    slots.release();
-                    return deliveries.subList(i, deliveries.size());
-                }
-            }
-            return List.of();
-        }
-
-        void stop() {
-            polling = false;
-            stopping.countDown();
-            claimer.wakeUp();
-        }
-
-        void close() {
-            claimer.close();
-        }
-    }
-
-    private void process(Delivery delivery, ProcessingSlots slots) {
+    /** Runs one delivery of a batch as an exchange, on its loop's thread; its outcome settles it. */
+    private void process(Delivery delivery, int index, int size) {
         Exchange exchange = null;
         try {
             exchange = createExchange(false);
             fillIn(exchange, delivery);
+            exchange.setProperty(ExchangePropertyKey.BATCH_INDEX, index);
+            exchange.setProperty(ExchangePropertyKey.BATCH_SIZE, size);
+            exchange.setProperty(ExchangePropertyKey.BATCH_COMPLETE, index == size - 1);
             getEndpoint().activity().delivered.increment();
-            settler.hold(delivery.lease());
             exchange.getExchangeExtension().addOnCompletion(new SettleOnCompletion(settler, delivery.lease()));
             getProcessor().process(exchange);
         } catch (Exception e) {
@@ -255,7 +199,6 @@ public class ReliableRedisConsumer extends DefaultConsumer {
             if (exchange != null) {
                 releaseExchange(exchange, false);
             }
-            slots.release();
         }
     }
 
@@ -266,24 +209,33 @@ public class ReliableRedisConsumer extends DefaultConsumer {
         exchange.getIn().setHeader(ReliableRedisConstants.ENQUEUED_AT, delivery.enqueuedAt());
     }
 
-    private void giveBack(List<Delivery> deliveries) {
-        if (deliveries.isEmpty()) {
-            return;
-        }
-        try {
-            queue.release(deliveries.stream().map(Delivery::lease).toList());
-        } catch (RuntimeException e) {
-            LOG.warn("Could not give back {} unstarted messages of queue '{}'; they return when their leases expire",
-                    deliveries.size(), queue.name(), e);
-        }
-    }
-
     private void leaveQueue() {
         try {
             queue.leave();
         } catch (RuntimeException e) {
             LOG.debug("Consumer of queue '{}' could not leave it: {}", queue.name(), e.getMessage());
         }
+    }
+
+    @Override
+    public boolean deferShutdown(ShutdownRunningTask shutdownRunningTask) {
+        this.shutdownRunningTask = shutdownRunningTask;
+        return false;
+    }
+
+    /** With CompleteAllTasks, the claimed messages not started yet: Camel waits for them as for exchanges. */
+    @Override
+    public int getPendingExchangesSize() {
+        List<BatchLoop> running = loops;
+        if (running == null || !completesAllTasks()) {
+            return 0;
+        }
+        return running.stream().mapToInt(BatchLoop::waiting).sum();
+    }
+
+    @Override
+    public void prepareShutdown(boolean suspendOnly, boolean forced) {
+        // the stop itself gives back or runs the rest of each batch
     }
 
     /** What the consumer knows of Redis: null before its first start. */
@@ -333,6 +285,22 @@ public class ReliableRedisConsumer extends DefaultConsumer {
     @ManagedAttribute(description = "Deliveries to routes of this queue in this CamelContext")
     public long getDeliveredCount() {
         return getEndpoint().activity().delivered.sum();
+    }
+
+    @ManagedAttribute(description = "Claim calls to Redis of the consumers of this queue in this CamelContext, "
+                                    + "also those that found nothing")
+    public long getClaimCallCount() {
+        return getEndpoint().activity().claimCalls.sum();
+    }
+
+    @ManagedAttribute(description = "Messages those claim calls took")
+    public long getClaimedCount() {
+        return getEndpoint().activity().claimed.sum();
+    }
+
+    @ManagedAttribute(description = "Ack calls to Redis (each carries the acks that were waiting)")
+    public long getAckCallCount() {
+        return getEndpoint().activity().ackCalls.sum();
     }
 
     @ManagedAttribute(description = "Deliveries acked")

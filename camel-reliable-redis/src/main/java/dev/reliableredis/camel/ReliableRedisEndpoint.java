@@ -256,6 +256,12 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
         return activity().enqueued.sum();
     }
 
+    @ManagedAttribute(description = "Enqueue calls to Redis of the producers of this queue in this CamelContext (each "
+                                    + "carries the sends that were waiting)")
+    public long getEnqueueCallCount() {
+        return activity().enqueueCalls.sum();
+    }
+
     @ManagedAttribute(description = "Sends to this queue in this CamelContext that were no-ops because the message id "
                                     + "was known (idempotency)")
     public long getDuplicateCount() {

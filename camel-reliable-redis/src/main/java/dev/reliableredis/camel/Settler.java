@@ -6,6 +6,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import dev.reliableredis.queue.CallBackoff;
 import dev.reliableredis.queue.Failure;
 import dev.reliableredis.queue.Lease;
 import dev.reliableredis.queue.LeaseKeeper;
@@ -17,8 +18,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Settles the deliveries of one consumer. A delivery's lease is held, and extended on a timer, from the start of
- * its exchange until Redis has settled it; acks and nacks go to Redis in batches; a settlement that does not reach
+ * Settles the deliveries of one consumer. A delivery's lease is held, and extended on a timer, from its claim until
+ * Redis has settled it; acks and nacks go to Redis in batches; a settlement that does not reach
  * Redis (timeout, failover, connection reset) is retried with backoff for as long as the lease is held, so a
  * completed exchange is not redelivered because of a blip. What Redis refused is logged and counted, and so are acks
  * that waitReplicas asked to wait for and too few replicas confirmed.
@@ -40,22 +41,18 @@ final class Settler {
     private volatile boolean stopped;
 
     /**
+     * @param leases   the leases of the consumer's deliveries, held from their claim on
      * @param timer    runs lease extensions and settlement retries
      * @param replicas what acks wait for
      */
-    Settler(ReliableQueue queue, ReplicaWait replicas, ScheduledExecutorService timer, OutageReport outage,
-            QueueActivity activity) {
+    Settler(ReliableQueue queue, LeaseKeeper leases, ReplicaWait replicas, ScheduledExecutorService timer,
+            OutageReport outage, QueueActivity activity) {
         this.queue = queue.name();
-        this.leases = new LeaseKeeper(queue);
+        this.leases = leases;
         this.batcher = new SettlementBatcher(queue, BATCH, activity, replicas, this::unreplicated);
         this.timer = timer;
         this.outage = outage;
         this.activity = activity;
-    }
-
-    /** The delivery's exchange starts: its lease is held from now on. */
-    void hold(Lease lease) {
-        leases.hold(lease);
     }
 
     void ack(Lease lease) {
@@ -101,7 +98,7 @@ final class Settler {
         }
         try {
             timer.schedule(() -> settle(lease, failureReason, failedAttempts),
-                    Backoff.after(failedAttempts).toMillis(), TimeUnit.MILLISECONDS);
+                    CallBackoff.after(failedAttempts).toMillis(), TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException stopping) {
             giveUp(lease, true, "Gave up settling message '{}' of queue '{}': the consumer stopped; it is delivered "
                                 + "again when its lease expires");
@@ -169,7 +166,8 @@ final class Settler {
             activity.leasesLost.add(extension.lost().size());
             for (Lease lease : extension.lost()) {
                 LOG.warn("The lease of message '{}' of queue '{}' was lost before its exchange finished; the message "
-                         + "may be processed twice", lease.messageId(), queue);
+                         + "may be processed twice (or, if it was waiting behind its batch, it is skipped)",
+                        lease.messageId(), queue);
             }
         } catch (RuntimeException e) {
             if (!stopped) {

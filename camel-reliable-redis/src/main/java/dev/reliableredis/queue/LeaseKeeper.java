@@ -7,8 +7,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Keeps the leases of deliveries from expiring until they are settled: {@link #extendAll()} moves every held
- * lease's deadline forward in one script call per batch. A lease is held while its exchange runs and then while its
- * settlement is on its way to Redis.
+ * lease's deadline forward in one script call per batch. A lease is held from its claim on: while it waits behind
+ * its batch-mates, while its exchange runs, and then while its settlement is on its way to Redis.
  */
 public final class LeaseKeeper {
 
@@ -45,7 +45,7 @@ public final class LeaseKeeper {
 
     /**
      * Extends every held lease. A lease Redis refused is no longer held; the lost leases are those whose exchange was
-     * still running. A refused lease whose settlement was on its way is not among them: the settlement may have
+     * still running or not started yet. A refused lease whose settlement was on its way is not among them: the settlement may have
      * landed first. Makes no Redis call when no lease is held.
      */
     public Extension extendAll() {

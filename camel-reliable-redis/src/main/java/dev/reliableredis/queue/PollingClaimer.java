@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
-import java.util.function.UnaryOperator;
 
 /**
  * Claims, and when nothing was there waits the whole {@code maxWait} before the next claim: for queues that give
@@ -20,12 +19,12 @@ public final class PollingClaimer implements Claimer {
     }
 
     @Override
-    public List<Delivery> claim(int max, Duration maxWait, UnaryOperator<List<Delivery>> start) {
+    public List<Delivery> claim(int max, Duration maxWait) {
         List<Delivery> deliveries = claim.apply(max);
         if (deliveries.isEmpty()) {
             pause(maxWait);
         }
-        return start.apply(deliveries);
+        return deliveries;
     }
 
     private synchronized void pause(Duration maxWait) {

@@ -29,8 +29,18 @@ public interface ReliableQueue {
         return enqueue(List.of(message)).get(0);
     }
 
-    /** Claims up to {@code max} messages under a lease of the visibility timeout. */
-    List<Delivery> claim(int max);
+    /**
+     * Claims up to {@code max} messages under a lease of the visibility timeout, and no more than the claimant's
+     * share of what is ready ({@link Claimant}). The claimed messages are one batch: when they are more than one,
+     * Redis marks them so, and a consumer that dies holding them fails none of them (each comes back with its
+     * delivery counted but no retry used up, and is claimed alone the next time).
+     */
+    List<Delivery> claim(Claimant claimant, int max);
+
+    /** As {@link #claim(Claimant, int)}, as the {@link Claimant#DIRECT} claimant. */
+    default List<Delivery> claim(int max) {
+        return claim(Claimant.DIRECT, max);
+    }
 
     /** Settles deliveries as done, in one call; one result per lease, in order. */
     CompletableFuture<List<Settled>> ackAsync(List<Lease> leases);
@@ -83,6 +93,6 @@ public interface ReliableQueue {
     default void leave() {
     }
 
-    /** A new claimer for one consumer, which closes it. */
-    Claimer newClaimer();
+    /** A new claimer for one consumer thread, the claimant, which closes it. */
+    Claimer newClaimer(Claimant claimant);
 }

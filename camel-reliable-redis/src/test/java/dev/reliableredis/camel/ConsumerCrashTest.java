@@ -30,12 +30,12 @@ class ConsumerCrashTest extends CamelRedisTestBase {
         List<String> ids = List.of(send("crash", "a"), send("crash", "b"), send("crash", "c"));
         ConsumerJvm victim = ConsumerJvm.start(redisUri(), endpoint, "hang");
         try {
+            // its threads claim the three in batches of their share, and each thread holds its own batch
             await("the victim holds all three").atMost(Duration.ofSeconds(30))
-                    .until(() -> victim.processed().size() == 3);
+                    .until(() -> !victim.processed().isEmpty() && stats("crash").get("inflight") == 3L);
         } finally {
             victim.kill();
         }
-        assertThat(stats("crash")).containsEntry("inflight", 3L);
 
         routes(new RouteBuilder() {
             public void configure() {
@@ -81,6 +81,47 @@ class ConsumerCrashTest extends CamelRedisTestBase {
 
         assertThat(stats("poison")).isEqualTo(java.util.Map.of("ready", 0L, "inflight", 0L, "delayed", 0L, "dead", 1L));
         assertThat(failureOf("poison", id)).isEqualTo("lease expired");
+    }
+
+    @Test
+    void aPoisonMessageInABatchOfTenIsDeadLetteredAfterItsOwnDeliveryAndItsBatchMatesNeverAreWithMaxRetriesZero()
+            throws Exception {
+        String endpoint = "reliable-redis:batch?mode=" + mode + "&visibilityTimeout=1000&maxRetries=0"
+                          + "&maxMessagesPerPoll=10&reaperInterval=100";
+        List<String> ids = java.util.stream.IntStream.range(0, 10).mapToObj(i -> send("batch", "m" + i)).toList();
+        String poison = ids.get(5);
+
+        ConsumerJvm first = runUntilItHalts(endpoint, poison);
+        assertThat(first.batches()).as("one batch of ten, up to the poison").hasSize(6)
+                .allSatisfy(line -> assertThat(line).endsWith(" 10"));
+        assertThat(first.processed()).contains("PROCESSING " + poison + " 1");
+
+        ConsumerJvm second = runUntilItHalts(endpoint, poison);
+        assertThat(second.batches()).as("what the crashed batch left comes back, each claimed alone").isNotEmpty()
+                .allSatisfy(line -> assertThat(line).endsWith(" 0 1"));
+        assertThat(second.processed()).as("its crashed batch counted a delivery, but not a failed one")
+                .contains("PROCESSING " + poison + " 2");
+
+        routes(new RouteBuilder() {
+            public void configure() {
+                from(endpoint).process(received::add);
+            }
+        });
+        awaitStats("batch", 0, 0, 0, 1);
+        assertThat(failureOf("batch", poison)).as("dead after its one delivery held alone").isEqualTo("lease expired");
+        assertThat(received).extracting(e -> e.getMessage().getHeader(ReliableRedisConstants.MESSAGE_ID))
+                .doesNotContain(poison).doesNotHaveDuplicates();
+    }
+
+    /** Runs a consumer JVM that halts on the poison message, until it does. */
+    private static ConsumerJvm runUntilItHalts(String endpoint, String poison) throws InterruptedException {
+        ConsumerJvm consumer = ConsumerJvm.start(redisUri(), endpoint, "halt-on:" + poison);
+        if (!consumer.process().waitFor(60, TimeUnit.SECONDS)) {
+            consumer.kill();
+            throw new AssertionError("the poison never reached the consumer; its output:\n" + consumer.output());
+        }
+        assertThat(consumer.process().exitValue()).as(consumer.output()).isEqualTo(137);
+        return consumer;
     }
 
     /** What Redis holds of the poison queue, for the message of a failure. */

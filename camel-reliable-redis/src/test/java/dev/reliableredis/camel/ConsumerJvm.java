@@ -12,13 +12,16 @@ import java.util.concurrent.LinkedBlockingQueue;
 
 import dev.reliableredis.testsupport.LeastPrivilegeUser;
 import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.impl.DefaultCamelContext;
 
 /**
  * A consumer in a JVM of its own, for tests that kill it; it logs in as the tests' components do. It prints
- * "PROCESSING <id> <deliveryCount>" for every message and then either hangs (until the test kills it with SIGKILL)
- * or halts the JVM at once ("halt": a message that kills its consumer).
+ * "PROCESSING <id> <deliveryCount>" and "BATCH <id> <index> <size>" for every message and then either hangs (until
+ * the test kills it with SIGKILL), or halts the JVM at once ("halt": a message that kills its consumer), or
+ * ("halt-on:<id>") completes every message but that one, on which it halts once the settlements of the messages
+ * before it have landed (so that a lost ack does not blur what the test checks).
  */
 public final class ConsumerJvm {
 
@@ -62,6 +65,11 @@ public final class ConsumerJvm {
         return lines.stream().filter(l -> l.startsWith("PROCESSING ")).toList();
     }
 
+    /** Lines the JVM printed that start with BATCH. */
+    public List<String> batches() {
+        return lines.stream().filter(l -> l.startsWith("BATCH ")).toList();
+    }
+
     public String output() {
         return String.join("\n", lines);
     }
@@ -79,20 +87,39 @@ public final class ConsumerJvm {
     public static void main(String[] args) throws Exception {
         String redisUri = args[0];
         String endpointUri = args[1];
-        boolean halt = "halt".equals(args[2]);
+        String behaviour = args[2];
+        String poison = behaviour.startsWith("halt-on:") ? behaviour.substring("halt-on:".length()) : null;
         CamelContext context = new DefaultCamelContext();
         CamelRedisTestBase.connect(context.getComponent("reliable-redis", ReliableRedisComponent.class), redisUri);
         context.addRoutes(new RouteBuilder() {
             public void configure() {
-                from(endpointUri).process(e -> {
-                    System.out.println("PROCESSING " + e.getMessage().getHeader(ReliableRedisConstants.MESSAGE_ID) + " "
+                from(endpointUri).routeId("victim").process(e -> {
+                    Object id = e.getMessage().getHeader(ReliableRedisConstants.MESSAGE_ID);
+                    System.out.println("PROCESSING " + id + " "
                                        + e.getMessage().getHeader(ReliableRedisConstants.DELIVERY_COUNT));
+                    System.out.println("BATCH " + id + " " + e.getProperty(Exchange.BATCH_INDEX) + " "
+                                       + e.getProperty(Exchange.BATCH_SIZE));
                     System.out.flush();
-                    if (halt) {
+                    if (poison != null && !poison.equals(id)) {
+                        return;
+                    }
+                    if (poison != null) {
+                        awaitEarlierSettlements(e);
+                    }
+                    if (poison != null || "halt".equals(behaviour)) {
                         Runtime.getRuntime().halt(137);
                     }
                     new java.util.concurrent.CountDownLatch(1).await();
                 });
+            }
+
+            /** Until the consumer holds no more than this message and the ones waiting behind it. */
+            private void awaitEarlierSettlements(Exchange e) {
+                ReliableRedisConsumer consumer = (ReliableRedisConsumer) getContext().getRoute("victim").getConsumer();
+                int held = e.getProperty(Exchange.BATCH_SIZE, Integer.class)
+                           - e.getProperty(Exchange.BATCH_INDEX, Integer.class);
+                org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+                        .until(() -> consumer.getInflightCount() <= held);
             }
         });
         context.start();

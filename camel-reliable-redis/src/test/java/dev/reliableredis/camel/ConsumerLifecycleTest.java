@@ -25,28 +25,6 @@ import static org.awaitility.Awaitility.await;
 class ConsumerLifecycleTest extends CamelRedisTestBase {
 
     @Test
-    void claimsNoMoreMessagesThanItHasFreeThreads() throws Exception {
-        CountDownLatch release = new CountDownLatch(1);
-        routes(new RouteBuilder() {
-            public void configure() {
-                from("reliable-redis:q?mode=" + mode + "&concurrentConsumers=2&maxMessagesPerPoll=10").process(e -> {
-                    received.add(e);
-                    release.await(10, TimeUnit.SECONDS);
-                });
-            }
-        });
-        for (int i = 0; i < 5; i++) {
-            send("q", "m" + i);
-        }
-
-        awaitReceived(2);
-        assertThat(stats("q")).containsEntry("inflight", 2L).containsEntry("ready", 3L);
-        release.countDown();
-        awaitStats("q", 0, 0, 0, 0);
-        assertThat(received).hasSize(5);
-    }
-
-    @Test
     void aWaitingConsumerIsWokenByANewMessageRatherThanByItsFallbackPoll() throws Exception {
         routes(new RouteBuilder() {
             public void configure() {

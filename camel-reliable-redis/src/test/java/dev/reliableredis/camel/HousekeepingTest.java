@@ -123,8 +123,9 @@ class HousekeepingTest extends CamelRedisTestBase {
         CountDownLatch release = new CountDownLatch(1);
         routes(new RouteBuilder() {
             public void configure() {
-                // one slot, held: the messages the reaper releases stay ready
-                from("reliable-redis:later?mode=" + mode).process(e -> release.await(60, TimeUnit.SECONDS));
+                // one thread, held by a batch of one: the messages the reaper releases stay ready
+                from("reliable-redis:later?mode=" + mode + "&maxMessagesPerPoll=1")
+                        .process(e -> release.await(60, TimeUnit.SECONDS));
             }
         });
         try {

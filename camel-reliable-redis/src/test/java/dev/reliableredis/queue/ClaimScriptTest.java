@@ -26,7 +26,7 @@ class ClaimScriptTest extends QueueTestBase {
         for (Delivery d : claimed) {
             assertThat(raw.zscore(key("orders", "inflight"), d.messageId()))
                     .isBetween(before + 30_000.0, now() + 30_000.0);
-            assertThat(raw.hget(key("orders", "leases"), d.messageId())).isEqualTo("1|" + d.lease().token());
+            assertThat(raw.hget(key("orders", "leases"), d.messageId())).as("a lease of a batch of three").isEqualTo("1|" + d.lease().token() + "|0|b");
         }
         assertThat(raw.lrange(key("orders", "ready"), 0, -1)).containsExactly("m3", "m4");
     }

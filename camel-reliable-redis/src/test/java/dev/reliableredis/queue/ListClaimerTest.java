@@ -3,9 +3,7 @@ package dev.reliableredis.queue;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.function.UnaryOperator;
 
 import dev.reliableredis.queue.list.ListQueue;
 import io.lettuce.core.AclSetuserArgs;
@@ -26,7 +24,7 @@ class ListClaimerTest extends QueueTestBase {
     @Test
     void aWaitingClaimerClaimsAMessageThatArrivesDuringItsWait() throws Exception {
         ListQueue q = queue("orders", settings(30_000, 0, 1000));
-        try (Claimer claimer = q.newClaimer()) {
+        try (Claimer claimer = claimerOf(q)) {
             CompletableFuture<List<Delivery>> claim = waitingClaim(claimer);
 
             q.enqueue(message("m1", "hello"));
@@ -42,7 +40,7 @@ class ListClaimerTest extends QueueTestBase {
     void wakingAWaitingClaimerEndsItsWaitWithoutCuttingItsConnection() throws Exception {
         ListQueue q = queue("orders", settings(30_000, 0, 1000));
         q.stats();
-        try (Claimer claimer = q.newClaimer()) {
+        try (Claimer claimer = claimerOf(q)) {
             CompletableFuture<List<Delivery>> claim = waitingClaim(claimer);
             long clients = connectedClients();
 
@@ -57,7 +55,7 @@ class ListClaimerTest extends QueueTestBase {
     @Test
     void aClaimerWhoseConnectionWasKilledRecoversOnItsNextClaim() throws Exception {
         ListQueue q = queue("orders", settings(30_000, 0, 1000));
-        try (Claimer claimer = q.newClaimer()) {
+        try (Claimer claimer = claimerOf(q)) {
             CompletableFuture<List<Delivery>> claim = waitingClaim(claimer);
             raw.clientKill(KillArgs.Builder.id(blockedClientId()));
 
@@ -76,7 +74,7 @@ class ListClaimerTest extends QueueTestBase {
         try (RedisGateway limitedGateway = RedisGateway.create(resources, limited, Duration.ofSeconds(5))) {
             ListQueue q = ListQueue.of(limitedGateway, "rr", "orders", settings(30_000, 0, 1000));
             q.stats();
-            try (Claimer claimer = q.newClaimer()) {
+            try (Claimer claimer = claimerOf(q)) {
                 CompletableFuture<List<Delivery>> claim = waitingClaim(claimer);
                 q.enqueue(message("m1", "hello"));
                 assertThat(claim.get(10, TimeUnit.SECONDS)).extracting(Delivery::messageId).containsExactly("m1");
@@ -89,26 +87,28 @@ class ListClaimerTest extends QueueTestBase {
     }
 
     @Test
-    void aClaimHandsItsDeliveriesToStartFromTheRedisIoThreadAndReturnsWhatStartLeft() throws Exception {
+    void aNewClaimerClaimsAtOnceWithoutWaitingAndLaterClaimsWaitForAWakeUpToken() throws Exception {
         ListQueue q = queue("orders", settings(30_000, 0, 1000));
-        try (Claimer claimer = q.newClaimer()) {
-            List<String> startedOn = new CopyOnWriteArrayList<>();
-            CompletableFuture<List<Delivery>> claim = CompletableFuture.supplyAsync(() -> claimer.claim(10, LONG_WAIT,
-                    deliveries -> {
-                        startedOn.add(Thread.currentThread().getName());
-                        return deliveries.subList(1, deliveries.size());
-                    }));
-            awaitBlockedClients(1);
-
-            q.enqueue(List.of(message("m1", "a"), message("m2", "b")));
-
-            assertThat(claim.get(10, TimeUnit.SECONDS)).extracting(Delivery::messageId).containsExactly("m2");
-            assertThat(startedOn).singleElement().asString().startsWith("lettuce-");
+        q.enqueue(message("m1", "a"));
+        raw.del(key("orders", "wake"));
+        try (Claimer claimer = q.newClaimer(Claimant.DIRECT)) {
+            assertThat(claimer.claim(10, LONG_WAIT)).as("no token, and yet claimed at once")
+                    .extracting(Delivery::messageId).containsExactly("m1");
+            CompletableFuture<List<Delivery>> next = waitingClaim(claimer);
+            q.enqueue(message("m2", "b"));
+            assertThat(next.get(10, TimeUnit.SECONDS)).extracting(Delivery::messageId).containsExactly("m2");
         }
     }
 
+    /** A new claimer, past its first claim (which does not wait): its next claims wait for a wake-up token. */
+    private static Claimer claimerOf(ListQueue q) {
+        Claimer claimer = q.newClaimer(Claimant.DIRECT);
+        assertThat(claim(claimer)).as("the first claim of an empty queue").isEmpty();
+        return claimer;
+    }
+
     private static List<Delivery> claim(Claimer claimer) {
-        return claimer.claim(10, LONG_WAIT, UnaryOperator.identity());
+        return claimer.claim(10, LONG_WAIT);
     }
 
     /** Starts a claim on another thread; returns once it waits in BLPOP. */

@@ -25,7 +25,7 @@ class RedisLayoutDocTest {
     private static final List<String> STREAM_SCRIPTS = List.of("stream/enqueue", "stream/claim", "stream/ack",
             "stream/nack", "stream/extend", "stream/release", "stream/reap", "stream/redrive", "stream/purge",
             "stream/stats", "stream/browse", "stream/leave", "stream/includes/groups", "stream/includes/dead_letter",
-            "stream/includes/add");
+            "stream/includes/add", "stream/includes/deliveries");
 
     @Test
     void theScriptReferenceIsTheScriptsOwnHeaders() throws IOException {

@@ -99,7 +99,7 @@ class ShardedQueueTest extends QueueTestBase {
         ShardedQueue queue = sharded();
         queue.enqueue(messages(30));
 
-        List<Delivery> claimed = queue.claim(30);
+        List<Delivery> claimed = claimAll(queue, 30);
         assertThat(claimed).extracting(Delivery::messageId).containsExactlyInAnyOrderElementsOf(
                 messages(30).stream().map(NewMessage::id).toList());
         List<Lease> leases = claimed.stream().map(Delivery::lease).toList();
@@ -111,6 +111,20 @@ class ShardedQueueTest extends QueueTestBase {
 
         assertThat(counts(queue)).isEqualTo(new QueueStats(5, 0, 0, 10));
         assertThat(queue.ack(leases.subList(5, 6))).as("settled already").containsExactly(Settled.REFUSED);
+    }
+
+    @Test
+    void aClaimIsABatchOfOneShardSoThatTheShardsScriptSeesTheBatchWhole() {
+        ShardedQueue queue = sharded();
+        queue.enqueue(messages(30));
+
+        for (int i = 0; i < SHARDS; i++) {
+            List<Delivery> batch = queue.claim(30);
+            assertThat(batch).isNotEmpty();
+            assertThat(batch).extracting(d -> d.lease().ref().split("#")[0]).containsOnly(batch.get(0).lease().ref()
+                    .split("#")[0]);
+        }
+        assertThat(queue.claim(30)).isEmpty();
     }
 
     @Test
@@ -129,7 +143,7 @@ class ShardedQueueTest extends QueueTestBase {
     void deadLettersOfEveryShardAreRedrivenCountedBrowsedAndPurged() {
         ShardedQueue queue = sharded();
         queue.enqueue(messages(30));
-        List<Delivery> claimed = queue.claim(30);
+        List<Delivery> claimed = claimAll(queue, 30);
         queue.nack(claimed.stream().map(d -> new Failure(d.lease(), "boom")).toList());
         for (ReliableQueue shard : queue.shards()) {
             assertThat(counts(shard).dead()).isPositive();
@@ -152,10 +166,10 @@ class ShardedQueueTest extends QueueTestBase {
     void theDeadLetterViewClaimsDeadLettersOfEveryShard() {
         ShardedQueue queue = sharded();
         queue.enqueue(messages(12));
-        queue.nack(queue.claim(12).stream().map(d -> new Failure(d.lease(), "boom")).toList());
+        queue.nack(claimAll(queue, 12).stream().map(d -> new Failure(d.lease(), "boom")).toList());
 
         ReliableQueue dead = queue.deadLetters();
-        List<Delivery> claimed = dead.claim(12);
+        List<Delivery> claimed = claimAll(dead, 12);
         assertThat(claimed).hasSize(12).allSatisfy(d -> assertThat(d.failure()).contains("boom"));
         assertThat(dead.ack(claimed.stream().map(Delivery::lease).toList())).containsOnly(Settled.ACKED);
         assertThat(counts(queue)).isEqualTo(new QueueStats(0, 0, 0, 0));
@@ -165,7 +179,7 @@ class ShardedQueueTest extends QueueTestBase {
     void expiredLeasesOfEveryShardAreReaped() {
         ShardedQueue queue = sharded(settings(200, 3, 100));
         queue.enqueue(messages(12));
-        queue.claim(12);
+        claimAll(queue, 12);
 
         await().atMost(Duration.ofSeconds(10)).until(() -> {
             queue.reap();
@@ -176,21 +190,13 @@ class ShardedQueueTest extends QueueTestBase {
     @Test
     void aClaimerWaitingOnItsHomeShardStillClaimsWhatArrivesOnAnotherShard() {
         ShardedQueue queue = sharded();
-        try (Claimer claimer = queue.newClaimer()) {
-            List<Delivery> started = new ArrayList<>();
-            assertThat(claimer.claim(10, Duration.ofMillis(200), d -> {
-                started.addAll(d);
-                return List.of();
-            })).isEmpty();
-            assertThat(started).isEmpty();
+        try (Claimer claimer = queue.newClaimer(Claimant.DIRECT)) {
+            assertThat(claimer.claim(10, Duration.ofMillis(200))).isEmpty();
 
             queue.enqueue(messages(9));
             List<Delivery> claimed = new ArrayList<>();
             await().atMost(Duration.ofSeconds(10)).until(() -> {
-                claimer.claim(10, Duration.ofMillis(200), d -> {
-                    claimed.addAll(d);
-                    return List.of();
-                });
+                claimed.addAll(claimer.claim(10, Duration.ofMillis(200)));
                 return claimed.size() == 9;
             });
             assertThat(queue.ack(claimed.stream().map(Delivery::lease).toList())).containsOnly(Settled.ACKED);
@@ -218,5 +224,15 @@ class ShardedQueueTest extends QueueTestBase {
         assertThat(QueueNames.keyBase("rr", QueueNames.shard("orders", 0))).isEqualTo("rr:{orders}:");
         assertThatThrownBy(() -> QueueNames.keyBase("rr", "orders#x")).hasMessageContaining("'#'");
         assertThatThrownBy(() -> QueueNames.validate("orders#1")).hasMessageContaining("'#'");
+    }
+
+    /** Claims until {@code count} are claimed: each claim is a batch of one shard. */
+    private static List<Delivery> claimAll(ReliableQueue queue, int count) {
+        List<Delivery> claimed = new ArrayList<>();
+        for (int attempt = 0; attempt < 10 * SHARDS && claimed.size() < count; attempt++) {
+            claimed.addAll(queue.claim(count - claimed.size()));
+        }
+        assertThat(claimed).hasSize(count);
+        return claimed;
     }
 }

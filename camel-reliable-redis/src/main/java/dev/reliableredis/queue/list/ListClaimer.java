@@ -6,8 +6,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.UnaryOperator;
 
+import dev.reliableredis.queue.Claimant;
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.QueueCalls;
@@ -24,10 +24,9 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
  * token when there is none, and a claim that leaves messages behind leaves one for the next consumer; Redis hands
  * each token to one waiting consumer. So an arrival wakes one idle consumer, not every idle one in every JVM, and
  * a consumer with work left finds its token at once. The claim is written right behind the BLPOP on the same
- * connection: Redis runs it the moment the BLPOP returns, with no round trip in between, and its deliveries are
- * started from Lettuce's I/O thread, without waking the polling thread first. A wait that ends without a
- * token claims all the same, so a lost token costs at most {@code maxWait}. A claim that left ready messages behind
- * is followed by the next claim without a wait.
+ * connection: Redis runs it the moment the BLPOP returns, with no round trip in between. A wait that ends without a
+ * token claims all the same, so a lost token costs at most {@code maxWait}. The first claim, and a claim after one
+ * that left ready messages behind, goes without a wait: so a new claimer counts as live for the fair share at once.
  */
 final class ListClaimer implements Claimer {
 
@@ -37,6 +36,7 @@ final class ListClaimer implements Claimer {
     private static final int UNBLOCK_ATTEMPTS = 5;
 
     private final ListQueue queue;
+    private final Claimant claimant;
     private final QueueCalls calls;
     private final RedisGateway gateway;
     private final byte[] wakeKey;
@@ -49,18 +49,19 @@ final class ListClaimer implements Claimer {
     private volatile boolean unblocked;
     private volatile boolean woken;
     private boolean closed;
-    /** The last claim left ready messages behind: claim again at once. Written by the claim's completion. */
-    private volatile boolean more;
+    /** The last claim left ready messages behind, or none was made yet: claim again at once. */
+    private volatile boolean more = true;
 
-    ListClaimer(ListQueue queue, QueueCalls calls, RedisGateway gateway, byte[] wakeKey) {
+    ListClaimer(ListQueue queue, Claimant claimant, QueueCalls calls, RedisGateway gateway, byte[] wakeKey) {
         this.queue = queue;
+        this.claimant = claimant;
         this.calls = calls;
         this.gateway = gateway;
         this.wakeKey = wakeKey;
     }
 
     @Override
-    public List<Delivery> claim(int max, Duration maxWait, UnaryOperator<List<Delivery>> start) {
+    public List<Delivery> claim(int max, Duration maxWait) {
         if (woken) {
             return List.of();
         }
@@ -83,7 +84,7 @@ final class ListClaimer implements Claimer {
                         .toCompletableFuture();
             }
             CompletableFuture<?> waited = wait;
-            return await(queue.claimBatch(waiting, max).thenApply(claimed -> {
+            return await(queue.claimBatch(waiting, claimant, max).thenApply(claimed -> {
                 more = claimed.more();
                 // Redis answered the wait before the claim behind it. A refused wait (BLPOP not allowed to the user)
                 // ends at once, and an idle consumer would claim again and again without pause: an empty claim
@@ -91,7 +92,7 @@ final class ListClaimer implements Claimer {
                 if (claimed.deliveries().isEmpty() && waited != null && waited.isCompletedExceptionally()) {
                     waited.join();
                 }
-                return start.apply(claimed.deliveries());
+                return claimed.deliveries();
             }));
         });
     }

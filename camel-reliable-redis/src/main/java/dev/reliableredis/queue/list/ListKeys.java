@@ -21,6 +21,7 @@ final class ListKeys {
     final byte[] acked;
     final byte[] seq;
     final byte[] wake;
+    final byte[] claimers;
 
     ListKeys(String keyPrefix, String queue) {
         String base = QueueNames.keyBase(keyPrefix, queue);
@@ -35,6 +36,7 @@ final class ListKeys {
         acked = key(base, "acked");
         seq = key(base, "seq");
         wake = key(base, "wake");
+        claimers = key(base, "claimers");
     }
 
     private static byte[] key(String base, String part) {

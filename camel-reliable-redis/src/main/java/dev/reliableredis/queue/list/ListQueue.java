@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 
 import dev.reliableredis.queue.BrowsedMessage;
+import dev.reliableredis.queue.Claimant;
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.Failure;
@@ -90,9 +91,10 @@ public final class ListQueue implements ReliableQueue {
     }
 
     @Override
-    public Claimer newClaimer() {
+    public Claimer newClaimer(Claimant claimant) {
         // dead letters fall due by time and leave no wake-up token: their consumers look every maxWait
-        return deadLetters ? new PollingClaimer(this::claim) : new ListClaimer(this, calls, redis, keys.wake);
+        return deadLetters ? new PollingClaimer(max -> claim(claimant, max))
+                : new ListClaimer(this, claimant, calls, redis, keys.wake);
     }
 
     @Override
@@ -111,28 +113,25 @@ public final class ListQueue implements ReliableQueue {
     }
 
     @Override
-    public List<Delivery> claim(int max) {
-        return claimBatch(max).deliveries();
+    public List<Delivery> claim(Claimant claimant, int max) {
+        return QueueCalls.await(claimBatch(null, claimant, max)).deliveries();
     }
 
     /** Deliveries of one claim, and whether it left ready messages behind. */
     record Claimed(List<Delivery> deliveries, boolean more) {
     }
 
-    Claimed claimBatch(int max) {
-        return QueueCalls.await(claimBatch(null, max));
-    }
-
     /** A claim on the given connection's commands (on the queue's command connection when null), not waited for. */
-    CompletableFuture<Claimed> claimBatch(RedisClusterAsyncCommands<byte[], byte[]> on, int max) {
+    CompletableFuture<Claimed> claimBatch(RedisClusterAsyncCommands<byte[], byte[]> on, Claimant claimant, int max) {
         byte[] visibility = bytes(settings.visibilityTimeout().toMillis());
         CompletableFuture<List<Object>> rows = deadLetters
                 ? calls.runAsync(on, "claim", CLAIM_DEAD, ScriptOutputType.MULTI,
                         keys(keys.dead, keys.deadInflight, keys.messages, keys.leases, keys.failure, keys.seq),
                         visibility, bytes(max))
                 : calls.runAsync(on, "claim", CLAIM, ScriptOutputType.MULTI,
-                        keys(keys.ready, keys.inflight, keys.messages, keys.leases, keys.seq, keys.wake),
-                        visibility, bytes(max));
+                        keys(keys.ready, keys.inflight, keys.messages, keys.leases, keys.seq, keys.wake,
+                                keys.claimers),
+                        visibility, bytes(max), bytes(claimant.id()), bytes(claimant.liveFor().toMillis()));
         return rows.thenApply(this::toClaimed);
     }
 

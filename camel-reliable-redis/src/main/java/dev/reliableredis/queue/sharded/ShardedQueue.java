@@ -11,6 +11,7 @@ import java.util.function.IntFunction;
 import java.util.function.ToLongFunction;
 
 import dev.reliableredis.queue.BrowsedMessage;
+import dev.reliableredis.queue.Claimant;
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.Failure;
@@ -26,7 +27,8 @@ import dev.reliableredis.queue.Settled;
  * One logical queue spread over several ordinary queues, its shards, each with its own hash tag and so its own Redis
  * Cluster slot ({@code QueueNames.shard}): a queue's scripts touch one slot, so a queue is served by one master, and
  * shards let several masters serve one queue. A message goes to the shard its shard key, else its id, picks
- * ({@link ShardPicker}); claims go round all shards from a rotating start, so that no shard waits behind another;
+ * ({@link ShardPicker}); claims go round all shards from a rotating start, so that no shard waits behind another,
+ * and each batch is of one shard;
  * leases carry their shard ({@link ShardLeases}); the admin operations cover every shard.
  *
  * <p>What a single queue does in one atomic call is one call per shard here: an enqueue of messages for several
@@ -82,27 +84,31 @@ public final class ShardedQueue implements ReliableQueue {
     }
 
     /**
-     * Claims from every shard in turn, from a rotating start, until {@code max} are claimed. A shard whose claim
-     * fails is passed over while other shards deliver, so that one master down does not stop the others' messages;
-     * the failure is thrown when nothing was claimed.
+     * Claims from the shards in turn, from a rotating start, and returns the first batch a shard gives: a batch is
+     * always of one shard, so that the shard's own script knows the batch whole (its fair share, and the batch mark
+     * that spares its messages when their consumer dies). A shard whose claim fails is passed over while other
+     * shards deliver, so that one master down does not stop the others' messages; the failure is thrown when
+     * nothing was claimed.
      */
     @Override
-    public List<Delivery> claim(int max) {
+    public List<Delivery> claim(Claimant claimant, int max) {
         int start = Math.floorMod(claimStart.getAndIncrement(), shards.size());
-        List<Delivery> claimed = new ArrayList<>();
         RuntimeException failure = null;
-        for (int k = 0; k < shards.size() && claimed.size() < max; k++) {
+        for (int k = 0; k < shards.size(); k++) {
             int shard = (start + k) % shards.size();
             try {
-                claimed.addAll(ShardLeases.tag(shard, shards.get(shard).claim(max - claimed.size())));
+                List<Delivery> claimed = shards.get(shard).claim(claimant, max);
+                if (!claimed.isEmpty()) {
+                    return ShardLeases.tag(shard, claimed);
+                }
             } catch (RuntimeException e) {
                 failure = failure == null ? e : failure;
             }
         }
-        if (claimed.isEmpty() && failure != null) {
+        if (failure != null) {
             throw failure;
         }
-        return claimed;
+        return List.of();
     }
 
     @Override
@@ -211,9 +217,9 @@ public final class ShardedQueue implements ReliableQueue {
      * ends, within the consumer's maxWait.
      */
     @Override
-    public Claimer newClaimer() {
+    public Claimer newClaimer(Claimant claimant) {
         int home = Math.floorMod(nextHome.getAndIncrement(), shards.size());
-        return new ShardedClaimer(this, home, shards.get(home).newClaimer());
+        return new ShardedClaimer(this, claimant, home, shards.get(home).newClaimer(claimant));
     }
 
     /** Runs the operation on every shard, even when one fails; then throws the first failure, if any. */

@@ -6,8 +6,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.UnaryOperator;
 
+import dev.reliableredis.queue.Claimant;
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.QueueCalls;
@@ -16,9 +16,10 @@ import io.lettuce.core.RedisException;
 import io.lettuce.core.api.StatefulConnection;
 
 /**
- * Claims from a stream-mode queue for one consumer: the claim script (due retries, then new entries), and when it
- * finds nothing, blocking reads of new entries on a connection of its own until {@code maxWait} has passed. Any
- * program's XADD ends the wait, and Redis serves each new entry to one of the group's waiting consumers. A blocking
+ * Claims from a stream-mode queue for one consumer thread: the claim script (due retries, then new entries, no
+ * more than the claimant's share), and when it finds nothing, blocking reads of one new entry on a connection of
+ * its own until {@code maxWait} has passed. Any program's XADD ends the wait, and Redis serves each new entry to
+ * one of the group's waiting consumers; the claim after it takes the rest of a burst as a batch. A blocking
  * read lasts at most one second, which bounds how long a stopping consumer waits for it: it is not cut short,
  * because a read Redis serves while the client gives up would leave its entries pending with no one to process
  * them until their lease expires; for the same reason it lasts at most half the command timeout. Only when Redis
@@ -34,38 +35,38 @@ final class StreamClaimer implements Claimer {
     private static final long CHECK_EVERY_MILLIS = 100;
 
     private final StreamQueue queue;
+    private final Claimant claimant;
     private final RedisGateway gateway;
     private StatefulConnection<byte[], byte[]> connection;
     private volatile boolean woken;
     private boolean closed;
 
-    StreamClaimer(StreamQueue queue, RedisGateway gateway) {
+    StreamClaimer(StreamQueue queue, Claimant claimant, RedisGateway gateway) {
         this.queue = queue;
+        this.claimant = claimant;
         this.gateway = gateway;
     }
 
     @Override
-    public List<Delivery> claim(int max, Duration maxWait, UnaryOperator<List<Delivery>> start) {
+    public List<Delivery> claim(int max, Duration maxWait) {
         if (woken) {
             return List.of();
         }
-        List<Delivery> claimed = queue.claim(max);
+        List<Delivery> claimed = queue.claim(claimant, max);
         if (!claimed.isEmpty()) {
-            return start.apply(claimed);
+            return claimed;
         }
         long deadline = System.nanoTime() + maxWait.toNanos();
         long left;
         while (!woken && (left = deadline - System.nanoTime()) > 0) {
-            CompletableFuture<List<Delivery>> read = queue.readNew(connection(), max, shortest(Duration.ofNanos(left),
+            CompletableFuture<List<Delivery>> read = queue.readNew(connection(), shortest(Duration.ofNanos(left),
                     MAX_BLOCK, gateway.commandTimeout().dividedBy(2)));
-            // started from Lettuce's I/O thread as the entries arrive, without waking this thread first
-            CompletableFuture<List<Delivery>> started = read.thenApply(start);
-            if (!ends(started)) {
+            if (!ends(read)) {
                 return List.of();
             }
-            List<Delivery> unstarted = QueueCalls.await(started);
-            if (!read.join().isEmpty()) {
-                return unstarted;
+            List<Delivery> arrived = QueueCalls.await(read);
+            if (!arrived.isEmpty()) {
+                return arrived;
             }
         }
         return List.of();

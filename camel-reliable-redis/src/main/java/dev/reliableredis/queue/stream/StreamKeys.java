@@ -19,6 +19,10 @@ final class StreamKeys {
     final byte[] delayedMessages;
     final byte[] retry;
     final byte[] deadRetry;
+    final byte[] claimers;
+    final byte[] deadClaimers;
+    final byte[] deliveries;
+    final byte[] deadDeliveries;
 
     StreamKeys(String keyPrefix, String queue, StreamOptions options) {
         String base = QueueNames.keyBase(keyPrefix, queue);
@@ -31,6 +35,10 @@ final class StreamKeys {
         String group = base + "group:" + options.group() + ":";
         retry = bytes(group + "retry");
         deadRetry = bytes(group + "dead-retry");
+        claimers = bytes(group + "claimers");
+        deadClaimers = bytes(group + "dead-claimers");
+        deliveries = bytes(group + "deliveries");
+        deadDeliveries = bytes(group + "dead-deliveries");
     }
 
     /**

@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 import dev.reliableredis.queue.BrowsedMessage;
+import dev.reliableredis.queue.Claimant;
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.Failure;
@@ -132,8 +133,8 @@ public final class StreamQueue implements ReliableQueue {
     }
 
     @Override
-    public Claimer newClaimer() {
-        return new StreamClaimer(this, redis);
+    public Claimer newClaimer(Claimant claimant) {
+        return new StreamClaimer(this, claimant, redis);
     }
 
     @Override
@@ -155,9 +156,11 @@ public final class StreamQueue implements ReliableQueue {
     }
 
     @Override
-    public List<Delivery> claim(int max) {
+    public List<Delivery> claim(Claimant claimant, int max) {
         List<Object> rows = inGroup("claim", () -> calls.run("claim", CLAIM, ScriptOutputType.MULTI,
-                keys(source(), retry()), bytes(options.group()), bytes(options.consumerName()), bytes(max)));
+                keys(source(), retry(), deadLetters ? keys.deadClaimers : keys.claimers, deliveries()),
+                bytes(options.group()), bytes(options.consumerName()), bytes(max), bytes(claimant.id()),
+                bytes(claimant.liveFor().toMillis())));
         List<Delivery> deliveries = new ArrayList<>(rows.size() / 3);
         for (int i = 0; i < rows.size(); i += 3) {
             @SuppressWarnings("unchecked")
@@ -168,13 +171,14 @@ public final class StreamQueue implements ReliableQueue {
     }
 
     /**
-     * Claims new entries with a blocking XREADGROUP on the given connection, waiting at most {@code block} for
+     * Claims one new entry with a blocking XREADGROUP on the given connection, waiting at most {@code block} for
      * entries to arrive: the waiting half of {@link StreamClaimer}, and like the claim script a read of the group.
+     * One entry, a batch of one: a read cannot know the claimant's share, and its entry needs no batch mark.
      */
-    CompletableFuture<List<Delivery>> readNew(StatefulConnection<byte[], byte[]> connection, int max, Duration block) {
+    CompletableFuture<List<Delivery>> readNew(StatefulConnection<byte[], byte[]> connection, Duration block) {
         return calls.<List<StreamMessage<byte[], byte[]>>>async("claim", () -> RedisGateway.async(connection)
                 .xreadgroup(Consumer.from(bytes(options.group()), bytes(options.consumerName())),
-                        XReadArgs.Builder.count(max).block(block), XReadArgs.StreamOffset.lastConsumed(source())))
+                        XReadArgs.Builder.count(1).block(block), XReadArgs.StreamOffset.lastConsumed(source())))
                 .thenApply(this::toDeliveries);
     }
 
@@ -202,7 +206,8 @@ public final class StreamQueue implements ReliableQueue {
             args.add(bytes(lease.token()));
             args.add(bytes(lease.messageId()));
         }
-        return calls.settle("ack", ACK, keys(source(), retry(), keys.ids, keys.acked), args, Settled::ofAck);
+        return calls.settle("ack", ACK, keys(source(), retry(), keys.ids, keys.acked, deliveries()), args,
+                Settled::ofAck);
     }
 
     @Override
@@ -214,7 +219,8 @@ public final class StreamQueue implements ReliableQueue {
         QueueCalls.addRetryPolicy(args, settings, deadLetters);
         args.add(bytes(deletion()));
         QueueCalls.addFailures(args, failures);
-        return calls.settle("nack", NACK, keys(source(), retry(), keys.dead, keys.ids), args, Settled::ofNack);
+        return calls.settle("nack", NACK, keys(source(), retry(), keys.dead, keys.ids, deliveries()), args,
+                Settled::ofNack);
     }
 
     @Override
@@ -235,7 +241,7 @@ public final class StreamQueue implements ReliableQueue {
         List<byte[]> args = ownerArgs();
         QueueCalls.addLeases(args, leases);
         Long released = calls.run("release", RELEASE, ScriptOutputType.INTEGER,
-                keys(source(), retry()), args.toArray(byte[][]::new));
+                keys(source(), retry(), deliveries()), args.toArray(byte[][]::new));
         return released.intValue();
     }
 
@@ -243,7 +249,7 @@ public final class StreamQueue implements ReliableQueue {
     public ReapResult reap() {
         List<Object> moved = inGroup("reap", () -> calls.run("reap", REAP, ScriptOutputType.MULTI,
                 keys(source(), retry(), keys.stream, keys.dead, keys.ids, keys.acked, keys.delayed,
-                        keys.delayedMessages),
+                        keys.delayedMessages, deliveries()),
                 bytes(options.group()), bytes(settings.visibilityTimeout().toMillis()),
                 bytes(deadLetters ? 0 : settings.maxDeliveries()), bytes(settings.reaperBatchSize()),
                 bytes(options.maxLen()), bytes(deletion()), bytes(idsCursor)));
@@ -294,7 +300,7 @@ public final class StreamQueue implements ReliableQueue {
         while (true) {
             List<Object> result = calls.run("purge", PURGE, ScriptOutputType.MULTI,
                     keys(keys.stream, keys.retry, keys.dead, keys.delayed, keys.delayedMessages, keys.ids,
-                            keys.deadRetry),
+                            keys.deadRetry, keys.deliveries),
                     bytes(options.group()), bytes(BULK_BATCH), bytes(deadFrom));
             removed += (Long) result.get(0);
             String lastDead = text(result.get(2));
@@ -343,6 +349,10 @@ public final class StreamQueue implements ReliableQueue {
 
     private byte[] retry() {
         return deadLetters ? keys.deadRetry : keys.retry;
+    }
+
+    private byte[] deliveries() {
+        return deadLetters ? keys.deadDeliveries : keys.deliveries;
     }
 
     private String deletion() {

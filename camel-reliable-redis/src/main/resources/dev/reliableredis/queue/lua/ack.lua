@@ -4,7 +4,7 @@
 
   KEYS[1] inflight  zset id -> lease deadline (the dead-inflight set for dead letters)
   KEYS[2] messages  hash id -> "enqueuedAt|payload"
-  KEYS[3] leases    hash id -> "deliveries|leaseToken"
+  KEYS[3] leases    hash id -> "deliveries|leaseToken[|credits|flags]"
   KEYS[4] failure   hash id -> last failure
   KEYS[5] acked     zset id -> time until which the acked id is remembered (ms)
 

@@ -13,7 +13,7 @@
   KEYS[4] dead           zset id -> time available to a dead-letter consumer (ms)
   KEYS[5] dead-inflight  zset id -> lease deadline (ms)
   KEYS[6] messages       hash id -> "enqueuedAt|payload"
-  KEYS[7] leases         hash id -> "deliveries|leaseToken"
+  KEYS[7] leases         hash id -> "deliveries|leaseToken[|credits|flags]"
   KEYS[8] failure        hash id -> last failure
 
   ARGV[1] section: 'ready', 'inflight', 'delayed' or 'dead'

@@ -10,7 +10,7 @@
   KEYS[1] dead           zset id -> time available to a dead-letter consumer (ms)
   KEYS[2] dead-inflight  zset id -> lease deadline (ms)
   KEYS[3] messages       hash id -> "enqueuedAt|payload"
-  KEYS[4] leases         hash id -> "deliveries|leaseToken"
+  KEYS[4] leases         hash id -> "deliveries|leaseToken[|credits|flags]"
   KEYS[5] failure        hash id -> last failure
   KEYS[6] seq            counter the lease tokens are drawn from
 

@@ -1,20 +1,32 @@
 --[[
-  claim: takes up to ARGV[2] ready messages under a lease.
+  claim: takes up to ARGV[2] ready messages under a lease, as one batch of one claimant, and no more than the
+  claimant's share of what is ready.
+
+  The share: max(1, ceil(ready / live)), where live counts the claimants (consumer threads, in every JVM) that
+  claimed within their live window; each claim records its claimant in the claimers set, and drops those whose
+  window has passed. So when fewer messages are ready than the live claimants could take, they are spread over
+  them instead of queueing in one batch.
 
   Each claimed message moves to the in-flight set with deadline = server time + visibility timeout, its delivery
-  count goes up by one, and it gets a fresh lease token: ack, nack and extend are refused for any other token. An
-  id in the ready list without a stored message, or with an unreadable record or delivery state (written there by
+  count goes up by one, and it gets a fresh lease token: ack, nack and extend are refused for any other token. In
+  a batch of more than one, each lease is marked batched, so that the reaper fails none of them when their consumer
+  dies (see includes/lease). A message marked solo is claimed alone: the batch ends before it, or, when it is first
+  in line, it is the whole batch; what is not taken goes back to the head of the ready list, in its order. An id in
+  the ready list without a stored message, or with an unreadable record or delivery state (written there by
   something else), is dropped. Each step is one command for the whole batch.
 
   KEYS[1] ready     list of ids
   KEYS[2] inflight  zset id -> lease deadline (ms)
   KEYS[3] messages  hash id -> "enqueuedAt|payload" (see enqueue)
-  KEYS[4] leases    hash id -> "deliveries|leaseToken" (see includes/lease)
+  KEYS[4] leases    hash id -> "deliveries|leaseToken[|credits|flags]" (see includes/lease)
   KEYS[5] seq       counter the lease tokens are drawn from
   KEYS[6] wake      list of wake-up tokens for idle consumers (see includes/wake)
+  KEYS[7] claimers  zset claimant id -> server time (ms) until which it counts as live
 
   ARGV[1] visibility timeout in ms
   ARGV[2] most messages to claim
+  ARGV[3] claimant id
+  ARGV[4] how long after this claim the claimant counts as live, in ms
 
   Returns a flat array, 5 entries per message, then the number of ready messages left behind:
     id, lease token, delivery count, record ("enqueuedAt|payload"), nil
@@ -31,36 +43,71 @@ require_type(KEYS[3], 'hash')
 require_type(KEYS[4], 'hash')
 require_counter(KEYS[5])
 require_type(KEYS[6], 'list')
-local ids = redis.call('LPOP', KEYS[1], tonumber(ARGV[2]))
-if not ids then
+require_type(KEYS[7], 'zset')
+local now = now_ms()
+-- pcall: Redis at its maxmemory refuses a first write that may need memory; a full Redis must still be drained,
+-- so there the claimant goes unrecorded (and the share counts one claimant fewer)
+redis.pcall('ZADD', KEYS[7], now + tonumber(ARGV[4]), ARGV[3])
+local ready = redis.call('LLEN', KEYS[1])
+if ready == 0 then
   return {0}
 end
-local left = redis.call('LLEN', KEYS[1])
+local live = math.max(1, redis.call('ZCOUNT', KEYS[7], now, '+inf'))
+local ids = redis.call('LPOP', KEYS[1], math.min(tonumber(ARGV[2]), math.ceil(ready / live)))
+redis.call('ZREMRANGEBYSCORE', KEYS[7], '-inf', '(' .. now)
+local records = redis.call('HMGET', KEYS[3], unpack(ids))
+local states = redis.call('HMGET', KEYS[4], unpack(ids))
+
+-- the batch: the messages that can be delivered, up to the first solo one (which, first in line, goes alone)
+local batch, taken = {}, #ids
+for i = 1, #ids do
+  local record, state = records[i], states[i]
+  local deliveries, _, credits, flags = 0, nil, 0, ''
+  if state then
+    deliveries, _, credits, flags = parse_lease(state)
+  end
+  if deliveries and record and string.find(record, '^%d+|%d+|') then
+    local solo = is_solo(flags)
+    if solo and #batch > 0 then
+      taken = i - 1
+      break
+    end
+    batch[#batch + 1] = {i = i, deliveries = deliveries + 1, credits = credits, solo = solo}
+    if solo then
+      taken = i
+      break
+    end
+  end
+end
+if taken < #ids then
+  local back = {}
+  for i = #ids, taken + 1, -1 do
+    back[#back + 1] = ids[i]
+  end
+  redis.call('LPUSH', KEYS[1], unpack(back))
+end
+local left = ready - taken
 if left > 0 then
   wake(KEYS[6])
 end
-local records = redis.call('HMGET', KEYS[3], unpack(ids))
-local states = redis.call('HMGET', KEYS[4], unpack(ids))
-local deadline = now_ms() + tonumber(ARGV[1])
-local firstToken = redis.call('INCRBY', KEYS[5], #ids) - #ids
+
+local deadline = now + tonumber(ARGV[1])
+local batched = #batch > 1
+local firstToken = redis.call('INCRBY', KEYS[5], #batch) - #batch
 local out, leases, inflight = {}, {}, {}
-for i, id in ipairs(ids) do
-  local record = records[i]
-  local deliveries = deliveries_of(states[i])
-  if record and deliveries and string.find(record, '^%d+|%d+|') then
-    deliveries = deliveries + 1
-    local token = string.format('%d', firstToken + i)
-    leases[#leases + 1] = id
-    leases[#leases + 1] = lease_value(deliveries, token)
-    inflight[#inflight + 1] = deadline
-    inflight[#inflight + 1] = id
-    local n = #out
-    out[n + 1] = id
-    out[n + 2] = token
-    out[n + 3] = deliveries
-    out[n + 4] = record
-    out[n + 5] = false
-  end
+for k, m in ipairs(batch) do
+  local id = ids[m.i]
+  local token = string.format('%d', firstToken + k)
+  leases[#leases + 1] = id
+  leases[#leases + 1] = lease_value(m.deliveries, token, m.credits, lease_flags(batched, m.solo))
+  inflight[#inflight + 1] = deadline
+  inflight[#inflight + 1] = id
+  local n = #out
+  out[n + 1] = id
+  out[n + 2] = token
+  out[n + 3] = m.deliveries
+  out[n + 4] = records[m.i]
+  out[n + 5] = false
 end
 if #leases > 0 then
   redis.call('HSET', KEYS[4], unpack(leases))

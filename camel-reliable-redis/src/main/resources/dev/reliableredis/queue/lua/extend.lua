@@ -3,7 +3,7 @@
   visibility timeout. Each is checked on its own lease token; a deadline never moves back.
 
   KEYS[1] inflight  zset id -> lease deadline (the dead-inflight set for dead letters)
-  KEYS[2] leases    hash id -> "deliveries|leaseToken"
+  KEYS[2] leases    hash id -> "deliveries|leaseToken[|credits|flags]"
 
   ARGV[1] visibility timeout in ms
   ARGV[2k], ARGV[2k+1]  id and lease token of the k-th delivery

@@ -1,17 +1,19 @@
 --[[
   nack: settles a batch of deliveries as failed. Each is checked on its own lease token.
   A delivery with deliveries left is scheduled for a retry after the backoff delay
-  retryDelay * multiplier^(deliveries - 1), capped at maxRetryDelay; one whose
+  retryDelay * multiplier^(failed - 1), capped at maxRetryDelay; one whose failed
   deliveries are used up moves to the dead letters. The reason is kept either way.
+  Failed deliveries are the deliveries less those credited to a crashed batch (see
+  includes/lease).
 
   KEYS[1] inflight  zset id -> lease deadline (the dead-inflight set for dead letters)
   KEYS[2] retry     zset id -> due time: the delayed set (the dead set for dead letters,
                     so a dead letter whose consumption failed waits there)
   KEYS[3] dead      zset id -> time available to a dead-letter consumer (ms)
-  KEYS[4] leases    hash id -> "deliveries|leaseToken"
+  KEYS[4] leases    hash id -> "deliveries|leaseToken[|credits|flags]"
   KEYS[5] failure   hash id -> last failure
 
-  ARGV[1] deliveries after which a failure dead-letters (maxRetries + 1); 0: never
+  ARGV[1] failed deliveries after which a failure dead-letters (maxRetries + 1); 0: never
   ARGV[2] retry delay in ms
   ARGV[3] backoff multiplier
   ARGV[4] max retry delay in ms
@@ -37,16 +39,17 @@ local ids, held, values = held_leases(KEYS[1], KEYS[4], 5, 3)
 local codes = {}
 for k, id in ipairs(ids) do
   if held[k] then
-    local deliveries = parse_lease(values[k])
+    local deliveries, _, credits, flags = parse_lease(values[k])
+    local failed = deliveries - credits
     -- ZREM first: on a Redis at its maxmemory only a script whose first write cannot need memory runs
     redis.call('ZREM', KEYS[1], id)
-    redis.call('HSET', KEYS[4], id, lease_value(deliveries, ''))
+    redis.call('HSET', KEYS[4], id, lease_value(deliveries, '', credits, lease_flags(false, is_solo(flags))))
     redis.call('HSET', KEYS[5], id, ARGV[5 + 3 * (k - 1) + 2])
-    if maxDeliveries > 0 and deliveries >= maxDeliveries then
+    if maxDeliveries > 0 and failed >= maxDeliveries then
       redis.call('ZADD', KEYS[3], now, id)
       codes[k] = 2
     else
-      redis.call('ZADD', KEYS[2], now + retry_delay(retryDelay, multiplier, maxDelay, deliveries), id)
+      redis.call('ZADD', KEYS[2], now + retry_delay(retryDelay, multiplier, maxDelay, math.max(failed, 1)), id)
       codes[k] = 1
     end
   else

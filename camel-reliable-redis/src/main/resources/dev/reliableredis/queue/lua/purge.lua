@@ -7,7 +7,7 @@
   KEYS[2] delayed   zset id -> due time (ms)
   KEYS[3] dead      zset id -> time available (ms)
   KEYS[4] messages  hash id -> "enqueuedAt|payload"
-  KEYS[5] leases    hash id -> "deliveries|leaseToken"
+  KEYS[5] leases    hash id -> "deliveries|leaseToken[|credits|flags]"
   KEYS[6] failure   hash id -> last failure
 
   ARGV[1] most messages to remove from each of the three

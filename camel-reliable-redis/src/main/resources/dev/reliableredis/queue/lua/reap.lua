@@ -2,9 +2,12 @@
   reap: the periodic housekeeping of a queue, each part bounded by ARGV[2].
 
   - Expired leases: a message whose consumer did not settle it before its deadline
-    (it died, or hangs) goes back to the ready list; its delivery counted, so when its
-    deliveries are used up it goes to the dead letters with failure 'lease expired'
-    instead, and a message that kills every consumer cannot loop forever.
+    (it died, or hangs) goes back to the ready list. Held alone, its delivery counts as
+    failed, so when its deliveries are used up it goes to the dead letters with failure
+    'lease expired' instead, and a message that kills every consumer cannot loop forever.
+    Held in a batch of more than one, its delivery still counts, but not as failed (a
+    credit, see includes/lease), and it is marked to be claimed alone from then on: the
+    consumer's death is not blamed on any one of the batch.
   - Due delayed messages (delays and retry backoffs) go to the ready list.
   - Expired leases of consumed dead letters go back to the dead letters.
   - Acked ids older than the idempotency window are forgotten.
@@ -16,13 +19,13 @@
   KEYS[3] delayed        zset id -> due time (ms)
   KEYS[4] dead           zset id -> time available to a dead-letter consumer (ms)
   KEYS[5] dead-inflight  zset id -> lease deadline (ms)
-  KEYS[6] leases         hash id -> "deliveries|leaseToken"
+  KEYS[6] leases         hash id -> "deliveries|leaseToken[|credits|flags]"
   KEYS[7] failure        hash id -> last failure
   KEYS[8] acked          zset id -> time until which the acked id is remembered (ms)
   KEYS[9] wake           list of wake-up tokens for idle consumers (see includes/wake)
   KEYS[10] messages      hash id -> "enqueuedAt|payload"
 
-  ARGV[1] deliveries after which an expired lease dead-letters (maxRetries + 1)
+  ARGV[1] failed deliveries after which an expired lease dead-letters (maxRetries + 1)
   ARGV[2] most entries to move in each of the four parts
 
   Returns {expired leases returned to ready, expired leases dead-lettered,
@@ -59,14 +62,24 @@ local function due(key)
   return ids
 end
 
--- ends the lease of a message; returns its deliveries, or nil when its delivery state is missing or unreadable
+-- ends the expired lease of a message, crediting the delivery when the lease was one of a batch (the message is
+-- claimed alone from then on); returns its failed deliveries, or nil when its delivery state is missing or
+-- unreadable
 local function clear_token(id)
   local value = redis.call('HGET', KEYS[6], id)
-  local deliveries = value and parse_lease(value)
-  if deliveries then
-    redis.call('HSET', KEYS[6], id, lease_value(deliveries, ''))
+  if not value then
+    return nil
   end
-  return deliveries
+  local deliveries, _, credits, flags = parse_lease(value)
+  if not deliveries then
+    return nil
+  end
+  local solo = is_solo(flags)
+  if is_batched(flags) then
+    credits, solo = credits + 1, true
+  end
+  redis.call('HSET', KEYS[6], id, lease_value(deliveries, '', credits, lease_flags(false, solo)))
+  return deliveries - credits
 end
 
 local returned, deadLettered, released, deadReturned = 0, 0, 0, 0

@@ -7,7 +7,7 @@
   KEYS[1] dead      zset id -> time available to a dead-letter consumer (ms)
   KEYS[2] ready     list of ids
   KEYS[3] messages  hash id -> "enqueuedAt|payload"
-  KEYS[4] leases    hash id -> "deliveries|leaseToken"
+  KEYS[4] leases    hash id -> "deliveries|leaseToken[|credits|flags]"
   KEYS[5] failure   hash id -> last failure
   KEYS[6] wake      list of wake-up tokens for idle consumers (see includes/wake)
 

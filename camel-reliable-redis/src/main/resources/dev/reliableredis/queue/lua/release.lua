@@ -8,7 +8,7 @@
 
   KEYS[1] inflight  zset id -> lease deadline (the dead-inflight set for dead letters)
   KEYS[2] target    the ready list (the dead zset for dead letters)
-  KEYS[3] leases    hash id -> "deliveries|leaseToken"
+  KEYS[3] leases    hash id -> "deliveries|leaseToken[|credits|flags]"
   KEYS[4] wake      list of wake-up tokens for idle consumers (see includes/wake)
 
   ARGV[1] 'ready' or 'dead': what KEYS[2] is
@@ -31,7 +31,7 @@ local released = 0
 for k = #ids, 1, -1 do
   if held[k] then
     local id = ids[k]
-    local deliveries = parse_lease(values[k])
+    local deliveries, _, credits, flags = parse_lease(values[k])
     redis.call('ZREM', KEYS[1], id)
     if toReady then
       deliveries = math.max(deliveries - 1, 0)
@@ -39,7 +39,7 @@ for k = #ids, 1, -1 do
     else
       redis.call('ZADD', KEYS[2], now, id)
     end
-    unlease(KEYS[3], id, deliveries)
+    unlease(KEYS[3], id, deliveries, credits, lease_flags(false, is_solo(flags)))
     released = released + 1
   end
 end

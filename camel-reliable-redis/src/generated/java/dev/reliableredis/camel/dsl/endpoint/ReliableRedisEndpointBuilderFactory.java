@@ -175,7 +175,8 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
-         * Threads processing exchanges.
+         * Consumer threads: each claims batches of its own and runs their
+         * exchanges one after the other.
          * 
          * The option is a: <code>int</code> type.
          * 
@@ -190,7 +191,8 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
-         * Threads processing exchanges.
+         * Consumer threads: each claims batches of its own and runs their
+         * exchanges one after the other.
          * 
          * The option will be converted to a <code>int</code> type.
          * 
@@ -307,8 +309,9 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
-         * The most messages claimed in one round trip; never more than the free
-         * processing threads.
+         * The most messages one consumer thread claims in one script call (its
+         * batch), and no more than its fair share of what is ready; 1: one
+         * message per claim.
          * 
          * The option is a: <code>int</code> type.
          * 
@@ -323,8 +326,9 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
-         * The most messages claimed in one round trip; never more than the free
-         * processing threads.
+         * The most messages one consumer thread claims in one script call (its
+         * batch), and no more than its fair share of what is ready; 1: one
+         * message per claim.
          * 
          * The option will be converted to a <code>int</code> type.
          * 
@@ -340,7 +344,10 @@ public interface ReliableRedisEndpointBuilderFactory {
         }
         /**
          * Failed deliveries retried before the message is dead-lettered: a
-         * message is delivered at most one time more than maxRetries.
+         * delivery fails when its exchange fails, or when its consumer dies
+         * while holding the message alone. A message is delivered at most one
+         * time more than maxRetries, plus once for each batch it was in whose
+         * consumer died.
          * 
          * The option is a: <code>int</code> type.
          * 
@@ -356,7 +363,10 @@ public interface ReliableRedisEndpointBuilderFactory {
         }
         /**
          * Failed deliveries retried before the message is dead-lettered: a
-         * message is delivered at most one time more than maxRetries.
+         * delivery fails when its exchange fails, or when its consumer dies
+         * while holding the message alone. A message is delivered at most one
+         * time more than maxRetries, plus once for each batch it was in whose
+         * consumer died.
          * 
          * The option will be converted to a <code>int</code> type.
          * 

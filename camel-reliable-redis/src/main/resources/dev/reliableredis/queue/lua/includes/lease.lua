@@ -1,22 +1,52 @@
 --[[
   Included by the list scripts: a message's delivery state, one field of the leases hash per message id,
-  "deliveries|leaseToken". The token is empty while the message is not leased, so a settlement with an old token
-  never matches. A message that was never delivered (or was given back before its first delivery counted) has no
-  field: its deliveries are 0, and a queued message costs no memory here.
+  "deliveries|leaseToken", or "deliveries|leaseToken|credits|flags" once a crashed batch was involved. The token
+  is empty while the message is not leased, so a settlement with an old token never matches. A message that was
+  never delivered (or was given back before its first delivery counted) has no field: its deliveries are 0, and a
+  queued message costs no memory here.
+
+  credits: deliveries that do not count as failed, one for each batch of more than one message whose consumer died
+  while holding it (reap). Failed deliveries are deliveries - credits: they decide retries and dead-lettering.
+  flags: 'b' the current lease was claimed in a batch of more than one; 's' the message is claimed alone, since it
+  was in a batch whose consumer died.
 ]]
 
--- deliveries (a number) and lease token ('' when not leased) of a leases-hash value; nil when it is unreadable
--- (written by something else)
+-- deliveries (a number), lease token ('' when not leased), credits (a number) and flags of a leases-hash value;
+-- nil when it is unreadable (written by something else)
 local function parse_lease(value)
-  local deliveries, token = string.match(value, '^(%d+)|(%d*)$')
+  local deliveries, token, rest = string.match(value, '^(%d+)|(%d*)(.*)$')
   if not deliveries then
     return nil
   end
-  return tonumber(deliveries), token
+  local credits, flags = '0', ''
+  if rest ~= '' then
+    credits, flags = string.match(rest, '^|(%d+)|([bs]*)$')
+    if not credits then
+      return nil
+    end
+  end
+  return tonumber(deliveries), token, tonumber(credits), flags
 end
 
-local function lease_value(deliveries, token)
-  return string.format('%d', deliveries) .. '|' .. (token or '')
+local function lease_value(deliveries, token, credits, flags)
+  local value = string.format('%d', deliveries) .. '|' .. (token or '')
+  if (credits or 0) > 0 or (flags or '') ~= '' then
+    value = value .. '|' .. string.format('%d', credits or 0) .. '|' .. flags
+  end
+  return value
+end
+
+-- the flags of a lease: batched ('b') and solo ('s'), as flags text
+local function lease_flags(batched, solo)
+  return (batched and 'b' or '') .. (solo and 's' or '')
+end
+
+local function is_solo(flags)
+  return flags ~= nil and string.find(flags, 's', 1, true) ~= nil
+end
+
+local function is_batched(flags)
+  return flags ~= nil and string.find(flags, 'b', 1, true) ~= nil
 end
 
 -- deliveries of a message from its leases-hash value (false: never delivered); nil when unreadable
@@ -27,10 +57,10 @@ local function deliveries_of(value)
   return (parse_lease(value))
 end
 
--- stores the delivery state of a message that is not leased: no field at all for 0 deliveries
-local function unlease(leases, id, deliveries)
-  if deliveries > 0 then
-    redis.call('HSET', leases, id, lease_value(deliveries, ''))
+-- stores the delivery state of a message that is not leased: no field at all when there is nothing to keep
+local function unlease(leases, id, deliveries, credits, flags)
+  if deliveries > 0 or (credits or 0) > 0 or (flags or '') ~= '' then
+    redis.call('HSET', leases, id, lease_value(deliveries, '', credits, flags))
   else
     redis.call('HDEL', leases, id)
   end

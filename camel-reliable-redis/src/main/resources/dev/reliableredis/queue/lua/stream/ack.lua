@@ -10,6 +10,7 @@
   KEYS[2] retry   zset entry id -> retry due time, of this group
   KEYS[3] ids     hash message id -> entry reference
   KEYS[4] acked   zset message id -> time until which the acked id is remembered (ms)
+  KEYS[5] deliveries  hash entry id -> "batchedAt|credits|solo" of this group on KEYS[1]
 
   ARGV[1] group
   ARGV[2] consumer
@@ -36,8 +37,9 @@ local now = now_ms()
 require_type(KEYS[2], 'zset')
 require_type(KEYS[3], 'hash')
 require_type(KEYS[4], 'zset')
+require_type(KEYS[5], 'hash')
 
-local codes = {}
+local codes, acked = {}, {}
 for i = 6, #ARGV, 3 do
   local entry, token, id = ARGV[i], ARGV[i + 1], ARGV[i + 2]
   local pending = redis.call('XPENDING', stream, group, entry, entry, 1)
@@ -51,9 +53,13 @@ for i = 6, #ARGV, 3 do
       end
     end
     delete_acked(stream, group, entry, deletion)
+    acked[#acked + 1] = entry
     codes[#codes + 1] = 1
   else
     codes[#codes + 1] = 0
   end
+end
+if #acked > 0 then
+  redis.call('HDEL', KEYS[5], unpack(acked))
 end
 return codes

@@ -1,45 +1,102 @@
 --[[
-  stream/claim: delivers up to ARGV[3] entries to one consumer of a group: first the entries whose retry
-  is due (re-claimed with XCLAIM, which counts the delivery in the pending entries list), then new
-  entries (XREADGROUP '>'). The same script serves the dead-letter stream for a dead-letter consumer.
+  stream/claim: delivers up to ARGV[3] entries to one consumer of a group, as one batch of one claimant, and no
+  more than the claimant's share of what is ready: first the entries whose retry is due (re-claimed with XCLAIM,
+  which counts the delivery in the pending entries list), then new entries (XREADGROUP '>'). The same script
+  serves the dead-letter stream for a dead-letter consumer.
 
-  KEYS[1] stream  the stream read (the dead-letter stream for a dead-letter consumer)
-  KEYS[2] retry   zset entry id -> time its retry is due (ms), entries pending in the group
+  The share: max(1, ceil(ready / live)), where ready is the group's lag plus the due retries, and live counts the
+  claimants (consumer threads, in every JVM) that claimed within their live window; each claim records its
+  claimant in the claimers set, and drops those whose window has passed. Where Redis does not know the group's
+  lag (Redis 6.2, or entries deleted behind the group's position), the claim takes up to ARGV[3].
+
+  In a batch of more than one, each entry's delivery is marked batched in the deliveries hash (see
+  stream/includes/deliveries), so that the reaper fails none of them when their consumer dies. An entry marked
+  solo is claimed alone: the batch ends before it, or, when it is the first due retry, it is the whole batch.
+
+  KEYS[1] stream      the stream read (the dead-letter stream for a dead-letter consumer)
+  KEYS[2] retry       zset entry id -> time its retry is due (ms), entries pending in the group
+  KEYS[3] claimers    zset claimant id -> server time (ms) until which it counts as live
+  KEYS[4] deliveries  hash entry id -> "batchedAt|credits|solo" (see stream/includes/deliveries)
 
   ARGV[1] group
   ARGV[2] consumer
   ARGV[3] most entries to deliver
+  ARGV[4] claimant id
+  ARGV[5] how long after this claim the claimant counts as live, in ms
 
   Returns a flat array, 3 entries per delivery: entry id, delivery count, field array {k1, v1, ...}.
   A due retry whose entry was deleted meanwhile is acked away and not returned.
   Errors with NOGROUP when the group does not exist (the caller creates it).
 ]]
 --- @include "includes/time"
+--- @include "includes/types"
+--- @include "stream/includes/groups"
+--- @include "stream/includes/deliveries"
 
+require_type(KEYS[2], 'zset')
+require_type(KEYS[3], 'zset')
+require_type(KEYS[4], 'hash')
 local now = now_ms()
-local stream, group, consumer, count = KEYS[1], ARGV[1], ARGV[2], tonumber(ARGV[3])
-local out = {}
-for _, entry in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now, 'LIMIT', 0, count)) do
+local stream, group, consumer = KEYS[1], ARGV[1], ARGV[2]
+-- pcall: Redis at its maxmemory refuses a first write that may need memory; a full Redis must still be drained,
+-- so there the claimant goes unrecorded (and the share counts one claimant fewer)
+redis.pcall('ZADD', KEYS[3], now + tonumber(ARGV[5]), ARGV[4])
+local count = tonumber(ARGV[3])
+local info = group_info(stream, group)
+local lag = info and info['lag']
+if type(lag) == 'number' then
+  local ready = lag + redis.call('ZCOUNT', KEYS[2], '-inf', now)
+  local live = math.max(1, redis.call('ZCOUNT', KEYS[3], now, '+inf'))
+  count = math.min(count, math.max(1, math.ceil(ready / live)))
+end
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', '(' .. now)
+
+-- each delivery: entry id, delivery count, fields, and its credits and solo flag
+local batch = {}
+local solo = false
+local due = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now, 'LIMIT', 0, count)
+local states = #due > 0 and redis.call('HMGET', KEYS[4], unpack(due)) or {}
+for k, entry in ipairs(due) do
+  local _, credits, alone = parse_delivery(states[k])
+  if alone and #batch > 0 then
+    break
+  end
   redis.call('ZREM', KEYS[2], entry)
   local claimed = redis.call('XCLAIM', stream, group, consumer, 0, entry)
   if #claimed > 0 and claimed[1] then
     local pending = redis.call('XPENDING', stream, group, entry, entry, 1)
-    out[#out + 1] = entry
-    out[#out + 1] = pending[1][4]
-    out[#out + 1] = claimed[1][2]
+    batch[#batch + 1] = {entry, pending[1][4], claimed[1][2], credits, alone}
+    if alone then
+      solo = true
+      break
+    end
   else
     redis.call('XACK', stream, group, entry)
+    redis.call('HDEL', KEYS[4], entry)
   end
 end
-local room = count - #out / 3
-if room > 0 then
+local room = count - #batch
+if room > 0 and not solo then
   local read = redis.call('XREADGROUP', 'GROUP', group, consumer, 'COUNT', room, 'STREAMS', stream, '>')
   if read then
     for _, e in ipairs(read[1][2]) do
-      out[#out + 1] = e[1]
-      out[#out + 1] = 1
-      out[#out + 1] = e[2]
+      batch[#batch + 1] = {e[1], 1, e[2], 0, false}
     end
   end
+end
+
+local out = {}
+if #batch > 1 then
+  local marks = {}
+  for _, d in ipairs(batch) do
+    marks[#marks + 1] = d[1]
+    marks[#marks + 1] = string.format('%d|%d|%s', d[2], d[4], d[5] and '1' or '0')
+  end
+  redis.call('HSET', KEYS[4], unpack(marks))
+end
+for _, d in ipairs(batch) do
+  out[#out + 1] = d[1]
+  out[#out + 1] = d[2]
+  out[#out + 1] = d[3]
 end
 return out

@@ -1,8 +1,10 @@
 --[[
   stream/nack: settles a batch of deliveries as failed, each only while it is still this consumer's with
   the same delivery count (its lease token). An entry with deliveries left stays pending, parked with the retry
-  consumer, and is put in the retry set, due after retryDelay * multiplier^(deliveries - 1), capped at maxRetryDelay; claim re-delivers
-  it then. An entry whose deliveries (the pending entries list's counter) are used up is added to the
+  consumer, and is put in the retry set, due after retryDelay * multiplier^(failed - 1), capped at maxRetryDelay;
+  claim re-delivers it then. Failed deliveries are the pending entries list's counter less the deliveries
+  credited to crashed batches (see stream/includes/deliveries). An entry whose failed deliveries are used up is
+  added to the
   dead-letter stream with origin_id, content, failure, deliveries (plus id, headers and enqueued when it
   had them) and XACKed, in this one script; it is deleted from the stream like an acked entry.
 
@@ -10,10 +12,11 @@
   KEYS[2] retry   zset entry id -> retry due time, of this group
   KEYS[3] dead    the dead-letter stream
   KEYS[4] ids     hash message id -> entry reference ('d:' .. entry id once dead)
+  KEYS[5] deliveries  hash entry id -> "batchedAt|credits|solo" of this group on KEYS[1]
 
   ARGV[1] group
   ARGV[2] consumer
-  ARGV[3] deliveries after which a failure dead-letters (maxRetries + 1); 0: never (dead letters)
+  ARGV[3] failed deliveries after which a failure dead-letters (maxRetries + 1); 0: never (dead letters)
   ARGV[4] retry delay in ms
   ARGV[5] backoff multiplier
   ARGV[6] max retry delay in ms
@@ -35,12 +38,14 @@ local multiplier, maxDelay, deletion = tonumber(ARGV[5]), tonumber(ARGV[6]), ARG
 --- @include "stream/includes/groups"
 --- @include "stream/includes/dead_letter"
 --- @include "includes/backoff"
+--- @include "stream/includes/deliveries"
 
 local now = now_ms()
 
 require_type(KEYS[2], 'zset')
 require_type(KEYS[3], 'stream')
 require_type(KEYS[4], 'hash')
+require_type(KEYS[5], 'hash')
 local codes = {}
 for i = 8, #ARGV, 3 do
   local entry, token, reason = ARGV[i], ARGV[i + 1], ARGV[i + 2]
@@ -48,12 +53,18 @@ for i = 8, #ARGV, 3 do
   if #pending == 1 and pending[1][2] == consumer and tostring(pending[1][4]) == token then
     local deliveries = tonumber(pending[1][4])
     local parked = park(stream, group, entry)
-    if maxDeliveries > 0 and deliveries >= maxDeliveries then
+    local state = redis.call('HGET', KEYS[5], entry)
+    local _, credits, solo = parse_delivery(state)
+    local failed = deliveries - credits
+    if maxDeliveries > 0 and failed >= maxDeliveries then
       -- also for an entry trimmed away meanwhile: its failure is not hidden
-      dead_letter(stream, group, KEYS[2], KEYS[3], KEYS[4], entry, deliveries, reason, deletion)
+      dead_letter(stream, group, KEYS[2], KEYS[3], KEYS[4], KEYS[5], entry, deliveries, reason, deletion)
       codes[#codes + 1] = 2
     elseif parked then
-      redis.call('ZADD', KEYS[2], now + retry_delay(retryDelay, multiplier, maxDelay, deliveries), entry)
+      if state then
+        store_delivery(KEYS[5], entry, 0, credits, solo)
+      end
+      redis.call('ZADD', KEYS[2], now + retry_delay(retryDelay, multiplier, maxDelay, math.max(failed, 1)), entry)
       codes[#codes + 1] = 1
     else
       codes[#codes + 1] = 0

@@ -13,6 +13,7 @@
   KEYS[5] delayed-msg  hash message id -> packed delayed message
   KEYS[6] ids          hash message id -> entry reference
   KEYS[7] dead-retry   zset entry id -> retry due time, of this group on the dead-letter stream
+  KEYS[8] deliveries   hash entry id -> "batchedAt|credits|solo", of this group on the stream
 
   ARGV[1] group
   ARGV[2] most messages to remove from each part
@@ -52,6 +53,7 @@ for i = 1, #waiting, 2 do
   local entry = waiting[i]
   delete(KEYS[1], redis.call('XRANGE', KEYS[1], entry, entry))
   redis.call('XACK', KEYS[1], group, entry)
+  redis.call('HDEL', KEYS[8], entry)
 end
 if #waiting == 2 * batch then more = 1 end
 

@@ -6,9 +6,11 @@
     (trimmed by MAXLEN).
   - Takeover: entries pending longer than the visibility timeout without an extension (their consumer died or
     hangs) are parked with the retry consumer (XCLAIM JUSTID, which counts no delivery) and put in the retry set,
-    due now; claim then delivers them again and counts the delivery. When their deliveries (the pending entries
-    list's counter) are used up they are dead-lettered with failure 'lease expired' instead, exactly as nack
-    does. Only the pending entries of real consumers are looked at (XPENDING IDLE per consumer): entries waiting
+    due now; claim then delivers them again and counts the delivery. An entry whose expired delivery was one of
+    a batch of more than one has that delivery credited (it does not count as failed) and is claimed alone from
+    then on (see stream/includes/deliveries): the consumer's death is not blamed on any one of the batch. When
+    the failed deliveries of an entry held alone are used up it is dead-lettered with failure 'lease expired'
+    instead, exactly as nack does. Only the pending entries of real consumers are looked at (XPENDING IDLE per consumer): entries waiting
     for a retry are parked with the retry consumer, so however many wait, a dead consumer's entries are reached
     in the first call after they expire.
   - Due delayed messages are added to the stream.
@@ -25,10 +27,11 @@
   KEYS[6] acked         zset message id -> time until which it is remembered
   KEYS[7] delayed       zset message id -> due time
   KEYS[8] delayed-msg   hash message id -> cmsgpack {body, headers, enqueued}
+  KEYS[9] deliveries    hash entry id -> "batchedAt|credits|solo" of this group on the source
 
   ARGV[1] group
   ARGV[2] visibility timeout in ms (minimum idle time for a takeover)
-  ARGV[3] deliveries after which an expired lease dead-letters (maxRetries + 1); 0: never (dead letters)
+  ARGV[3] failed deliveries after which an expired lease dead-letters (maxRetries + 1); 0: never (dead letters)
   ARGV[4] most entries to move in each part
   ARGV[5] approximate MAXLEN for the XADD of delayed messages, 0 for none
   ARGV[6] 'all-groups' or 'never': when to delete a dead-lettered entry from the stream (see ack)
@@ -46,6 +49,7 @@ local maxDeliveries, batch, maxLen, deletion = tonumber(ARGV[3]), tonumber(ARGV[
 --- @include "stream/includes/groups"
 --- @include "stream/includes/dead_letter"
 --- @include "stream/includes/add"
+--- @include "stream/includes/deliveries"
 
 local now = now_ms()
 
@@ -53,6 +57,7 @@ require_type(KEYS[2], 'zset')
 require_type(KEYS[3], 'stream')
 require_type(KEYS[4], 'stream')
 require_type(KEYS[5], 'hash')
+require_type(KEYS[9], 'hash')
 local takenOver, deadLettered, released, swept, more = 0, 0, 0, 0, 0
 
 local old = redis.call('ZRANGEBYSCORE', KEYS[6], '-inf', now, 'LIMIT', 0, batch)
@@ -98,11 +103,25 @@ local room = batch
 for _, owner in ipairs(redis.call('XPENDING', source, group)[4] or {}) do
   if owner[1] ~= RETRY_CONSUMER and room > 0 then
     local expired = {}
-    for _, p in ipairs(redis.call('XPENDING', source, group, 'IDLE', visibility, '-', '+', room, owner[1])) do
+    local idle = redis.call('XPENDING', source, group, 'IDLE', visibility, '-', '+', room, owner[1])
+    local entries = {}
+    for k, p in ipairs(idle) do
+      entries[k] = p[1]
+    end
+    local states = #entries > 0 and redis.call('HMGET', KEYS[9], unpack(entries)) or {}
+    for k, p in ipairs(idle) do
       local entry, deliveries = p[1], tonumber(p[4])
-      if maxDeliveries > 0 and deliveries >= maxDeliveries then
+      local batchedAt, credits, solo = parse_delivery(states[k])
+      if batchedAt == deliveries then
+        credits, solo = credits + 1, true
+      end
+      if states[k] then
+        store_delivery(KEYS[9], entry, 0, credits, solo)
+      end
+      if maxDeliveries > 0 and deliveries - credits >= maxDeliveries then
         park(source, group, entry)
-        dead_letter(source, group, KEYS[2], KEYS[4], KEYS[5], entry, deliveries, 'lease expired', deletion)
+        dead_letter(source, group, KEYS[2], KEYS[4], KEYS[5], KEYS[9], entry, deliveries, 'lease expired',
+            deletion)
         deadLettered = deadLettered + 1
       else
         expired[#expired + 1] = entry

@@ -6,6 +6,7 @@
 
   KEYS[1] stream  the stream read (the dead-letter stream for a dead-letter consumer)
   KEYS[2] retry   zset entry id -> retry due time, of this group
+  KEYS[3] deliveries  hash entry id -> "batchedAt|credits|solo" of this group on KEYS[1]
 
   ARGV[1] group
   ARGV[2] consumer
@@ -18,8 +19,10 @@ local stream, group, consumer = KEYS[1], ARGV[1], ARGV[2]
 --- @include "includes/time"
 --- @include "includes/types"
 --- @include "stream/includes/groups"
+--- @include "stream/includes/deliveries"
 
 require_type(KEYS[2], 'zset')
+require_type(KEYS[3], 'hash')
 local now = now_ms()
 local released = 0
 for i = 3, #ARGV, 2 do
@@ -30,6 +33,7 @@ for i = 3, #ARGV, 2 do
     -- Redis 7 answers nothing (and drops the pending entry) when the entry was trimmed away meanwhile
     if #redis.call('XCLAIM', stream, group, RETRY_CONSUMER, 0, entry, 'RETRYCOUNT', count, 'JUSTID') > 0 then
       redis.call('ZADD', KEYS[2], now, entry)
+      end_delivery(KEYS[3], entry)
       released = released + 1
     end
   end

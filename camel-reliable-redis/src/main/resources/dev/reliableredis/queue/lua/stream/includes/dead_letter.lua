@@ -3,12 +3,12 @@
 
   Adds it to the dead-letter stream with origin_id, content (the body, or for an entry written by another
   program the JSON of its field map), failure and deliveries, plus id, headers and enqueued when it had them;
-  points the id index at the dead letter; XACKs the entry, takes it out of the retry set and deletes it like
-  an acked entry. An entry trimmed away meanwhile leaves a dead letter with empty content.
+  points the id index at the dead letter; XACKs the entry, takes it out of the retry set and the deliveries hash
+  and deletes it like an acked entry. An entry trimmed away meanwhile leaves a dead letter with empty content.
 ]]
 -- The dead letter is written before the entry is acked: a script that fails halfway (a dead-letter key of
 -- the wrong type) must leave the entry pending, not acked and lost.
-local function dead_letter(stream, group, retry, dead, ids, entry, deliveries, reason, deletion)
+local function dead_letter(stream, group, retry, dead, ids, states, entry, deliveries, reason, deletion)
   local found = redis.call('XRANGE', stream, entry, entry)
   if #found == 0 then
     -- trimmed away (MAXLEN) while pending: its content is gone, but its failure is not hidden
@@ -16,6 +16,7 @@ local function dead_letter(stream, group, retry, dead, ids, entry, deliveries, r
         reason .. ' (the entry was no longer in the stream)', 'deliveries', tostring(deliveries))
     redis.call('XACK', stream, group, entry)
     redis.call('ZREM', retry, entry)
+    redis.call('HDEL', states, entry)
     return
   end
   local map = {}
@@ -39,5 +40,6 @@ local function dead_letter(stream, group, retry, dead, ids, entry, deliveries, r
   end
   redis.call('XACK', stream, group, entry)
   redis.call('ZREM', retry, entry)
+  redis.call('HDEL', states, entry)
   delete_acked(stream, group, entry, deletion)
 end
