@@ -1,6 +1,6 @@
 // BullMQ contender for the reliable-queue benchmark.
 //
-//   node bench.mjs '{"port":6399,"messages":100000,"consumers":8,"producers":8,
+//   node bench.mjs '{"port":6399,"messages":100000,"queued":100000,"consumers":8,"producers":8,
 //                    "latency":true,"rate":0,"idleSamples":1000,"loadedSeconds":5}'
 //
 // Uses BullMQ the way its users would for a reliable queue: Queue.add per
@@ -15,7 +15,7 @@ const require = createRequire(import.meta.url);
 const BULLMQ_VERSION = require('bullmq/package.json').version;
 
 const spec = {
-  port: 6399, messages: 100000, consumers: 8, producers: 8, latency: true,
+  port: 6399, messages: 100000, queued: 0, consumers: 8, producers: 8, latency: true,
   rate: 0, idleSamples: 1000, loadedSeconds: 5, warmup: 0,
   // BullMQ's own default is attempts: 1 (a failed job is NOT retried), so a
   // user wanting redelivery sets attempts; 3 is a typical choice.
@@ -87,21 +87,49 @@ function percentiles(samplesNs) {
   return { p50: ms(at(0.5)), p99: ms(at(0.99)), p999: ms(at(0.999)) };
 }
 
-// 1. Memory: bytes Redis holds per queued (not yet consumed) job.
-async function memoryPhase() {
+const cpuMicros = () => { const u = process.cpuUsage(); return u.user + u.system; };
+
+// Sends `count` jobs from `producers` loops, one queue.add per job, awaited.
+async function produce(queue, count, base = 0) {
+  await Promise.all(Array.from({ length: spec.producers }, async (_, p) => {
+    const from = Math.floor(p * count / spec.producers), to = Math.floor((p + 1) * count / spec.producers);
+    for (let i = from; i < to; i++) await queue.add('msg', payload(base + i));
+  }));
+}
+
+// 1. Send-only, memory and drain: `queued` jobs sent with no worker running (send-only rate, bytes Redis holds per
+// queued job), then a worker drains them (drain rate, Redis and client CPU per job).
+async function queuedPhase() {
+  const n = spec.queued;
   const queue = await newQueue();
   const before = await usedMemory();
-  // addBulk only to fill the queue quickly: each job is stored exactly as
-  // with queue.add (same script, same keys).
-  for (let i = 0; i < spec.messages; i += 1000) {
-    const batch = [];
-    for (let j = i; j < Math.min(i + 1000, spec.messages); j++) batch.push({ name: 'msg', data: payload(j) });
-    await queue.addBulk(batch);
-  }
-  const after = await usedMemory();
+  let t0 = now();
+  await produce(queue, n);
+  const sendOnlyMsgsPerSec = Math.round(n / (Number(now() - t0) / 1e9));
+  const bytesPerQueued = Number(((await usedMemory() - before) / n).toFixed(1));
+  const received = new Uint8Array(n);
+  let distinct = 0, completed = 0;
+  const cpuBefore = await usedCpu();
+  const clientBefore = cpuMicros();
+  t0 = now();
+  const worker = new Worker(QUEUE, async (job) => {
+    const i = indexOf(job.data);
+    if (i < n && received[i]++ === 0) distinct++;
+  }, { connection, concurrency: spec.consumers });
+  worker.on('completed', () => { completed++; });
+  await waitUntil(() => completed >= n, () => completed, 'drain');
+  const seconds = Number(now() - t0) / 1e9;
+  const out = {
+    sendOnlyMsgsPerSec, bytesPerQueued,
+    drainMsgsPerSec: Math.round(n / seconds),
+    drainCpuUsPerMsg: Number(((await usedCpu() - cpuBefore) * 1e6 / n).toFixed(2)),
+    drainClientCpuUsPerMsg: Number(((cpuMicros() - clientBefore) / n).toFixed(2)),
+    drainLost: n - distinct,
+  };
+  await worker.close();
   await queue.close();
   await admin.flushall();
-  return { bytesPerQueued: Number(((after - before) / spec.messages).toFixed(1)) };
+  return out;
 }
 
 async function main() {
@@ -110,10 +138,9 @@ async function main() {
   log(`bullmq ${BULLMQ_VERSION}, spec ${JSON.stringify(spec)}`);
 
   const result = { contender: 'bullmq', bullmqVersion: BULLMQ_VERSION, consumers, producers, messages };
-  // a latency-only run (messages 0) skips the memory and throughput phases
-  if (spec.memory !== false && messages > 0) {
-    Object.assign(result, await memoryPhase());
-    log(`memory: ${result.bytesPerQueued} bytes/queued job`);
+  if (spec.queued > 0) {
+    Object.assign(result, await queuedPhase());
+    log(`send-only, memory, drain: ${JSON.stringify(result)}`);
   }
 
   // 2. Throughput: produce, consume and ack concurrently.
@@ -148,11 +175,9 @@ async function main() {
   if (messages > 0) await throughputPhase();
 
   async function throughputPhase() {
+    const clientBefore = cpuMicros();
     const t0 = now();
-    await Promise.all(Array.from({ length: producers }, async (_, p) => {
-      const from = Math.floor(p * messages / producers), to = Math.floor((p + 1) * messages / producers);
-      for (let i = from; i < to; i++) await queue.add('msg', payload(i));
-    }));
+    await produce(queue, messages);
     log(`produced ${messages} in ${(Number(now() - t0) / 1e9).toFixed(2)} s`);
     // Done when every index was received and every job's completion was
     // written back to Redis (the 'completed' event follows moveToCompleted).
@@ -171,6 +196,7 @@ async function main() {
       seconds: Number(seconds.toFixed(3)),
       msgsPerSec: Math.round(messages / seconds),
       cpuUsPerMsg: Number(((cpuAfter - cpuBefore) * 1e6 / messages).toFixed(2)),
+      clientCpuUsPerMsg: Number(((cpuMicros() - clientBefore) / messages).toFixed(2)),
       lost: messages - distinct,
       duplicates,
       leftKeys,

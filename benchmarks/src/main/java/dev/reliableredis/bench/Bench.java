@@ -18,14 +18,16 @@ import dev.reliableredis.testsupport.RedisProcess;
  * The benchmark: starts its own redis-server (no persistence, and once more with {@code appendfsync everysec}), runs
  * every contender in a fresh process, interleaved in rounds, and writes the medians, ratios and charts into
  * {@code docs/performance.md}. Settings (system properties): {@code bench.rounds} (3), {@code bench.messages}
- * (50000), {@code bench.sweepMessages} (10000), {@code bench.only} (a regex on the run labels),
+ * (50000), {@code bench.queued} (100000, the send-only and drain phase), {@code bench.sweepMessages} (10000),
+ * {@code bench.only} (a regex on the run labels),
  * {@code bench.docs} (the docs folder to write into), {@code bench.bullmq} (benchmarks/bullmq),
  * {@code bench.reportOnly} (write the page again from the results of the last run, measuring nothing).
  */
 public final class Bench {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final int PRODUCERS = 8;
+    /** The headline's senders: 8 bounds every contender by 8 ÷ send latency; 64 is a busy route's concurrency. */
+    private static final List<Integer> SENDERS = List.of(8, 64);
     private static final int CONSUMERS = 8;
     private static final int PER_POLL = 100;
     private static final int IDLE_SAMPLES = 1_000;
@@ -33,6 +35,7 @@ public final class Bench {
 
     private final int rounds = Integer.getInteger("bench.rounds", 3);
     private final int messages = Integer.getInteger("bench.messages", 50_000);
+    private final int queued = Integer.getInteger("bench.queued", 100_000);
     private final int sweepMessages = Integer.getInteger("bench.sweepMessages", 10_000);
     private final Pattern only = Pattern.compile(System.getProperty("bench.only", ".*"));
     private final Path docs = Path.of(System.getProperty("bench.docs", "docs"));
@@ -53,7 +56,7 @@ public final class Bench {
                 }));
             }
             String redisVersion = String.valueOf(collected.get(0).getOrDefault("redisVersion", "unknown"));
-            new Report(collected, docs, redisVersion, true, rounds, messages, sweepMessages).write();
+            new Report(collected, docs, redisVersion, true, rounds, messages, queued, sweepMessages).write();
             return;
         }
         Files.createDirectories(results.getParent());
@@ -64,22 +67,24 @@ public final class Bench {
              RedisProcess everysec = RedisProcess.start("--appendonly", "yes", "--appendfsync", "everysec")) {
             redisVersion = RedisVersion.of(plain.uri());
             for (int round = 1; round <= rounds; round++) {
-                for (Spec spec : headline(round, "none", plain.port())) {
-                    Map<String, Object> result = measure(spec, log, node);
-                    if (result != null && isLatencyContender(spec)) {
-                        measure(spec.withLatency(IDLE_SAMPLES, rateFor(result), LOADED_SECONDS), log, node);
+                for (int senders : SENDERS) {
+                    for (Spec spec : headline(round, "none", plain.port(), senders)) {
+                        Map<String, Object> result = measure(spec, log, node);
+                        if (result != null && senders == 8 && isLatencyContender(spec)) {
+                            measure(spec.withLatency(IDLE_SAMPLES, rateFor(result), LOADED_SECONDS), log, node);
+                        }
                     }
                 }
                 for (Spec spec : sweep(round, plain.port())) {
                     measure(spec, log, node);
                 }
-                for (Spec spec : headline(round, "everysec", everysec.port())) {
+                for (Spec spec : headline(round, "everysec", everysec.port(), 8)) {
                     if (spec.contender().equals("ceiling") || spec.contender().equals("component")) {
                         measure(spec, log, node);
                     }
                 }
             }
-            new Report(collected, docs, redisVersion, node, rounds, messages, sweepMessages).write();
+            new Report(collected, docs, redisVersion, node, rounds, messages, queued, sweepMessages).write();
         }
     }
 
@@ -112,39 +117,41 @@ public final class Bench {
         return result;
     }
 
-    /** The contenders at the headline settings: 8 producer threads, 8 consumers, 100 per claim. */
-    private List<Spec> headline(int round, String redis, int port) {
+    /**
+     * The contenders at the headline settings: 8 consumers, 100 per claim, and the given senders. With 8 senders on
+     * Redis without persistence, each run starts with the queued phase (send-only, memory, drain).
+     */
+    private List<Spec> headline(int round, String redis, int port, int senders) {
+        int queuedFirst = senders == 8 && redis.equals("none") ? queued : 0;
         List<Spec> specs = new ArrayList<>();
-        specs.add(spec("ceiling", "", "plain", CONSUMERS, PER_POLL, round, redis, port));
+        specs.add(spec("ceiling", "", "plain", PER_POLL, round, redis, port, senders, queuedFirst));
         for (String mode : List.of("list", "stream")) {
             for (String send : List.of("plain", "fast")) {
-                specs.add(spec("component", mode, send, CONSUMERS, PER_POLL, round, redis, port));
+                specs.add(spec("component", mode, send, PER_POLL, round, redis, port, senders, queuedFirst));
             }
         }
-        specs.add(spec("seed", "", "plain", CONSUMERS, 1, round, redis, port));
-        specs.add(spec("batched", "", "plain", CONSUMERS, PER_POLL, round, redis, port));
-        specs.add(spec("streams", "", "plain", CONSUMERS, PER_POLL, round, redis, port));
-        specs.add(spec("rabbitmq", "", "plain", CONSUMERS, PER_POLL, round, redis, port).withoutMemory());
-        specs.add(spec("bullmq", "", "plain", CONSUMERS, 1, round, redis, port));
+        specs.add(spec("seed", "", "plain", 1, round, redis, port, senders, queuedFirst));
+        specs.add(spec("batched", "", "plain", PER_POLL, round, redis, port, senders, queuedFirst));
+        specs.add(spec("streams", "", "plain", PER_POLL, round, redis, port, senders, queuedFirst));
+        specs.add(spec("rabbitmq", "", "plain", PER_POLL, round, redis, port, senders, queuedFirst));
+        specs.add(spec("bullmq", "", "plain", 1, round, redis, port, senders, queuedFirst));
         return specs;
     }
 
-    private Spec spec(String contender, String mode, String send, int consumers, int perPoll, int round, String redis,
-            int port) {
-        return new Spec(contender, mode, send, consumers, perPoll, PRODUCERS, messages, true, 0, 0, 0, redis, port,
-                round);
+    private Spec spec(String contender, String mode, String send, int perPoll, int round, String redis, int port,
+            int senders, int queuedFirst) {
+        return new Spec(contender, mode, send, CONSUMERS, perPoll, senders, messages, queuedFirst, 0, 0, 0, redis,
+                port, round);
     }
 
-    /** The component in both modes and both ways of sending, over consumers and messages per claim. */
+    /** The component in both modes with plain sends, over consumers and messages per claim. */
     private List<Spec> sweep(int round, int port) {
         List<Spec> specs = new ArrayList<>();
         for (String mode : List.of("list", "stream")) {
-            for (String send : List.of("plain", "fast")) {
-                for (int consumers : List.of(1, 4, 16, 64)) {
-                    for (int perPoll : List.of(1, 10, 100)) {
-                        specs.add(new Spec("component", mode, send, consumers, perPoll, PRODUCERS, sweepMessages,
-                                false, 0, 0, 0, "none", port, round));
-                    }
+            for (int consumers : Report.SWEEP_CONSUMERS) {
+                for (int perPoll : Report.SWEEP_PER_POLL) {
+                    specs.add(new Spec("component", mode, "plain", consumers, perPoll, 8, sweepMessages, 0, 0, 0, 0,
+                            "none", port, round));
                 }
             }
         }
@@ -163,7 +170,8 @@ public final class Bench {
     }
 
     private static String describe(Spec spec) {
-        return spec.messages() > 0 ? spec.messages() + " msgs, redis " + spec.redis()
+        return spec.messages() > 0 ? (spec.queued() > 0 ? spec.queued() + " queued, then " : "") + spec.messages()
+                                     + " msgs, redis " + spec.redis()
                 : "latency, idle + " + Math.round(spec.loadedRate()) + " msgs/s";
     }
 

@@ -33,7 +33,7 @@ final class Bullmq {
         nodeSpec.put("messages", spec.messages());
         nodeSpec.put("consumers", spec.consumers());
         nodeSpec.put("producers", spec.producers());
-        nodeSpec.put("memory", spec.memory());
+        nodeSpec.put("queued", spec.queued());
         nodeSpec.put("latency", spec.idleSamples() > 0);
         nodeSpec.put("idleSamples", spec.idleSamples());
         nodeSpec.put("warmup", spec.warmup());

@@ -18,6 +18,14 @@ public interface Contender extends AutoCloseable {
     /** Returns once nothing is left in flight: every received message was settled. */
     void awaitSettled() throws Exception;
 
+    /**
+     * Counts of its calls to the queue so far, for the contenders that count them: {@code <call>Calls} and
+     * {@code <call>Messages} for enqueue, claim and ack.
+     */
+    default java.util.Map<String, Long> calls() {
+        return java.util.Map.of();
+    }
+
     /** Whether the contender keeps its messages in the benchmark's Redis (for Redis CPU and memory figures). */
     default boolean usesRedis() {
         return true;

@@ -15,9 +15,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.HdrHistogram.Histogram;
 
 /**
- * The JVM of one measured run: the memory phase (N messages queued, nobody consuming), the throughput phase
- * (N messages produced, consumed and acked concurrently), then the latency phases (one message at a time; then a
- * paced load). Prints one line, {@code RESULT {json}}.
+ * The JVM of one measured run: the queued phase (messages sent with nobody consuming: the send-only rate and Redis
+ * bytes per queued message; then the consumers alone drain them), the throughput phase (N messages produced,
+ * consumed and acked concurrently), then the latency phases (one message at a time; then a paced load). Each
+ * phase that moves messages reports Redis CPU and this JVM's CPU per message, and for the component the average
+ * messages per enqueue, claim and ack call. Prints one line, {@code RESULT {json}}.
  */
 public final class RunOne {
 
@@ -52,9 +54,9 @@ public final class RunOne {
         int warmup = spec.warmup();
         Ledger ledger = new Ledger(n + warmup + spec.idleSamples() + loaded);
         info.flush();
-        if (spec.memory()) {
+        if (spec.queued() > 0) {
             try (Contender contender = Contenders.create(spec)) {
-                memory(contender);
+                queued(contender, new Ledger(spec.queued()));
             }
             info.flush();
         }
@@ -75,13 +77,36 @@ public final class RunOne {
         return result;
     }
 
-    private void memory(Contender contender) throws Exception {
+    private void queued(Contender contender, Ledger ledger) throws Exception {
+        int n = spec.queued();
         long before = info.usedMemory();
         long start = System.nanoTime();
-        produce(contender, 0, spec.messages());
-        result.put("sendAloneMsgsPerSec", Math.round(spec.messages() / ((System.nanoTime() - start) / 1e9)));
+        produce(contender, 0, n);
+        result.put("sendOnlyMsgsPerSec", Math.round(n / ((System.nanoTime() - start) / 1e9)));
         if (contender.usesRedis()) {
-            result.put("bytesPerQueued", (info.usedMemory() - before) / spec.messages());
+            result.put("bytesPerQueued", (info.usedMemory() - before) / n);
+        }
+        long cpuBefore = info.cpuMicros();
+        long jvmBefore = JvmCpu.micros();
+        start = System.nanoTime();
+        contender.startConsumers(ledger);
+        awaitReceived(ledger, n, start);
+        contender.awaitSettled();
+        result.put("drainMsgsPerSec", Math.round(n / ((System.nanoTime() - start) / 1e9)));
+        result.put("drainLost", ledger.lost(0, n));
+        result.put("drainDuplicates", ledger.duplicates(0, n));
+        result.put("drainClientCpuUsPerMsg", round((double) (JvmCpu.micros() - jvmBefore) / n, 2));
+        if (contender.usesRedis()) {
+            result.put("drainCpuUsPerMsg", round((double) (info.cpuMicros() - cpuBefore) / n, 2));
+        }
+    }
+
+    private static void awaitReceived(Ledger ledger, int n, long start) {
+        while (ledger.distinct() < n) {
+            if (System.nanoTime() - start > DRAIN_TIMEOUT_NANOS) {
+                throw new IllegalStateException("Only " + ledger.distinct() + " of " + n + " arrived");
+            }
+            LockSupport.parkNanos(200_000);
         }
     }
 
@@ -89,18 +114,16 @@ public final class RunOne {
         int n = spec.messages();
         long memoryBefore = info.usedMemory();
         long cpuBefore = info.cpuMicros();
+        Map<String, Long> callsBefore = contender.calls();
         contender.startConsumers(ledger);
+        long jvmBefore = JvmCpu.micros();
         long start = System.nanoTime();
         produce(contender, 0, n);
         long sent = System.nanoTime();
-        while (ledger.distinct() < n) {
-            if (System.nanoTime() - start > DRAIN_TIMEOUT_NANOS) {
-                throw new IllegalStateException("Only " + ledger.distinct() + " of " + n + " arrived");
-            }
-            LockSupport.parkNanos(200_000);
-        }
+        awaitReceived(ledger, n, start);
         contender.awaitSettled();
         long end = System.nanoTime();
+        long jvm = JvmCpu.micros() - jvmBefore;
         long cpu = info.cpuMicros() - cpuBefore;
         double seconds = (end - start) / 1e9;
         result.put("seconds", round(seconds, 3));
@@ -108,11 +131,29 @@ public final class RunOne {
         result.put("msgsPerSec", Math.round(n / seconds));
         result.put("lost", ledger.lost(0, n));
         result.put("duplicates", ledger.duplicates(0, n));
+        result.put("clientCpuUsPerMsg", round((double) jvm / n, 2));
+        perCall(callsBefore, contender.calls());
         if (contender.usesRedis()) {
             result.put("cpuUsPerMsg", round((double) cpu / n, 2));
             result.put("leftKeys", info.keys());
             result.put("leftBytesPerMsg", (info.usedMemory() - memoryBefore) / n);
         }
+    }
+
+    /** Messages per enqueue, claim and ack call over the phase, where the contender counts its calls. */
+    private void perCall(Map<String, Long> before, Map<String, Long> after) {
+        for (String call : List.of("enqueue", "claim", "ack")) {
+            Long calls = delta(before, after, call + "Calls");
+            Long messages = delta(before, after, call + "Messages");
+            if (calls != null && messages != null && calls > 0) {
+                result.put("msgsPer" + Character.toUpperCase(call.charAt(0)) + call.substring(1) + "Call",
+                        round((double) messages / calls, 2));
+            }
+        }
+    }
+
+    private static Long delta(Map<String, Long> before, Map<String, Long> after, String key) {
+        return after.containsKey(key) ? after.get(key) - before.getOrDefault(key, 0L) : null;
     }
 
     private void warmUp(Contender contender, Ledger ledger, int count) throws Exception {

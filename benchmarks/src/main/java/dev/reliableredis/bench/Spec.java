@@ -9,8 +9,9 @@ package dev.reliableredis.bench;
  * @param consumers     consumer threads (concurrentConsumers)
  * @param perPoll       most messages per claim (maxMessagesPerPoll)
  * @param producers     producer threads
- * @param messages      messages in the throughput phase (and in the memory phase)
- * @param memory        whether to measure Redis bytes per queued message first
+ * @param messages      messages in the throughput phase
+ * @param queued        messages of the queued phase first, 0 for none: sent with no consumer running (the send-only
+ *                      rate, and Redis bytes per queued message), then drained by the consumers alone
  * @param idleSamples   messages sent one at a time for the idle latency; 0 for none
  * @param loadedRate    messages per second for the loaded latency; 0 for none
  * @param loadedSeconds how long the loaded latency phase lasts
@@ -19,7 +20,7 @@ package dev.reliableredis.bench;
  * @param round         which round of the run
  */
 public record Spec(String contender, String mode, String send, int consumers, int perPoll, int producers,
-        int messages, boolean memory, int idleSamples, double loadedRate, int loadedSeconds, String redis, int port,
+        int messages, int queued, int idleSamples, double loadedRate, int loadedSeconds, String redis, int port,
         int round) {
 
     /**
@@ -40,20 +41,19 @@ public record Spec(String contender, String mode, String send, int consumers, in
     /** Names the configuration, the same in every round. */
     public String label() {
         return switch (contender) {
-            case "component" -> "component " + mode + " " + send + " c=" + consumers + " p=" + perPoll;
-            case "batched", "bullmq", "rabbitmq", "seed", "streams" -> contender + " c=" + consumers;
-            default -> contender;
+            case "component" -> "component " + mode + " " + send + " c=" + consumers + " p=" + perPoll + senders();
+            case "batched", "bullmq", "rabbitmq", "seed", "streams" -> contender + " c=" + consumers + senders();
+            default -> contender + senders();
         };
     }
 
-    public Spec withLatency(int samples, double rate, int seconds) {
-        return new Spec(contender, mode, send, consumers, perPoll, producers, 0, false, samples, rate, seconds, redis,
-                port, round);
+    /** Runs with other than the headline's 8 senders say how many. */
+    private String senders() {
+        return producers == 8 ? "" : " s=" + producers;
     }
 
-    /** No memory phase: for a contender that keeps its messages outside Redis. */
-    public Spec withoutMemory() {
-        return new Spec(contender, mode, send, consumers, perPoll, producers, messages, false, idleSamples,
-                loadedRate, loadedSeconds, redis, port, round);
+    public Spec withLatency(int samples, double rate, int seconds) {
+        return new Spec(contender, mode, send, consumers, perPoll, producers, 0, 0, samples, rate, seconds, redis,
+                port, round);
     }
 }

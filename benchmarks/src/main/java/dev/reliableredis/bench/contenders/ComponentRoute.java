@@ -11,6 +11,8 @@ import java.util.concurrent.locks.LockSupport;
 import dev.reliableredis.bench.Bodies;
 import dev.reliableredis.bench.Spec;
 import dev.reliableredis.camel.ReliableRedisConstants;
+import dev.reliableredis.camel.ReliableRedisConsumer;
+import dev.reliableredis.camel.ReliableRedisEndpoint;
 
 /**
  * The component through Camel routes: a route from {@code reliable-redis:bench} whose processor reports each body,
@@ -53,6 +55,20 @@ public final class ComponentRoute extends CamelRouteContender {
             inFlight.add(template.asyncSendBody(producer, batch));
         }
         inFlight.forEach(CompletableFuture::join);
+    }
+
+    /** The component's own counts (its JMX attributes) of the endpoint's producers and the route's consumer. */
+    @Override
+    public Map<String, Long> calls() {
+        ReliableRedisEndpoint endpoint = (ReliableRedisEndpoint) producer;
+        Map<String, Long> calls = new java.util.HashMap<>(Map.of("enqueueCalls", endpoint.getEnqueueCallCount(),
+                "enqueueMessages", endpoint.getEnqueuedCount() + endpoint.getDuplicateCount()));
+        if (camel.getRoute("bench").getConsumer() instanceof ReliableRedisConsumer consumer) {
+            calls.putAll(Map.of("claimCalls", consumer.getClaimCallCount(), "claimMessages",
+                    consumer.getClaimedCount(), "ackCalls", consumer.getAckCallCount(), "ackMessages",
+                    consumer.getAckedCount()));
+        }
+        return calls;
     }
 
     @Override

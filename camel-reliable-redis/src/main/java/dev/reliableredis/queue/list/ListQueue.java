@@ -114,15 +114,11 @@ public final class ListQueue implements ReliableQueue {
 
     @Override
     public List<Delivery> claim(Claimant claimant, int max) {
-        return QueueCalls.await(claimBatch(null, claimant, max)).deliveries();
-    }
-
-    /** Deliveries of one claim, and whether it left ready messages behind. */
-    record Claimed(List<Delivery> deliveries, boolean more) {
+        return QueueCalls.await(claimBatch(null, claimant, max));
     }
 
     /** A claim on the given connection's commands (on the queue's command connection when null), not waited for. */
-    CompletableFuture<Claimed> claimBatch(RedisClusterAsyncCommands<byte[], byte[]> on, Claimant claimant, int max) {
+    CompletableFuture<List<Delivery>> claimBatch(RedisClusterAsyncCommands<byte[], byte[]> on, Claimant claimant, int max) {
         byte[] visibility = bytes(settings.visibilityTimeout().toMillis());
         CompletableFuture<List<Object>> rows = deadLetters
                 ? calls.runAsync(on, "claim", CLAIM_DEAD, ScriptOutputType.MULTI,
@@ -132,16 +128,17 @@ public final class ListQueue implements ReliableQueue {
                         keys(keys.ready, keys.inflight, keys.messages, keys.leases, keys.seq, keys.wake,
                                 keys.claimers),
                         visibility, bytes(max), bytes(claimant.id()), bytes(claimant.liveFor().toMillis()));
-        return rows.thenApply(this::toClaimed);
+        return rows.thenApply(this::toDeliveries);
     }
 
-    private Claimed toClaimed(List<Object> rows) {
+    /** The rows of a claim; the last number, the ready messages left behind, is for the claim's own wake-up. */
+    private List<Delivery> toDeliveries(List<Object> rows) {
         int count = rows.size() / FIELDS_PER_DELIVERY;
         List<Delivery> deliveries = new ArrayList<>(count);
         for (int i = 0; i < count * FIELDS_PER_DELIVERY; i += FIELDS_PER_DELIVERY) {
             deliveries.add(toDelivery(rows.subList(i, i + FIELDS_PER_DELIVERY)));
         }
-        return new Claimed(deliveries, (Long) rows.get(rows.size() - 1) > 0);
+        return deliveries;
     }
 
     private Delivery toDelivery(List<Object> row) {
