@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 
 import dev.reliableredis.queue.CallBatcher;
@@ -25,14 +26,15 @@ import org.apache.camel.spi.ExecutorServiceManager;
 final class Enqueuer {
 
     private static final int MAX_BATCH = 500;
+    private static final long STOP_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
     private final ExecutorServiceManager executors;
     /** Grows with the exchanges that go on at once and refuses nothing until shut down. */
     private final ExecutorService completions;
     private final CallBatcher<NewMessage, Boolean> batcher;
     private final QueueActivity activity;
-    /** Sends whose exchange has not gone on yet. Guarded by this; waited on by {@link #stop}. */
-    private int outstanding;
+    /** Sends whose exchange has not gone on yet: counted without a monitor per send; {@link #stop} polls it. */
+    private final AtomicInteger outstanding = new AtomicInteger();
 
     Enqueuer(ReliableQueue queue, ReplicaWait replicas, ExecutorServiceManager executors, Object owner,
             QueueActivity activity) {
@@ -54,9 +56,7 @@ final class Enqueuer {
      * {@code done}, in the completions pool.
      */
     void send(List<NewMessage> messages, BiConsumer<List<Boolean>, Throwable> done) {
-        synchronized (this) {
-            outstanding++;
-        }
+        outstanding.incrementAndGet();
         submit(messages).whenComplete((stored, error) -> {
             if (error == null) {
                 stored.forEach(activity::sent);
@@ -65,7 +65,7 @@ final class Enqueuer {
                 try {
                     done.accept(stored, error);
                 } finally {
-                    ended();
+                    outstanding.decrementAndGet();
                 }
             };
             try {
@@ -89,18 +89,11 @@ final class Enqueuer {
                 all -> parts.stream().flatMap(part -> part.join().stream()).toList());
     }
 
-    private synchronized void ended() {
-        outstanding--;
-        notifyAll();
-    }
-
     /** Lets the sends under way go on (at most until the deadline, {@link System#nanoTime}), then stops. */
     void stop(long deadlineNanos) throws InterruptedException {
-        synchronized (this) {
-            long left;
-            while (outstanding > 0 && (left = deadlineNanos - System.nanoTime()) > 0) {
-                TimeUnit.NANOSECONDS.timedWait(this, left);
-            }
+        long left;
+        while (outstanding.get() > 0 && (left = deadlineNanos - System.nanoTime()) > 0) {
+            TimeUnit.NANOSECONDS.sleep(Math.min(left, STOP_POLL_NANOS));
         }
         executors.shutdownGraceful(completions);
     }

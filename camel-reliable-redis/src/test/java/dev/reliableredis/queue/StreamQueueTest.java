@@ -518,6 +518,38 @@ class StreamQueueTest extends QueueTestBase {
         assertThat(CommandStats.of(raw, "xrange", "calls")).isEqualTo(xrangeCalls + 1);
     }
 
+    @Test
+    void anAckAndAnExtensionOfABatchCheckEveryTokenWithOneReadOfThePendingEntriesAndSettleWithOneCommandPerStep() {
+        StreamQueue q = orders(30_000, 3, 1000, "c1");
+        for (int i = 0; i < 20; i++) {
+            q.enqueue(message("m" + i, "x"));
+        }
+        List<Delivery> claimed = q.claim(20);
+        List<Lease> leases = new java.util.ArrayList<>(claimed.stream().map(Delivery::lease).toList());
+        leases.add(new Lease("m0", leases.get(0).ref(), "7"));
+        long xpending = CommandStats.of(raw, "xpending", "calls");
+        long xclaim = CommandStats.of(raw, "xclaim", "calls");
+
+        List<Settled> extended = q.extend(leases);
+
+        assertThat(extended.subList(0, 20)).containsOnly(Settled.EXTENDED);
+        assertThat(extended.get(20)).as("a stale token").isEqualTo(Settled.REFUSED);
+        assertThat(CommandStats.of(raw, "xpending", "calls") - xpending).isEqualTo(2);
+        assertThat(CommandStats.of(raw, "xclaim", "calls") - xclaim).isEqualTo(1);
+        long xack = CommandStats.of(raw, "xack", "calls");
+        long xdel = CommandStats.of(raw, "xdel", "calls");
+        xpending = CommandStats.of(raw, "xpending", "calls");
+
+        List<Settled> acked = q.ack(leases);
+
+        assertThat(acked.subList(0, 20)).containsOnly(Settled.ACKED);
+        assertThat(acked.get(20)).isEqualTo(Settled.REFUSED);
+        assertThat(CommandStats.of(raw, "xpending", "calls") - xpending).isEqualTo(2);
+        assertThat(CommandStats.of(raw, "xack", "calls") - xack).isEqualTo(1);
+        assertThat(CommandStats.of(raw, "xdel", "calls") - xdel).isEqualTo(1);
+        assertThat(raw.xlen(STREAM)).isZero();
+    }
+
     /** Claims every ready message and nacks it (the queue has no retries left: each is dead-lettered). */
     private static void deadLetterAll(StreamQueue q) {
         for (List<Delivery> batch = q.claim(1_000); !batch.isEmpty(); batch = q.claim(1_000)) {

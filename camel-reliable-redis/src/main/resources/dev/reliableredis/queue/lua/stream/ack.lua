@@ -1,7 +1,8 @@
 --[[
   stream/ack: settles a batch of deliveries as done. A delivery is settled only while it is still this
   consumer's with the same delivery count (its lease token): an entry taken over by another consumer,
-  or delivered again, refuses the late ack.
+  or delivered again, refuses the late ack. Each step is one command for the whole batch (the tokens are
+  checked against one read of the consumer's pending entries).
 
   After the XACK the entry is deleted when ARGV[4] is 'all-groups' and every other group of the stream
   has read and acked it too, or at once when ARGV[4] is 'always' (dead letters); 'never' keeps it.
@@ -39,27 +40,35 @@ require_type(KEYS[3], 'hash')
 require_type(KEYS[4], 'zset')
 require_type(KEYS[5], 'hash')
 
-local codes, acked = {}, {}
-for i = 6, #ARGV, 3 do
-  local entry, token, id = ARGV[i], ARGV[i + 1], ARGV[i + 2]
-  local pending = redis.call('XPENDING', stream, group, entry, entry, 1)
-  if #pending == 1 and pending[1][2] == consumer and tostring(pending[1][4]) == token then
-    redis.call('XACK', stream, group, entry)
-    redis.call('ZREM', KEYS[2], entry)
-    if redis.call('HGET', KEYS[3], id) == refPrefix .. entry then
-      redis.call('HDEL', KEYS[3], id)
-      if window > 0 then
-        redis.call('ZADD', KEYS[4], now + window, id)
-      end
-    end
-    delete_acked(stream, group, entry, deletion)
+local entries, held = held_entries(stream, group, consumer, 6, 3)
+local codes, acked, ids = {}, {}, {}
+for k, entry in ipairs(entries) do
+  codes[k] = held[k] and 1 or 0
+  if held[k] then
     acked[#acked + 1] = entry
-    codes[#codes + 1] = 1
-  else
-    codes[#codes + 1] = 0
+    ids[#ids + 1] = ARGV[6 + 3 * (k - 1) + 2]
   end
 end
 if #acked > 0 then
+  -- XACK first: on a Redis at its maxmemory only a script whose first write cannot need memory runs
+  redis.call('XACK', stream, group, unpack(acked))
+  redis.call('ZREM', KEYS[2], unpack(acked))
   redis.call('HDEL', KEYS[5], unpack(acked))
+  local indexed = redis.call('HMGET', KEYS[3], unpack(ids))
+  local forget, remember = {}, {}
+  for k, id in ipairs(ids) do
+    if indexed[k] == refPrefix .. acked[k] then
+      forget[#forget + 1] = id
+      remember[#remember + 1] = now + window
+      remember[#remember + 1] = id
+    end
+  end
+  if #forget > 0 then
+    redis.call('HDEL', KEYS[3], unpack(forget))
+    if window > 0 then
+      redis.call('ZADD', KEYS[4], unpack(remember))
+    end
+  end
+  delete_all_acked(stream, group, acked, deletion)
 end
 return codes

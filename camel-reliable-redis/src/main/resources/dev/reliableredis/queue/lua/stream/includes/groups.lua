@@ -21,7 +21,7 @@ local function ms_seq(entry)
   return tonumber(ms), tonumber(seq)
 end
 
--- true when entry a comes after entry b
+-- true when entry a comes after entry b (both valid entry ids)
 local function after(a, b)
   local ams, aseq = ms_seq(a)
   local bms, bseq = ms_seq(b)
@@ -81,4 +81,59 @@ local function delete_acked(stream, group, entry, deletion)
   if deletion == 'always' or (deletion == 'all-groups' and not wanted_elsewhere(stream, group, entry)) then
     redis.call('XDEL', stream, entry)
   end
+end
+
+-- as delete_acked, for a batch of acked entries, with one XDEL
+local function delete_all_acked(stream, group, entries, deletion)
+  if deletion == 'never' then
+    return
+  end
+  local gone = {}
+  for _, entry in ipairs(entries) do
+    if deletion == 'always' or not wanted_elsewhere(stream, group, entry) then
+      gone[#gone + 1] = entry
+    end
+  end
+  if #gone > 0 then
+    redis.call('XDEL', stream, unpack(gone))
+  end
+end
+
+-- the deliveries in ARGV from index first on, stride values each, the first two being entry id and lease token
+-- (the delivery count): their entry ids, and whether each is still pending with this consumer at that count (a
+-- delivery that repeats an earlier one of the batch is not held again). Two commands for the whole batch: the
+-- consumer's pending count from the summary, then its pending entries between the batch's lowest and highest id.
+local function held_entries(stream, group, consumer, first, stride)
+  local entries, held = {}, {}
+  local lo, hi
+  for i = first, #ARGV, stride do
+    local entry = ARGV[i]
+    entries[#entries + 1] = entry
+    if ms_seq(entry) then
+      if not lo or after(lo, entry) then lo = entry end
+      if not hi or after(entry, hi) then hi = entry end
+    end
+  end
+  local counts = {}
+  if lo then
+    local mine = 0
+    for _, owner in ipairs(redis.call('XPENDING', stream, group)[4] or {}) do
+      if owner[1] == consumer then
+        mine = tonumber(owner[2])
+      end
+    end
+    if mine > 0 then
+      for _, p in ipairs(redis.call('XPENDING', stream, group, lo, hi, mine, consumer)) do
+        counts[p[1]] = tostring(p[4])
+      end
+    end
+  end
+  local seen = {}
+  for k, entry in ipairs(entries) do
+    held[k] = counts[entry] ~= nil and counts[entry] == ARGV[first + stride * (k - 1) + 1] and not seen[entry]
+    if held[k] then
+      seen[entry] = true
+    end
+  end
+  return entries, held
 end
