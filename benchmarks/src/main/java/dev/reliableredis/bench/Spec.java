@@ -5,7 +5,8 @@ package dev.reliableredis.bench;
  *
  * @param contender     which contender (see {@link Contenders})
  * @param mode          list or stream, for the component
- * @param send          plain (sendBody from each producer thread) or fast (the quickest path the contender offers)
+ * @param send          plain (sendBody from each producer thread), sync (the same with the component's synchronous
+ *                      option) or fast (the quickest path the contender offers)
  * @param consumers     consumer threads (concurrentConsumers)
  * @param perPoll       most messages per claim (maxMessagesPerPoll)
  * @param producers     producer threads

@@ -87,6 +87,7 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "sslContextParameters": target.getConfiguration().setSslContextParameters(property(camelContext, org.apache.camel.support.jsse.SSLContextParameters.class, value)); return true;
         case "streamkey":
         case "streamKey": target.getConfiguration().setStreamKey(property(camelContext, java.lang.String.class, value)); return true;
+        case "synchronous": target.getConfiguration().setSynchronous(property(camelContext, boolean.class, value)); return true;
         case "username": target.getConfiguration().setUsername(property(camelContext, java.lang.String.class, value)); return true;
         case "visibilitytimeout":
         case "visibilityTimeout": target.getConfiguration().setVisibilityTimeout(property(camelContext, java.time.Duration.class, value).toMillis()); return true;
@@ -172,6 +173,7 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "sslContextParameters": return org.apache.camel.support.jsse.SSLContextParameters.class;
         case "streamkey":
         case "streamKey": return java.lang.String.class;
+        case "synchronous": return boolean.class;
         case "username": return java.lang.String.class;
         case "visibilitytimeout":
         case "visibilityTimeout": return long.class;
@@ -253,6 +255,7 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "sslContextParameters": return target.getConfiguration().getSslContextParameters();
         case "streamkey":
         case "streamKey": return target.getConfiguration().getStreamKey();
+        case "synchronous": return target.getConfiguration().isSynchronous();
         case "username": return target.getConfiguration().getUsername();
         case "visibilitytimeout":
         case "visibilityTimeout": return target.getConfiguration().getVisibilityTimeout();

@@ -23,7 +23,7 @@ public class ReliableRedisEndpointUriFactory extends org.apache.camel.support.co
     private static final Set<String> SECRET_PROPERTY_NAMES;
     private static final Map<String, String> MULTI_VALUE_PREFIXES;
     static {
-        Set<String> props = new HashSet<>(40);
+        Set<String> props = new HashSet<>(41);
         props.add("bridgeErrorHandler");
         props.add("browseLimit");
         props.add("commandTimeout");
@@ -59,6 +59,7 @@ public class ReliableRedisEndpointUriFactory extends org.apache.camel.support.co
         props.add("shards");
         props.add("sslContextParameters");
         props.add("streamKey");
+        props.add("synchronous");
         props.add("username");
         props.add("visibilityTimeout");
         props.add("waitAof");

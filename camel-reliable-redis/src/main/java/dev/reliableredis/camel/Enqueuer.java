@@ -11,6 +11,7 @@ import java.util.function.BiConsumer;
 
 import dev.reliableredis.queue.CallBatcher;
 import dev.reliableredis.queue.NewMessage;
+import dev.reliableredis.queue.QueueCalls;
 import dev.reliableredis.queue.QueueException;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.ReplicaWait;
@@ -75,6 +76,16 @@ final class Enqueuer {
                 goOn.run();
             }
         });
+    }
+
+    /**
+     * Stores the messages as {@link #send} does, waiting on the calling thread: Redis's reply wakes it directly.
+     * Returns whether each was stored, in order; throws the failure.
+     */
+    List<Boolean> sendAndWait(List<NewMessage> messages) {
+        List<Boolean> stored = QueueCalls.await(submit(messages));
+        stored.forEach(activity::sent);
+        return stored;
     }
 
     private CompletableFuture<List<Boolean>> submit(List<NewMessage> messages) {

@@ -69,6 +69,9 @@ public class ReliableRedisConfiguration {
     @UriParam(label = "advanced", defaultValue = "100")
     private int browseLimit = 100;
 
+    @UriParam(label = "producer,advanced", defaultValue = "false")
+    private boolean synchronous;
+
     @UriParam(label = "replication", defaultValue = "0")
     private int waitReplicas;
     @UriParam(label = "replication", defaultValue = "1000", javaType = "java.time.Duration")
@@ -556,6 +559,20 @@ public class ReliableRedisConfiguration {
      */
     public void setWaitAof(boolean waitAof) {
         this.waitAof = waitAof;
+    }
+
+    public boolean isSynchronous() {
+        return synchronous;
+    }
+
+    /**
+     * A send waits for Redis on the calling thread, and the exchange goes on there: Redis's reply wakes the caller
+     * directly, with no hand-off to the producer's pool. For callers that wait anyway (a ProducerTemplate, a
+     * synchronous route); an asynchronous route gives up its thread for the round trip instead (the default). Either
+     * way the route never runs on a Redis I/O thread.
+     */
+    public void setSynchronous(boolean synchronous) {
+        this.synchronous = synchronous;
     }
 
     public int getBrowseLimit() {

@@ -100,18 +100,28 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
                         message.getHeader(ReliableRedisConstants.DELAY, 0L, Long.class),
                         message.getHeader(ReliableRedisConstants.DEDUPLICATION_ID, String.class),
                         message.getHeader(ReliableRedisConstants.SHARD_KEY, String.class)));
+        if (getEndpoint().getConfiguration().isSynchronous()) {
+            sent(queue, exchange, batch, messages, enqueuer.sendAndWait(messages));
+            callback.done(true);
+            return true;
+        }
         enqueuer.send(messages, (enqueued, error) -> {
             if (error != null) {
                 exchange.setException(error instanceof CompletionException wrapped ? wrapped.getCause() : error);
             } else {
-                List<String> ids = messages.stream().map(NewMessage::id).toList();
-                logNoOps(queue, ids, enqueued);
-                message.setHeader(ReliableRedisConstants.MESSAGE_ID, batch ? ids : ids.get(0));
-                message.setHeader(ReliableRedisConstants.ENQUEUED, batch ? enqueued : enqueued.get(0));
+                sent(queue, exchange, batch, messages, enqueued);
             }
             callback.done(false);
         });
         return false;
+    }
+
+    private static void sent(ReliableQueue queue, Exchange exchange, boolean batch, List<NewMessage> messages,
+            List<Boolean> enqueued) {
+        List<String> ids = messages.stream().map(NewMessage::id).toList();
+        logNoOps(queue, ids, enqueued);
+        exchange.getMessage().setHeader(ReliableRedisConstants.MESSAGE_ID, batch ? ids : ids.get(0));
+        exchange.getMessage().setHeader(ReliableRedisConstants.ENQUEUED, batch ? enqueued : enqueued.get(0));
     }
 
     /**

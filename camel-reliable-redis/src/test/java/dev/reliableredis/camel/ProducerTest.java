@@ -155,6 +155,27 @@ class ProducerTest extends CamelRedisTestBase {
     }
 
     @Test
+    void withSynchronousTheExchangeGoesOnOnTheSendingThreadWokenByRedissReply() throws Exception {
+        List<String> threads = new CopyOnWriteArrayList<>();
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("direct:send").to("reliable-redis:q?mode=" + mode + "&synchronous=true")
+                        .process(e -> threads.add(Thread.currentThread().getName()));
+            }
+        });
+
+        for (int i = 0; i < 20; i++) {
+            template.sendBody("direct:send", "m" + i);
+        }
+
+        assertThat(threads).hasSize(20).containsOnly(Thread.currentThread().getName());
+        assertThat(stats("q")).containsEntry("ready", 20L);
+        Exchange failed = template.request("reliable-redis:q?mode=" + mode + "&synchronous=true&redisUri=redis://"
+                                           + "127.0.0.1:1&commandTimeout=500", e -> e.getMessage().setBody("x"));
+        assertThat(failed.getException()).as("a send that did not reach Redis fails the exchange").isNotNull();
+    }
+
+    @Test
     void everyPartOfASplitConsumedMessageIsEnqueued() throws Exception {
         routes(new RouteBuilder() {
             public void configure() {

@@ -43,7 +43,11 @@ final class ListClaimer implements Claimer {
     private final RedisGateway gateway;
     private final byte[] wakeKey;
     private StatefulConnection<byte[], byte[]> connection;
-    /** The waiting connection's CLIENT ID, asked for in front of each wait: a reconnected connection has another. */
+    /**
+     * The waiting connection's CLIENT ID, asked for in front of its first wait, not of each (a command per claim).
+     * A connection Lettuce reconnected has another id: a stop then finds the old one not waiting, and after its
+     * unblock attempts cuts the connection instead, half a second later.
+     */
     private volatile Long clientId;
     /** False where the connection cannot be addressed: a cluster connection, or a user without CLIENT. */
     private volatile boolean addressable = true;
@@ -73,14 +77,13 @@ final class ListClaimer implements Claimer {
             if (!first) {
                 StatefulConnection<byte[], byte[]> opened = connection(maxWait);
                 waiting = RedisGateway.async(opened);
-                clientId = null;
-                if (opened instanceof StatefulRedisConnection<byte[], byte[]>) {
+                if (!(opened instanceof StatefulRedisConnection<byte[], byte[]>)) {
+                    addressable = false;
+                } else if (clientId == null) {
                     waiting.clientId().whenComplete((id, refused) -> {
                         clientId = id;
                         addressable = refused == null;
                     });
-                } else {
-                    addressable = false;
                 }
                 wait = waiting.blpop(Math.max(waitLimit(maxWait).toMillis(), 1) / 1000.0, wakeKey)
                         .toCompletableFuture();
@@ -138,6 +141,7 @@ final class ListClaimer implements Claimer {
         if (connection != null) {
             connection.closeAsync();
             connection = null;
+            clientId = null;
         }
     }
 

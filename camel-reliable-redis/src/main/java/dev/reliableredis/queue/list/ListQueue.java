@@ -201,7 +201,7 @@ public final class ListQueue implements ReliableQueue {
     public ReapResult reap() {
         List<Long> moved = calls.run("reap", REAP, ScriptOutputType.MULTI,
                 keys(keys.ready, keys.inflight, keys.delayed, keys.dead, keys.deadInflight, keys.leases, keys.failure,
-                        keys.acked, keys.wake, keys.messages),
+                        keys.acked, keys.wake, keys.messages, keys.claimers),
                 bytes(settings.maxDeliveries()), bytes(settings.reaperBatchSize()));
         return new ReapResult(moved.get(0), moved.get(1), moved.get(2), moved.get(3), moved.get(4), moved.get(5) == 1);
     }

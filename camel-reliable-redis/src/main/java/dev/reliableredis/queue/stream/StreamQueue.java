@@ -158,7 +158,7 @@ public final class StreamQueue implements ReliableQueue {
     @Override
     public List<Delivery> claim(Claimant claimant, int max) {
         List<Object> rows = inGroup("claim", () -> calls.run("claim", CLAIM, ScriptOutputType.MULTI,
-                keys(source(), retry(), deadLetters ? keys.deadClaimers : keys.claimers, deliveries()),
+                keys(source(), retry(), claimers(), deliveries()),
                 bytes(options.group()), bytes(options.consumerName()), bytes(max), bytes(claimant.id()),
                 bytes(claimant.liveFor().toMillis())));
         List<Delivery> deliveries = new ArrayList<>(rows.size() / 3);
@@ -249,7 +249,7 @@ public final class StreamQueue implements ReliableQueue {
     public ReapResult reap() {
         List<Object> moved = inGroup("reap", () -> calls.run("reap", REAP, ScriptOutputType.MULTI,
                 keys(source(), retry(), keys.stream, keys.dead, keys.ids, keys.acked, keys.delayed,
-                        keys.delayedMessages, deliveries()),
+                        keys.delayedMessages, deliveries(), claimers()),
                 bytes(options.group()), bytes(settings.visibilityTimeout().toMillis()),
                 bytes(deadLetters ? 0 : settings.maxDeliveries()), bytes(settings.reaperBatchSize()),
                 bytes(options.maxLen()), bytes(deletion()), bytes(idsCursor)));
@@ -349,6 +349,10 @@ public final class StreamQueue implements ReliableQueue {
 
     private byte[] retry() {
         return deadLetters ? keys.deadRetry : keys.retry;
+    }
+
+    private byte[] claimers() {
+        return deadLetters ? keys.deadClaimers : keys.claimers;
     }
 
     private byte[] deliveries() {

@@ -3,17 +3,19 @@
   claimant's share of what is ready.
 
   The share: max(1, ceil(ready / live)), where live counts the claimants (consumer threads, in every JVM) that
-  claimed within their live window; each claim records its claimant in the claimers set, and drops those whose
-  window has passed. So when fewer messages are ready than the live claimants could take, they are spread over
-  them instead of queueing in one batch.
+  claimed within their live window; each claim records its claimant in the claimers set (the reaper drops those
+  whose window has passed). So when fewer messages are ready than the live claimants could take, they are spread
+  over them instead of queueing in one batch.
 
   Each claimed message moves to the in-flight set with deadline = server time + visibility timeout, its delivery
   count goes up by one, and it gets a fresh lease token: ack, nack and extend are refused for any other token. In
   a batch of more than one, each lease is marked batched, so that the reaper fails none of them when their consumer
   dies (see includes/lease). A message marked solo is claimed alone: the batch ends before it, or, when it is first
-  in line, it is the whole batch; what is not taken goes back to the head of the ready list, in its order. An id in
+  in line, it is the whole batch; what is not taken stays at the head of the ready list, in its order. An id in
   the ready list without a stored message, or with an unreadable record or delivery state (written there by
-  something else), is dropped. Each step is one command for the whole batch.
+  something else), is dropped. Each step is one command for the whole batch, and every read comes before the
+  first write, so a key of the wrong type (written by something else) fails the script before it changes
+  anything, with no type check of its own.
 
   KEYS[1] ready     list of ids
   KEYS[2] inflight  zset id -> lease deadline (ms)
@@ -33,30 +35,29 @@
   (the 5th, the failure, is only set by claim-dead; the shape is shared). When ready messages are left behind, a
   wake-up token is left for another consumer.
 ]]
---- @include "includes/wake"
 --- @include "includes/time"
 --- @include "includes/lease"
---- @include "includes/types"
 
-require_type(KEYS[2], 'zset')
-require_type(KEYS[3], 'hash')
-require_type(KEYS[4], 'hash')
-require_counter(KEYS[5])
-require_type(KEYS[6], 'list')
-require_type(KEYS[7], 'zset')
 local now = now_ms()
 -- pcall: Redis at its maxmemory refuses a first write that may need memory; a full Redis must still be drained,
--- so there the claimant goes unrecorded (and the share counts one claimant fewer)
+-- so there the claimant goes unrecorded (and the share counts one claimant fewer). It is the one write before the
+-- reads, and a claimers key of the wrong type only leaves it unrecorded.
 redis.pcall('ZADD', KEYS[7], now + tonumber(ARGV[4]), ARGV[3])
 local ready = redis.call('LLEN', KEYS[1])
 if ready == 0 then
   return {0}
 end
 local live = math.max(1, redis.call('ZCOUNT', KEYS[7], now, '+inf'))
-local ids = redis.call('LPOP', KEYS[1], math.min(tonumber(ARGV[2]), math.ceil(ready / live)))
-redis.call('ZREMRANGEBYSCORE', KEYS[7], '-inf', '(' .. now)
+local ids = redis.call('LRANGE', KEYS[1], 0, math.min(tonumber(ARGV[2]), math.ceil(ready / live)) - 1)
 local records = redis.call('HMGET', KEYS[3], unpack(ids))
 local states = redis.call('HMGET', KEYS[4], unpack(ids))
+-- reads that also check the types of the keys written below
+redis.call('ZSCORE', KEYS[2], ids[1])
+local seq = redis.call('GET', KEYS[5])
+if seq and not string.match(seq, '^%d+$') then
+  error({err = 'ERR ' .. KEYS[5] .. ' holds ' .. seq .. ', not a counter'})
+end
+local tokens = redis.call('LLEN', KEYS[6])
 
 -- the batch: the messages that can be delivered, up to the first solo one (which, first in line, goes alone)
 local batch, taken = {}, #ids
@@ -79,16 +80,14 @@ for i = 1, #ids do
     end
   end
 end
-if taken < #ids then
-  local back = {}
-  for i = #ids, taken + 1, -1 do
-    back[#back + 1] = ids[i]
-  end
-  redis.call('LPUSH', KEYS[1], unpack(back))
-end
+-- LTRIM first: on a Redis at its maxmemory only a script whose first write cannot need memory runs
+redis.call('LTRIM', KEYS[1], taken, -1)
 local left = ready - taken
-if left > 0 then
-  wake(KEYS[6])
+if left > 0 and tokens == 0 then
+  redis.call('RPUSH', KEYS[6], '1')
+end
+if #batch == 0 then
+  return {left}
 end
 
 local deadline = now + tonumber(ARGV[1])
@@ -109,9 +108,7 @@ for k, m in ipairs(batch) do
   out[n + 4] = records[m.i]
   out[n + 5] = false
 end
-if #leases > 0 then
-  redis.call('HSET', KEYS[4], unpack(leases))
-  redis.call('ZADD', KEYS[2], unpack(inflight))
-end
+redis.call('HSET', KEYS[4], unpack(leases))
+redis.call('ZADD', KEYS[2], unpack(inflight))
 out[#out + 1] = left
 return out

@@ -11,6 +11,7 @@
   - Due delayed messages (delays and retry backoffs) go to the ready list.
   - Expired leases of consumed dead letters go back to the dead letters.
   - Acked ids older than the idempotency window are forgotten.
+  - Claimants whose live window has passed are dropped from the claimers set.
 
   An id whose message or delivery state is missing or unreadable (written by something else) is dropped.
 
@@ -24,6 +25,7 @@
   KEYS[8] acked          zset id -> time until which the acked id is remembered (ms)
   KEYS[9] wake           list of wake-up tokens for idle consumers (see includes/wake)
   KEYS[10] messages      hash id -> "enqueuedAt|payload"
+  KEYS[11] claimers      zset claimant id -> server time (ms) until which it counts as live (see claim)
 
   ARGV[1] failed deliveries after which an expired lease dead-letters (maxRetries + 1)
   ARGV[2] most entries to move in each of the four parts
@@ -48,6 +50,7 @@ require_type(KEYS[6], 'hash')
 require_type(KEYS[7], 'hash')
 require_type(KEYS[10], 'hash')
 require_type(KEYS[9], 'list')
+require_type(KEYS[11], 'zset')
 local now = now_ms()
 local maxDeliveries, batch = tonumber(ARGV[1]), tonumber(ARGV[2])
 
@@ -115,6 +118,7 @@ local forgotten = due(KEYS[8])
 for i = 1, #forgotten, 1000 do
   redis.call('ZREM', KEYS[8], unpack(forgotten, i, math.min(i + 999, #forgotten)))
 end
+redis.call('ZREMRANGEBYSCORE', KEYS[11], '-inf', '(' .. now)
 if returned + released > 0 then
   wake(KEYS[9])
 end

@@ -1676,6 +1676,46 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
+         * A send waits for Redis on the calling thread, and the exchange goes
+         * on there: Redis's reply wakes the caller directly, with no hand-off
+         * to the producer's pool. For callers that wait anyway (a
+         * ProducerTemplate, a synchronous route); an asynchronous route gives
+         * up its thread for the round trip instead (the default). Either way
+         * the route never runs on a Redis I/O thread.
+         * 
+         * The option is a: <code>boolean</code> type.
+         * 
+         * Default: false
+         * Group: producer (advanced)
+         * 
+         * @param synchronous the value to set
+         * @return the dsl builder
+         */
+        default AdvancedReliableRedisEndpointProducerBuilder synchronous(boolean synchronous) {
+            doSetProperty("synchronous", synchronous);
+            return this;
+        }
+        /**
+         * A send waits for Redis on the calling thread, and the exchange goes
+         * on there: Redis's reply wakes the caller directly, with no hand-off
+         * to the producer's pool. For callers that wait anyway (a
+         * ProducerTemplate, a synchronous route); an asynchronous route gives
+         * up its thread for the round trip instead (the default). Either way
+         * the route never runs on a Redis I/O thread.
+         * 
+         * The option will be converted to a <code>boolean</code> type.
+         * 
+         * Default: false
+         * Group: producer (advanced)
+         * 
+         * @param synchronous the value to set
+         * @return the dsl builder
+         */
+        default AdvancedReliableRedisEndpointProducerBuilder synchronous(String synchronous) {
+            doSetProperty("synchronous", synchronous);
+            return this;
+        }
+        /**
          * The most messages that browsing the endpoint (camel browse, hawtio,
          * the browse component) shows, oldest first, without claiming them:
          * ready messages, or dead letters with consumeDeadLetters=true. At most

@@ -6,7 +6,7 @@
 
   The share: max(1, ceil(ready / live)), where ready is the group's lag plus the due retries, and live counts the
   claimants (consumer threads, in every JVM) that claimed within their live window; each claim records its
-  claimant in the claimers set, and drops those whose window has passed. Where Redis does not know the group's
+  claimant in the claimers set (the reaper drops those whose window has passed). Where Redis does not know the group's
   lag (Redis 6.2, or entries deleted behind the group's position), the claim takes up to ARGV[3].
 
   In a batch of more than one, each entry's delivery is marked batched in the deliveries hash (see
@@ -49,7 +49,6 @@ if type(lag) == 'number' then
   local live = math.max(1, redis.call('ZCOUNT', KEYS[3], now, '+inf'))
   count = math.min(count, math.max(1, math.ceil(ready / live)))
 end
-redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', '(' .. now)
 
 -- each delivery: entry id, delivery count, fields, and its credits and solo flag
 local batch = {}

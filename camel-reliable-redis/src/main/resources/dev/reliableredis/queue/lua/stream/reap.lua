@@ -14,6 +14,7 @@
     for a retry are parked with the retry consumer, so however many wait, a dead consumer's entries are reached
     in the first call after they expire.
   - Due delayed messages are added to the stream.
+  - Claimants whose live window has passed are dropped from the group's claimers set.
 
   The parts that free memory come first, and every part starts with a write Redis does not refuse at its
   maxmemory (ZREM, HDEL, XCLAIM), so housekeeping runs on a full Redis. A key entries move into that has the
@@ -28,6 +29,8 @@
   KEYS[7] delayed       zset message id -> due time
   KEYS[8] delayed-msg   hash message id -> cmsgpack {body, headers, enqueued}
   KEYS[9] deliveries    hash entry id -> "batchedAt|credits|solo" of this group on the source
+  KEYS[10] claimers     zset claimant id -> server time (ms) until which it counts as live, of this group on the
+                        source (see claim)
 
   ARGV[1] group
   ARGV[2] visibility timeout in ms (minimum idle time for a takeover)
@@ -58,6 +61,7 @@ require_type(KEYS[3], 'stream')
 require_type(KEYS[4], 'stream')
 require_type(KEYS[5], 'hash')
 require_type(KEYS[9], 'hash')
+require_type(KEYS[10], 'zset')
 local takenOver, deadLettered, released, swept, more = 0, 0, 0, 0, 0
 
 local old = redis.call('ZRANGEBYSCORE', KEYS[6], '-inf', now, 'LIMIT', 0, batch)
@@ -156,4 +160,5 @@ for i = 1, #due, 1000 do
 end
 if #due == batch then more = 1 end
 
+redis.call('ZREMRANGEBYSCORE', KEYS[10], '-inf', '(' .. now)
 return {takenOver, deadLettered, released, #old, swept, more, scan[1]}
