@@ -21,7 +21,20 @@ import java.util.function.Function;
  */
 public final class CallBatcher<T, R> {
 
-    private record Pending<T, R>(List<T> requests, CompletableFuture<List<R>> results) {
+    /** Requests of one submission and what their results complete: a list, or for a single request its result. */
+    private record Pending<T, R>(List<T> requests, CompletableFuture<List<R>> results, CompletableFuture<R> result) {
+
+        void complete(List<R> values) {
+            if (result != null) {
+                result.complete(values.get(0));
+            } else {
+                results.complete(values);
+            }
+        }
+
+        void fail(Throwable failure) {
+            (result != null ? result : results).completeExceptionally(failure);
+        }
     }
 
     private final Function<List<T>, CompletionStage<List<R>>> call;
@@ -42,16 +55,20 @@ public final class CallBatcher<T, R> {
         this.maxBatch = maxBatch;
     }
 
+    /** Submits one request; its result, completed by the call itself (no further stage). */
     public CompletableFuture<R> submit(T request) {
-        return submitAll(List.of(request)).thenApply(results -> results.get(0));
+        CompletableFuture<R> result = new CompletableFuture<>();
+        pending.add(new Pending<>(List.of(request), null, result));
+        dispatch();
+        return result;
     }
 
     /** Submits requests that go to Redis in one call; their results in order. */
     public CompletableFuture<List<R>> submitAll(List<T> requests) {
-        Pending<T, R> next = new Pending<>(requests, new CompletableFuture<>());
-        pending.add(next);
+        CompletableFuture<List<R>> results = new CompletableFuture<>();
+        pending.add(new Pending<>(requests, results, null));
         dispatch();
-        return next.results();
+        return results;
     }
 
     /**
@@ -120,9 +137,9 @@ public final class CallBatcher<T, R> {
         int from = 0;
         for (Pending<T, R> p : batch) {
             if (failure != null) {
-                p.results().completeExceptionally(failure);
+                p.fail(failure);
             } else {
-                p.results().complete(results.subList(from, from + p.requests().size()));
+                p.complete(results.subList(from, from + p.requests().size()));
                 from += p.requests().size();
             }
         }

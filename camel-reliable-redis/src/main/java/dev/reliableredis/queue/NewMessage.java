@@ -4,32 +4,76 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * A message to enqueue.
- *
- * @param id      the message id: enqueueing an id that still exists, or was acked within the idempotency window,
- *                is a no-op
- * @param body    the body, stored and delivered byte for byte
- * @param headers headers that travel with the message (String, Integer, Long, Double, Boolean or byte[] values)
- * @param delayMs deliver no sooner than this many ms after the enqueue (Redis server time); 0 for now
- * @param shardKey for a sharded queue: messages with the same shard key go to the same shard; null: the id picks
- *                 the shard
+ * A message to enqueue. Its headers are encoded as they travel when it is made, on the thread that sends it, so
+ * that the thread which hands a batch to Redis (often Lettuce's I/O thread, when the call before completes) only
+ * copies bytes.
  */
-public record NewMessage(String id, byte[] body, Map<String, Object> headers, long delayMs, String shardKey) {
+public final class NewMessage {
 
-    /** A message whose id picks its shard. */
-    public NewMessage(String id, byte[] body, Map<String, Object> headers, long delayMs) {
-        this(id, body, headers, delayMs, null);
-    }
+    private final String id;
+    private final byte[] body;
+    private final Map<String, Object> headers;
+    private final long delayMs;
+    private final String shardKey;
+    private final String encodedHeaders;
 
-    public NewMessage {
-        Objects.requireNonNull(id, "id");
-        Objects.requireNonNull(body, "body");
-        headers = headers == null ? Map.of() : headers;
+    /**
+     * @param id       the message id: enqueueing an id that still exists, or was acked within the idempotency window,
+     *                 is a no-op
+     * @param body     the body, stored and delivered byte for byte
+     * @param headers  headers that travel with the message (String, Integer, Long, Double, Boolean or byte[] values)
+     * @param delayMs  deliver no sooner than this many ms after the enqueue (Redis server time); 0 for now
+     * @param shardKey for a sharded queue: messages with the same shard key go to the same shard; null: the id picks
+     *                 the shard
+     */
+    public NewMessage(String id, byte[] body, Map<String, Object> headers, long delayMs, String shardKey) {
+        this.id = Objects.requireNonNull(id, "id");
+        this.body = Objects.requireNonNull(body, "body");
+        this.headers = headers == null ? Map.of() : headers;
         if (id.isEmpty()) {
             throw new IllegalArgumentException("Message id must not be empty");
         }
         if (delayMs < 0) {
             throw new IllegalArgumentException("Delay must be 0 ms or more, was " + delayMs + " ms");
         }
+        this.delayMs = delayMs;
+        this.shardKey = shardKey;
+        this.encodedHeaders = HeaderCodec.encode(this.headers);
+    }
+
+    /** A message whose id picks its shard. */
+    public NewMessage(String id, byte[] body, Map<String, Object> headers, long delayMs) {
+        this(id, body, headers, delayMs, null);
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public byte[] body() {
+        return body;
+    }
+
+    public Map<String, Object> headers() {
+        return headers;
+    }
+
+    public long delayMs() {
+        return delayMs;
+    }
+
+    public String shardKey() {
+        return shardKey;
+    }
+
+    /** The headers as they travel ({@link HeaderCodec#encode}), "" for none. */
+    public String encodedHeaders() {
+        return encodedHeaders;
+    }
+
+    @Override
+    public String toString() {
+        return "NewMessage[" + id + ", " + body.length + " bytes, " + headers.size() + " headers, delay " + delayMs
+               + " ms" + (shardKey != null ? ", shard key " + shardKey : "") + "]";
     }
 }

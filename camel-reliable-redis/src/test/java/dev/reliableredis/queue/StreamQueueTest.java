@@ -550,6 +550,24 @@ class StreamQueueTest extends QueueTestBase {
         assertThat(raw.xlen(STREAM)).isZero();
     }
 
+    @Test
+    void dueRetriesAreReclaimedWithOneXclaimAndTheirCountsReadWithTwoCommands() {
+        StreamQueue q = orders(30_000, 3, 0, "c1");
+        for (int i = 0; i < 10; i++) {
+            q.enqueue(message("m" + i, "x"));
+        }
+        q.nack(q.claim(10).stream().map(d -> new Failure(d.lease(), "boom")).toList());
+        long xclaim = CommandStats.of(raw, "xclaim", "calls");
+        long xpending = CommandStats.of(raw, "xpending", "calls");
+
+        List<Delivery> again = q.claim(10);
+
+        assertThat(again).hasSize(10).extracting(Delivery::deliveryCount).containsOnly(2);
+        assertThat(CommandStats.of(raw, "xclaim", "calls") - xclaim).isEqualTo(1);
+        assertThat(CommandStats.of(raw, "xpending", "calls") - xpending).isEqualTo(2);
+        assertThat(q.ack(again.stream().map(Delivery::lease).toList())).containsOnly(Settled.ACKED);
+    }
+
     /** Claims every ready message and nacks it (the queue has no retries left: each is dead-lettered). */
     private static void deadLetterAll(StreamQueue q) {
         for (List<Delivery> batch = q.claim(1_000); !batch.isEmpty(); batch = q.claim(1_000)) {

@@ -10,7 +10,6 @@ import dev.reliableredis.queue.Claimant;
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.Failure;
-import dev.reliableredis.queue.HeaderCodec;
 import dev.reliableredis.queue.Lease;
 import dev.reliableredis.queue.LuaScript;
 import dev.reliableredis.queue.NewMessage;
@@ -106,7 +105,7 @@ public final class ListQueue implements ReliableQueue {
         int i = 0;
         for (NewMessage message : messages) {
             args[i++] = bytes(message.id());
-            args[i++] = MessageRecord.payload(HeaderCodec.encode(message.headers()), message.body());
+            args[i++] = MessageRecord.payload(message.encodedHeaders(), message.body());
             args[i++] = bytes(message.delayMs());
         }
         return calls.enqueue(ENQUEUE, keys(keys.ready, keys.delayed, keys.messages, keys.acked, keys.wake), args);

@@ -14,7 +14,6 @@ import dev.reliableredis.queue.Claimant;
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.Failure;
-import dev.reliableredis.queue.HeaderCodec;
 import dev.reliableredis.queue.Lease;
 import dev.reliableredis.queue.LuaScript;
 import dev.reliableredis.queue.NewMessage;
@@ -147,7 +146,7 @@ public final class StreamQueue implements ReliableQueue {
         for (NewMessage message : messages) {
             args.add(bytes(message.id()));
             args.add(message.body());
-            args.add(bytes(HeaderCodec.encode(message.headers())));
+            args.add(bytes(message.encodedHeaders()));
             args.add(bytes(message.delayMs()));
         }
         return calls.enqueue(ENQUEUE,

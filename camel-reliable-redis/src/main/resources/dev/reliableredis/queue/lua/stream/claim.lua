@@ -1,8 +1,9 @@
 --[[
   stream/claim: delivers up to ARGV[3] entries to one consumer of a group, as one batch of one claimant, and no
   more than the claimant's share of what is ready: first the entries whose retry is due (re-claimed with XCLAIM,
-  which counts the delivery in the pending entries list), then new entries (XREADGROUP '>'). The same script
-  serves the dead-letter stream for a dead-letter consumer.
+  which counts the delivery in the pending entries list), then new entries (XREADGROUP '>'). Each step is one
+  command for the whole batch (the due retries' counts are read with two). The same script serves the
+  dead-letter stream for a dead-letter consumer.
 
   The share: max(1, ceil(ready / live)), where ready is the group's lag plus the due retries, and live counts the
   claimants (consumer threads, in every JVM) that claimed within their live window; each claim records its
@@ -53,25 +54,47 @@ end
 -- each delivery: entry id, delivery count, fields, and its credits and solo flag
 local batch = {}
 local solo = false
+-- the due retries, up to the first solo one (which, first in line, goes alone), re-claimed with one XCLAIM, their
+-- counts read with two commands
 local due = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now, 'LIMIT', 0, count)
 local states = #due > 0 and redis.call('HMGET', KEYS[4], unpack(due)) or {}
+local taken, ids = {}, {}
 for k, entry in ipairs(due) do
   local _, credits, alone = parse_delivery(states[k])
-  if alone and #batch > 0 then
+  if alone and #taken > 0 then
     break
   end
-  redis.call('ZREM', KEYS[2], entry)
-  local claimed = redis.call('XCLAIM', stream, group, consumer, 0, entry)
-  if #claimed > 0 and claimed[1] then
-    local pending = redis.call('XPENDING', stream, group, entry, entry, 1)
-    batch[#batch + 1] = {entry, pending[1][4], claimed[1][2], credits, alone}
-    if alone then
-      solo = true
-      break
+  taken[#taken + 1] = {entry, credits, alone}
+  ids[#ids + 1] = entry
+  if alone then
+    solo = true
+    break
+  end
+end
+if #taken > 0 then
+  redis.call('ZREM', KEYS[2], unpack(ids))
+  local fields = {}
+  for _, claimed in ipairs(redis.call('XCLAIM', stream, group, consumer, 0, unpack(ids))) do
+    -- Redis 6.2 answers a deleted entry with an entry without fields; 7 leaves it out (and drops it as pending)
+    if claimed and claimed[2] then
+      fields[claimed[1]] = claimed[2]
     end
-  else
-    redis.call('XACK', stream, group, entry)
-    redis.call('HDEL', KEYS[4], entry)
+  end
+  local gone = {}
+  for _, t in ipairs(taken) do
+    if not fields[t[1]] then
+      gone[#gone + 1] = t[1]
+    end
+  end
+  if #gone > 0 then
+    redis.call('XACK', stream, group, unpack(gone))
+    redis.call('HDEL', KEYS[4], unpack(gone))
+  end
+  local counts = #gone < #taken and pending_counts(stream, group, consumer, ids) or {}
+  for _, t in ipairs(taken) do
+    if fields[t[1]] then
+      batch[#batch + 1] = {t[1], tonumber(counts[t[1]]), fields[t[1]], t[2], t[3]}
+    end
   end
 end
 local room = count - #batch

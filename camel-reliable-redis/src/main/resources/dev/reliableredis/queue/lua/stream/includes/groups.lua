@@ -99,35 +99,44 @@ local function delete_all_acked(stream, group, entries, deletion)
   end
 end
 
--- the deliveries in ARGV from index first on, stride values each, the first two being entry id and lease token
--- (the delivery count): their entry ids, and whether each is still pending with this consumer at that count (a
--- delivery that repeats an earlier one of the batch is not held again). Two commands for the whole batch: the
--- consumer's pending count from the summary, then its pending entries between the batch's lowest and highest id.
-local function held_entries(stream, group, consumer, first, stride)
-  local entries, held = {}, {}
+-- the delivery counts of the given entries that are pending with this consumer, entry id -> count (as text); two
+-- commands for any number of entries: the consumer's pending count from the summary, then its pending entries
+-- between the lowest and highest of the ids (ids that are not entry ids are left out)
+local function pending_counts(stream, group, consumer, entries)
   local lo, hi
-  for i = first, #ARGV, stride do
-    local entry = ARGV[i]
-    entries[#entries + 1] = entry
+  for _, entry in ipairs(entries) do
     if ms_seq(entry) then
       if not lo or after(lo, entry) then lo = entry end
       if not hi or after(entry, hi) then hi = entry end
     end
   end
   local counts = {}
-  if lo then
-    local mine = 0
-    for _, owner in ipairs(redis.call('XPENDING', stream, group)[4] or {}) do
-      if owner[1] == consumer then
-        mine = tonumber(owner[2])
-      end
-    end
-    if mine > 0 then
-      for _, p in ipairs(redis.call('XPENDING', stream, group, lo, hi, mine, consumer)) do
-        counts[p[1]] = tostring(p[4])
-      end
+  if not lo then
+    return counts
+  end
+  local mine = 0
+  for _, owner in ipairs(redis.call('XPENDING', stream, group)[4] or {}) do
+    if owner[1] == consumer then
+      mine = tonumber(owner[2])
     end
   end
+  if mine > 0 then
+    for _, p in ipairs(redis.call('XPENDING', stream, group, lo, hi, mine, consumer)) do
+      counts[p[1]] = tostring(p[4])
+    end
+  end
+  return counts
+end
+
+-- the deliveries in ARGV from index first on, stride values each, the first two being entry id and lease token
+-- (the delivery count): their entry ids, and whether each is still pending with this consumer at that count (a
+-- delivery that repeats an earlier one of the batch is not held again), read with two commands for the whole batch
+local function held_entries(stream, group, consumer, first, stride)
+  local entries, held = {}, {}
+  for i = first, #ARGV, stride do
+    entries[#entries + 1] = ARGV[i]
+  end
+  local counts = pending_counts(stream, group, consumer, entries)
   local seen = {}
   for k, entry in ipairs(entries) do
     held[k] = counts[entry] ~= nil and counts[entry] == ARGV[first + stride * (k - 1) + 1] and not seen[entry]
