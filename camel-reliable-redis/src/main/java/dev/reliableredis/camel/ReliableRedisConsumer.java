@@ -276,8 +276,9 @@ public class ReliableRedisConsumer extends DefaultConsumer implements ShutdownAw
         return last == null ? "" : last.reason();
     }
 
-    /** Deliveries being processed or settled now. */
-    @ManagedAttribute(description = "Deliveries of this consumer being processed or settled now")
+    /** Deliveries held now: waiting behind their batch-mates, being processed, or settling. */
+    @ManagedAttribute(description = "Deliveries of this consumer held now: waiting behind their batch-mates, being "
+                                    + "processed, or settling")
     public int getInflightCount() {
         return settler == null ? 0 : settler.heldCount();
     }
@@ -331,12 +332,12 @@ public class ReliableRedisConsumer extends DefaultConsumer implements ShutdownAw
         return getEndpoint().activity().unreplicatedAcks.sum();
     }
 
-    @ManagedAttribute(description = "Leases extended while their exchanges ran")
+    @ManagedAttribute(description = "Leases extended while their messages waited or ran")
     public long getLeaseExtensionCount() {
         return getEndpoint().activity().leaseExtensions.sum();
     }
 
-    @ManagedAttribute(description = "Leases that expired before their exchanges finished")
+    @ManagedAttribute(description = "Leases lost before their exchanges finished (a waiting message is then skipped)")
     public long getLeasesLostCount() {
         return getEndpoint().activity().leasesLost.sum();
     }
