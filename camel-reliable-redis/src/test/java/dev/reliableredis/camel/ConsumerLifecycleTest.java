@@ -83,7 +83,8 @@ class ConsumerLifecycleTest extends CamelRedisTestBase {
         CountDownLatch release = new CountDownLatch(1);
         routes(new RouteBuilder() {
             public void configure() {
-                from("reliable-redis:q?mode=" + mode + "&concurrentConsumers=2").process(e -> {
+                // batches of one: each thread holds one of the two, whatever the order the threads first claim in
+                from("reliable-redis:q?mode=" + mode + "&concurrentConsumers=2&maxMessagesPerPoll=1").process(e -> {
                     received.add(e);
                     release.await(10, TimeUnit.SECONDS);
                 });
@@ -219,7 +220,9 @@ class ConsumerLifecycleTest extends CamelRedisTestBase {
         CountDownLatch finishFirst = new CountDownLatch(1);
         CountDownLatch finishSecond = new CountDownLatch(1);
         try (RedisProcess own = RedisProcess.start()) {
-            String uri = "reliable-redis:stop-q-" + mode + "?mode=" + mode + "&concurrentConsumers=2&redisUri=" + own.uri();
+            // batches of one: each thread holds one of the two, whatever the order the threads first claim in
+            String uri = "reliable-redis:stop-q-" + mode + "?mode=" + mode + "&concurrentConsumers=2&maxMessagesPerPoll=1"
+                         + "&redisUri=" + own.uri();
             routes(new RouteBuilder() {
                 public void configure() {
                     from(uri).routeId("stop").process(e -> {
