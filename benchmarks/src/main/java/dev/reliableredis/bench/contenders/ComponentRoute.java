@@ -17,8 +17,9 @@ import dev.reliableredis.camel.ReliableRedisEndpoint;
 /**
  * The component through Camel routes: a route from {@code reliable-redis:bench} whose processor reports each body,
  * and producers that send the way routes do. Plain: {@code sendBody}, one message per call, from each producer
- * thread. Sync: the same with the producer's {@code synchronous=true}. Fast: batches of 100 bodies as one List body each, sent with {@code asyncSendBody}, 4 batches in flight
- * per producer thread.
+ * thread. Sync: the same with the producer's {@code synchronous=true}. Shared: the same through the consumer's own
+ * endpoint, so that sends, claims and settlements share one command connection. Fast: batches of 100 bodies as one
+ * List body each, sent with {@code asyncSendBody}, 4 batches in flight per producer thread.
  */
 public final class ComponentRoute extends CamelRouteContender {
 
@@ -30,8 +31,9 @@ public final class ComponentRoute extends CamelRouteContender {
     public ComponentRoute(Spec spec) throws Exception {
         this.spec = spec;
         String uri = "reliable-redis:bench?mode=" + spec.mode() + "&redisUri=" + spec.redisUri();
-        start(uri + "&concurrentConsumers=" + spec.consumers() + "&maxMessagesPerPoll=" + spec.perPoll(),
-                spec.send().equals("sync") ? uri + "&synchronous=true" : uri);
+        String consumerUri = uri + "&concurrentConsumers=" + spec.consumers() + "&maxMessagesPerPoll=" + spec.perPoll();
+        start(consumerUri, spec.send().equals("sync") ? uri + "&synchronous=true"
+                : spec.send().equals("shared") ? consumerUri : uri);
     }
 
     @Override
