@@ -9,12 +9,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 
-import dev.reliableredis.queue.CallBatcher;
 import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.QueueCalls;
 import dev.reliableredis.queue.QueueException;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.ReplicaWait;
+import dev.reliableredis.queue.RequestBatcher;
 import dev.reliableredis.queue.RoundTrips;
 import org.apache.camel.spi.ExecutorServiceManager;
 
@@ -32,7 +32,7 @@ final class Enqueuer {
     private final ExecutorServiceManager executors;
     /** Grows with the exchanges that go on at once and refuses nothing until shut down. */
     private final ExecutorService completions;
-    private final CallBatcher<NewMessage, Boolean> batcher;
+    private final RequestBatcher<NewMessage, Boolean> batcher;
     private final QueueActivity activity;
     /** Sends whose exchange has not gone on yet: counted without a monitor per send; {@link #stop} polls it. */
     private final AtomicInteger outstanding = new AtomicInteger();
@@ -42,8 +42,8 @@ final class Enqueuer {
         this.executors = executors;
         this.completions = executors.newCachedThreadPool(owner, "ReliableRedis[" + queue.name() + "]-sent");
         this.activity = activity;
-        this.batcher = new CallBatcher<>(RoundTrips.timed("enqueue", activity,
-                messages -> replicas.after(queue.enqueueAsync(messages), (stored, why) -> {
+        this.batcher = queue.enqueueBatcher(call -> RoundTrips.timed("enqueue", activity,
+                messages -> replicas.after(call.apply(messages).toCompletableFuture(), (stored, why) -> {
                     throw new QueueException(queue.name(), "enqueue", why + ". The messages are stored on the "
                             + "master but may be lost if it fails before they are replicated or on disk; a send with a "
                             + ReliableRedisConstants.DEDUPLICATION_ID + " can be repeated safely: with the same id it "

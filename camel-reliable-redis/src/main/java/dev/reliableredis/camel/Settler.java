@@ -157,7 +157,11 @@ final class Settler {
     void extendLeases() {
         try {
             LeaseKeeper.Extension extension = leases.extendAll();
-            if (extension.called()) {
+            if (extension.failure() != null) {
+                if (!stopped) {
+                    outage.failed("extend", extension.failure());
+                }
+            } else if (extension.called()) {
                 outage.succeeded("extend");
             } else {
                 outage.idle("extend");

@@ -19,7 +19,7 @@ import java.util.function.Function;
  * @param <T> a request
  * @param <R> its result
  */
-public final class CallBatcher<T, R> {
+public final class CallBatcher<T, R> implements RequestBatcher<T, R> {
 
     /** Requests of one submission and what their results complete: a list, or for a single request its result. */
     private record Pending<T, R>(List<T> requests, CompletableFuture<List<R>> results, CompletableFuture<R> result) {
@@ -56,6 +56,7 @@ public final class CallBatcher<T, R> {
     }
 
     /** Submits one request; its result, completed by the call itself (no further stage). */
+    @Override
     public CompletableFuture<R> submit(T request) {
         CompletableFuture<R> result = new CompletableFuture<>();
         pending.add(new Pending<>(List.of(request), null, result));
@@ -64,6 +65,7 @@ public final class CallBatcher<T, R> {
     }
 
     /** Submits requests that go to Redis in one call; their results in order. */
+    @Override
     public CompletableFuture<List<R>> submitAll(List<T> requests) {
         CompletableFuture<List<R>> results = new CompletableFuture<>();
         pending.add(new Pending<>(requests, results, null));

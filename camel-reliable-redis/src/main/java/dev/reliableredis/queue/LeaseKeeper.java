@@ -44,17 +44,29 @@ public final class LeaseKeeper {
     }
 
     /**
-     * Extends every held lease. A lease Redis refused is no longer held; the lost leases are those whose exchange was
-     * still running or not started yet. A refused lease whose settlement was on its way is not among them: the settlement may have
-     * landed first. Makes no Redis call when no lease is held.
+     * Extends every held lease, in calls of at most {@value #BATCH}. A lease Redis refused is no longer held; the lost
+     * leases are those whose exchange was still running or not started yet. A refused lease whose settlement was on
+     * its way is not among them: the settlement may have landed first. A call that fails leaves its leases held as
+     * they are, and the other calls are still made (a sharded queue's failing shard leaves the others' leases
+     * extended); the first failure is reported. Makes no Redis call when no lease is held.
      */
     public Extension extendAll() {
         List<Lease> all = new ArrayList<>(held.keySet());
         List<Lease> lost = new ArrayList<>();
         int extended = 0;
+        RuntimeException failure = null;
         for (int from = 0; from < all.size(); from += BATCH) {
             List<Lease> batch = all.subList(from, Math.min(all.size(), from + BATCH));
-            List<Settled> results = queue.extend(batch);
+            List<Settled> results;
+            try {
+                results = queue.extend(batch);
+            } catch (PartialFailure e) {
+                results = e.results();
+                failure = failure == null ? e : failure;
+            } catch (RuntimeException e) {
+                failure = failure == null ? e : failure;
+                continue;
+            }
             for (int i = 0; i < batch.size(); i++) {
                 if (results.get(i) == Settled.EXTENDED) {
                     extended++;
@@ -65,7 +77,7 @@ public final class LeaseKeeper {
                 }
             }
         }
-        return new Extension(!all.isEmpty(), extended, lost);
+        return new Extension(!all.isEmpty(), extended, lost, failure);
     }
 
     /**
@@ -74,7 +86,8 @@ public final class LeaseKeeper {
      * @param called   whether a lease was held, so that Redis was called
      * @param extended how many leases Redis extended
      * @param lost     the leases Redis refused while their exchanges were still running
+     * @param failure  the first call that failed, or null
      */
-    public record Extension(boolean called, int extended, List<Lease> lost) {
+    public record Extension(boolean called, int extended, List<Lease> lost, RuntimeException failure) {
     }
 }

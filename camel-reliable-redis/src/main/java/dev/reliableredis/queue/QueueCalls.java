@@ -46,12 +46,14 @@ public final class QueueCalls {
     }
 
     /**
-     * As {@link #run}, without waiting for Redis, on the given connection's commands (on the queue's command
-     * connection when null).
+     * As {@link #run}, without waiting for Redis, on the given connection's commands, or on the queue's command
+     * connection when null, bounded by the command timeout ({@link RedisGateway#bounded}). A call on a connection of
+     * its own is not bounded here: it may wait behind a blocking read, and its caller bounds the two.
      */
     public <T> CompletableFuture<T> runAsync(RedisClusterAsyncCommands<byte[], byte[]> on, String operation,
             LuaScript script, ScriptOutputType type, byte[][] keys, byte[]... args) {
-        return async(operation, () -> script.run(on != null ? on : redis.asyncCommands(), type, keys, args));
+        return async(operation, () -> on != null ? script.<T>run(on, type, keys, args)
+                : redis.bounded(script.<T>run(redis.asyncCommands(), type, keys, args)));
     }
 
     /** Starts one Redis call of a queue operation; a Redis failure completes the result with a QueueException. */

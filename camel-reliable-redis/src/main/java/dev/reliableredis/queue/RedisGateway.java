@@ -4,12 +4,17 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
@@ -27,6 +32,7 @@ import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
+import io.netty.util.Timeout;
 
 /**
  * The Redis connections of one endpoint: a shared, thread-safe command connection opened on first use (so
@@ -218,10 +224,38 @@ public final class RedisGateway implements AutoCloseable {
     /** A new command connection of its own (for blocking reads), with this timeout; the caller closes it. */
     public StatefulConnection<byte[], byte[]> connectDedicated(Duration timeout) {
         StatefulConnection<byte[], byte[]> c = client instanceof RedisClusterClient cluster
-                ? cluster.connect(ByteArrayCodec.INSTANCE)
+                ? connectCluster(cluster)
                 : ((RedisClient) client).connect(ByteArrayCodec.INSTANCE);
         c.setTimeout(timeout);
         return c;
+    }
+
+    /**
+     * A cluster connection, within the command timeout also on an application's client whose own timeout is longer:
+     * its first node may be a master that does not answer, and the next attempt goes to the next node. (The
+     * client's first read of the topology, once per client, follows the client's own timeout.)
+     */
+    private StatefulConnection<byte[], byte[]> connectCluster(RedisClusterClient cluster) {
+        if (ownsClient) {
+            return cluster.connect(ByteArrayCodec.INSTANCE);
+        }
+        cluster.getPartitions();
+        CompletableFuture<StatefulRedisClusterConnection<byte[], byte[]>> opening =
+                cluster.connectAsync(ByteArrayCodec.INSTANCE);
+        try {
+            return opening.get(commandTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            opening.thenAccept(StatefulConnection::closeAsync);
+            throw new RedisConnectionException("Could not connect to the Redis Cluster within "
+                    + commandTimeout.toMillis() + " ms (commandTimeout)");
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException cause ? cause : new RedisConnectionException(
+                    "Could not connect to the Redis Cluster", e.getCause());
+        } catch (InterruptedException e) {
+            opening.thenAccept(StatefulConnection::closeAsync);
+            Thread.currentThread().interrupt();
+            throw new RedisConnectionException("Interrupted while connecting to the Redis Cluster", e);
+        }
     }
 
     /** The synchronous commands of a connection this gateway opened. */
@@ -236,6 +270,23 @@ public final class RedisGateway implements AutoCloseable {
         return connection instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster
                 ? cluster.async()
                 : ((StatefulRedisConnection<byte[], byte[]>) connection).async();
+    }
+
+    /**
+     * The call, bounded by the command timeout: a client the gateway made times its commands out itself; an
+     * application's client may have a longer timeout of its own, or none for commands waiting for a node, so the
+     * call is failed as Lettuce fails a command that timed out.
+     */
+    public <T> CompletionStage<T> bounded(CompletionStage<T> call) {
+        CompletableFuture<T> future = call.toCompletableFuture();
+        if (ownsClient || future.isDone()) {
+            return future;
+        }
+        Timeout timer = client.getResources().timer().newTimeout(expired -> future.completeExceptionally(
+                new RedisCommandTimeoutException("Command timed out after " + commandTimeout.toMillis()
+                        + " ms (commandTimeout)")), commandTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        future.whenComplete((result, error) -> timer.cancel());
+        return future;
     }
 
     /** Whether the client is a Redis Cluster client, on which every call must keep its keys in one slot. */

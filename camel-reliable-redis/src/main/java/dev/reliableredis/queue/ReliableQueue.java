@@ -56,7 +56,31 @@ public interface ReliableQueue {
         return QueueCalls.await(nackAsync(failures));
     }
 
-    /** Moves lease deadlines forward; REFUSED for a lease that is no longer held. */
+    /**
+     * A batcher of this queue's enqueues ({@link CallBatcher}): each call, with {@code around} it, holds at most
+     * {@code maxBatch} messages unless one submission alone has more. A sharded queue batches each shard on its
+     * own, so that a shard that fails or does not answer fails only the submissions with messages on it.
+     */
+    default RequestBatcher<NewMessage, Boolean> enqueueBatcher(RequestBatcher.Around<NewMessage, Boolean> around,
+            int maxBatch) {
+        return new CallBatcher<>(around.apply(this::enqueueAsync), maxBatch);
+    }
+
+    /** As {@link #enqueueBatcher}, for acks. */
+    default RequestBatcher<Lease, Settled> ackBatcher(RequestBatcher.Around<Lease, Settled> around, int maxBatch) {
+        return new CallBatcher<>(around.apply(this::ackAsync), maxBatch);
+    }
+
+    /** As {@link #enqueueBatcher}, for nacks. */
+    default RequestBatcher<Failure, Settled> nackBatcher(RequestBatcher.Around<Failure, Settled> around,
+            int maxBatch) {
+        return new CallBatcher<>(around.apply(this::nackAsync), maxBatch);
+    }
+
+    /**
+     * Moves lease deadlines forward; REFUSED for a lease that is no longer held. A sharded queue whose shard failed
+     * throws a {@link PartialFailure} with the other shards' results.
+     */
     List<Settled> extend(List<Lease> leases);
 
     /** Gives back deliveries that were claimed but never started; returns how many were given back. */

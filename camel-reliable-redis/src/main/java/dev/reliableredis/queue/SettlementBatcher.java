@@ -5,15 +5,15 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 
 /**
- * Groups the acks and nacks of concurrent deliveries into script calls ({@link CallBatcher}): while calls are on
+ * Groups the acks and nacks of concurrent deliveries into script calls (the queue's {@link RequestBatcher}s): while calls are on
  * their way to Redis, the next batch accumulates. Every delivery in a batch is still checked on its own lease token.
  * With waitReplicas, the next ack call goes out once replicas have the one before ({@link ReplicaWait}); nacks are not
  * waited for, since a lost nack only delivers its message again, as a failed one does.
  */
 public final class SettlementBatcher {
 
-    private final CallBatcher<Lease, Settled> acks;
-    private final CallBatcher<Failure, Settled> nacks;
+    private final RequestBatcher<Lease, Settled> acks;
+    private final RequestBatcher<Failure, Settled> nacks;
 
     /**
      * @param maxBatch         most deliveries in one script call (bounds the time Redis is busy with it)
@@ -23,9 +23,9 @@ public final class SettlementBatcher {
      */
     public SettlementBatcher(ReliableQueue queue, int maxBatch, RoundTrips roundTrips, ReplicaWait replicas,
             BiConsumer<List<Settled>, String> unreplicatedAcks) {
-        this.acks = new CallBatcher<>(RoundTrips.timed("ack", roundTrips,
-                leases -> replicas.after(queue.ackAsync(leases), unreplicatedAcks)), maxBatch);
-        this.nacks = new CallBatcher<>(RoundTrips.timed("nack", roundTrips, queue::nackAsync), maxBatch);
+        this.acks = queue.ackBatcher(call -> RoundTrips.timed("ack", roundTrips,
+                leases -> replicas.after(call.apply(leases).toCompletableFuture(), unreplicatedAcks)), maxBatch);
+        this.nacks = queue.nackBatcher(call -> RoundTrips.timed("nack", roundTrips, call), maxBatch);
     }
 
     public CompletableFuture<Settled> ack(Lease lease) {

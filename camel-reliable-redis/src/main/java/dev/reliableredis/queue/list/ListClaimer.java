@@ -12,6 +12,7 @@ import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.QueueCalls;
 import dev.reliableredis.queue.RedisGateway;
+import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.UnblockType;
 import io.lettuce.core.api.StatefulConnection;
@@ -90,7 +91,8 @@ final class ListClaimer implements Claimer {
             }
             CompletableFuture<?> waited = wait;
             first = false;
-            return await(queue.claimBatch(waiting, claimant, max).thenApply(claimed -> {
+            long deadline = System.nanoTime() + maxWait.plus(gateway.commandTimeout()).toNanos();
+            return await(deadline, queue.claimBatch(waiting, claimant, max).thenApply(claimed -> {
                 // Redis answered the wait before the claim behind it. A refused wait (BLPOP not allowed to the user)
                 // ends at once, and an idle consumer would claim again and again without pause: an empty claim
                 // fails with the wait's error instead (join throws it)
@@ -111,14 +113,23 @@ final class ListClaimer implements Claimer {
         return gateway.isCluster() && maxWait.compareTo(nodeLimit) > 0 ? nodeLimit : maxWait;
     }
 
-    /** Waits for the claim; once the consumer stops, ends the wait it may be behind. */
-    private List<Delivery> await(CompletableFuture<List<Delivery>> claim) {
+    /**
+     * Waits for the claim, at most until the deadline (System.nanoTime: the wait and the command timeout, also where
+     * an application's client has a longer timeout of its own); once the consumer stops, ends the wait it may be
+     * behind.
+     */
+    private List<Delivery> await(long deadline, CompletableFuture<List<Delivery>> claim) {
         try {
             int attempts = 0;
             while (true) {
                 try {
                     return claim.get(UNBLOCK_EVERY_MILLIS, TimeUnit.MILLISECONDS);
                 } catch (TimeoutException stillWaiting) {
+                    if (System.nanoTime() - deadline > 0) {
+                        discardConnection();
+                        throw new RedisCommandTimeoutException("The claim of queue '" + queue.name()
+                                + "' had no answer within its wait and the command timeout");
+                    }
                     if (woken && !unblocked && ++attempts > UNBLOCK_ATTEMPTS) {
                         discardConnection();
                     } else if (woken && !unblocked) {

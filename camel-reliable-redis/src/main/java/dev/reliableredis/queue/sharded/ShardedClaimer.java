@@ -2,6 +2,8 @@ package dev.reliableredis.queue.sharded;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import dev.reliableredis.queue.Claimant;
 import dev.reliableredis.queue.Claimer;
@@ -12,7 +14,7 @@ import dev.reliableredis.queue.Delivery;
  * has anything, through its home shard's own claimer, which waits for arrivals on that shard as an unsharded
  * consumer waits (a wake-up token, a blocking stream read, or a pause) and claims there. While messages keep coming,
  * no claim waits; an idle consumer notices an arrival on another shard when its wait ends, at most {@code maxWait}
- * later.
+ * later. While its home shard fails, it waits {@code maxWait} without Redis instead, and claims from the others.
  */
 final class ShardedClaimer implements Claimer {
 
@@ -20,6 +22,8 @@ final class ShardedClaimer implements Claimer {
     private final Claimant claimant;
     private final int home;
     private final Claimer homeClaimer;
+    /** Ends a wait in place of the home shard's, which the stop's {@link #wakeUp} does once and for all. */
+    private final CountDownLatch woken = new CountDownLatch(1);
 
     ShardedClaimer(ShardedQueue queue, Claimant claimant, int home, Claimer homeClaimer) {
         this.queue = queue;
@@ -34,11 +38,21 @@ final class ShardedClaimer implements Claimer {
         if (!claimed.isEmpty()) {
             return claimed;
         }
+        if (queue.isFailing(home)) {
+            // waiting through the failing home shard would fail, or hold this thread for the command timeout
+            try {
+                woken.await(maxWait.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return List.of();
+        }
         return ShardLeases.tag(home, homeClaimer.claim(max, maxWait));
     }
 
     @Override
     public void wakeUp() {
+        woken.countDown();
         homeClaimer.wakeUp();
     }
 

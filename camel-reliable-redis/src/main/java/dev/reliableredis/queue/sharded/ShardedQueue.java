@@ -17,10 +17,12 @@ import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.Failure;
 import dev.reliableredis.queue.Lease;
 import dev.reliableredis.queue.NewMessage;
+import dev.reliableredis.queue.PartialFailure;
 import dev.reliableredis.queue.QueueSection;
 import dev.reliableredis.queue.QueueStats;
 import dev.reliableredis.queue.ReapResult;
 import dev.reliableredis.queue.ReliableQueue;
+import dev.reliableredis.queue.RequestBatcher;
 import dev.reliableredis.queue.Settled;
 
 /**
@@ -42,12 +44,14 @@ public final class ShardedQueue implements ReliableQueue {
     private final List<ReliableQueue> shards;
     /** Where the next claim starts, so that each shard in turn is claimed from first. */
     private final AtomicInteger claimStart = new AtomicInteger();
+    private final FailingShards failing;
     /** The home shard of the next claimer; starts at random so that consumers in several JVMs wait on all shards. */
     private final AtomicInteger nextHome;
 
     private ShardedQueue(String name, List<ReliableQueue> shards) {
         this.name = name;
         this.shards = shards;
+        this.failing = new FailingShards(name, shards.size());
         this.nextHome = new AtomicInteger(ThreadLocalRandom.current().nextInt(shards.size()));
     }
 
@@ -83,25 +87,54 @@ public final class ShardedQueue implements ReliableQueue {
                 .call((shard, batch) -> shards.get(shard).enqueueAsync(batch));
     }
 
+    @Override
+    public RequestBatcher<NewMessage, Boolean> enqueueBatcher(RequestBatcher.Around<NewMessage, Boolean> around,
+            int maxBatch) {
+        return new ShardedBatcher<>(shards.size(), m -> ShardPicker.shardOf(m, shards.size()), m -> m,
+                shard -> shards.get(shard).enqueueBatcher(around, maxBatch));
+    }
+
+    @Override
+    public RequestBatcher<Lease, Settled> ackBatcher(RequestBatcher.Around<Lease, Settled> around, int maxBatch) {
+        return new ShardedBatcher<>(shards.size(), ShardLeases::shardOf, ShardLeases::untag,
+                shard -> shards.get(shard).ackBatcher(around, maxBatch));
+    }
+
+    @Override
+    public RequestBatcher<Failure, Settled> nackBatcher(RequestBatcher.Around<Failure, Settled> around,
+            int maxBatch) {
+        return new ShardedBatcher<>(shards.size(), ShardLeases::shardOf, ShardLeases::untag,
+                shard -> shards.get(shard).nackBatcher(around, maxBatch));
+    }
+
     /**
      * Claims from the shards in turn, from a rotating start, and returns the first batch a shard gives: a batch is
      * always of one shard, so that the shard's own script knows the batch whole (its fair share, and the batch mark
-     * that spares its messages when their consumer dies). A shard whose claim fails is passed over while other
-     * shards deliver, so that one master down does not stop the others' messages; the failure is thrown when
-     * nothing was claimed.
+     * that spares its messages when their consumer dies). A shard whose claim failed is passed over for a while
+     * ({@link FailingShards}), so that one master down does not hold up the others' messages; a failure is thrown
+     * when nothing was claimed. An interrupt (the consumer stopping) ends the claim: no further shard is sent a
+     * claim whose reply nobody would take.
      */
     @Override
     public List<Delivery> claim(Claimant claimant, int max) {
         int start = Math.floorMod(claimStart.getAndIncrement(), shards.size());
         RuntimeException failure = null;
-        for (int k = 0; k < shards.size(); k++) {
+        for (int k = 0; k < shards.size() && !Thread.currentThread().isInterrupted(); k++) {
             int shard = (start + k) % shards.size();
+            if (failing.passOver(shard)) {
+                continue;
+            }
             try {
                 List<Delivery> claimed = shards.get(shard).claim(claimant, max);
+                failing.succeeded(shard);
                 if (!claimed.isEmpty()) {
                     return ShardLeases.tag(shard, claimed);
                 }
             } catch (RuntimeException e) {
+                if (Thread.currentThread().isInterrupted()) {
+                    throw e;
+                }
+                failing.failed(shard, e);
                 failure = failure == null ? e : failure;
             }
         }
@@ -109,6 +142,11 @@ public final class ShardedQueue implements ReliableQueue {
             throw failure;
         }
         return List.of();
+    }
+
+    /** Whether the shard's last claim failed, so that claims pass over it for a while. */
+    boolean isFailing(int shard) {
+        return failing.isFailing(shard);
     }
 
     @Override
@@ -123,11 +161,14 @@ public final class ShardedQueue implements ReliableQueue {
                 .call((shard, batch) -> shards.get(shard).nackAsync(batch));
     }
 
+    /**
+     * Extends each shard's leases on their own: a shard that fails leaves its leases as they are, and the other
+     * shards' are still extended; the failure is then a {@link PartialFailure} with the results of the others.
+     */
     @Override
     public List<Settled> extend(List<Lease> leases) {
         return new ShardBatches<>(leases, shards.size(), ShardLeases::shardOf, ShardLeases::untag)
-                .<Settled>call((shard, batch) -> CompletableFuture.completedFuture(shards.get(shard).extend(batch)))
-                .join();
+                .callEach(name, "extend", (shard, batch) -> shards.get(shard).extend(batch));
     }
 
     @Override
