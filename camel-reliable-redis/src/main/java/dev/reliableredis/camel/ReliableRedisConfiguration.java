@@ -18,6 +18,9 @@ import org.apache.camel.support.jsse.SSLContextParameters;
 @UriParams
 public class ReliableRedisConfiguration {
 
+    /** Each consumer thread holds a connection of its own and counts in the queue's claimers. */
+    static final int MAX_CONCURRENT_CONSUMERS = 1000;
+
     @UriParam(label = "common", defaultValue = "redis://localhost:6379", secret = true)
     private String redisUri = "redis://localhost:6379";
     @UriParam(label = "security", secret = true)
@@ -107,11 +110,13 @@ public class ReliableRedisConfiguration {
         if (commandTimeout <= 0) {
             throw new IllegalArgumentException("commandTimeout must be more than 0 ms, was " + commandTimeout + " ms");
         }
-        if (concurrentConsumers < 1) {
-            throw new IllegalArgumentException("concurrentConsumers must be at least 1, was " + concurrentConsumers);
+        if (concurrentConsumers < 1 || concurrentConsumers > MAX_CONCURRENT_CONSUMERS) {
+            throw new IllegalArgumentException("concurrentConsumers must be between 1 and " + MAX_CONCURRENT_CONSUMERS
+                                               + ", was " + concurrentConsumers);
         }
-        if (maxMessagesPerPoll < 1) {
-            throw new IllegalArgumentException("maxMessagesPerPoll must be at least 1, was " + maxMessagesPerPoll);
+        if (maxMessagesPerPoll < 1 || maxMessagesPerPoll > QueueCalls.MAX_BATCH) {
+            throw new IllegalArgumentException("maxMessagesPerPoll must be between 1 and " + QueueCalls.MAX_BATCH
+                                               + ", was " + maxMessagesPerPoll);
         }
         if (reaperInterval <= 0) {
             throw new IllegalArgumentException("reaperInterval must be more than 0 ms, was " + reaperInterval + " ms");

@@ -21,9 +21,13 @@ import static dev.reliableredis.queue.RedisBytes.bytes;
 public final class QueueCalls {
 
     private static final Logger LOG = LoggerFactory.getLogger(QueueCalls.class);
-    /** One browse returns its messages, bodies included, in one script reply: the bound keeps that reply small. */
     /** The most messages one browse reads: it reads them in one script call, which Redis serves alone. */
     public static final int MAX_BROWSE = 1000;
+    /**
+     * The most messages or deliveries one script call takes (a claim's batch, an enqueue's or a settlement's);
+     * the scripts refuse more before they write anything (lua/includes/limits.lua).
+     */
+    public static final int MAX_BATCH = 1000;
 
     private final RedisGateway redis;
     private final String queue;

@@ -15,10 +15,14 @@ public record QueueSettings(
         int reaperBatchSize,
         Duration idempotencyWindow) {
 
+    /** Far beyond any use, and low enough that the deliveries it allows (one more) stay an int. */
+    public static final int MAX_RETRIES = 1_000_000;
+
     public QueueSettings {
         positive("visibilityTimeout", visibilityTimeout);
-        if (maxRetries < 0) {
-            throw new IllegalArgumentException("maxRetries must be 0 or more, was " + maxRetries);
+        if (maxRetries < 0 || maxRetries > MAX_RETRIES) {
+            throw new IllegalArgumentException("maxRetries must be between 0 and " + MAX_RETRIES + ", was "
+                                               + maxRetries);
         }
         notNegative("retryDelay", retryDelay);
         if (!(retryBackoffMultiplier >= 1.0) || Double.isInfinite(retryBackoffMultiplier)) {
@@ -30,8 +34,9 @@ public record QueueSettings(
             throw new IllegalArgumentException("maxRetryDelay (" + maxRetryDelay.toMillis()
                     + " ms) must not be less than retryDelay (" + retryDelay.toMillis() + " ms)");
         }
-        if (reaperBatchSize < 1) {
-            throw new IllegalArgumentException("reaperBatchSize must be at least 1, was " + reaperBatchSize);
+        if (reaperBatchSize < 1 || reaperBatchSize > QueueCalls.MAX_BATCH) {
+            throw new IllegalArgumentException("reaperBatchSize must be between 1 and " + QueueCalls.MAX_BATCH
+                                               + ", was " + reaperBatchSize);
         }
         notNegative("idempotencyWindow", idempotencyWindow);
     }

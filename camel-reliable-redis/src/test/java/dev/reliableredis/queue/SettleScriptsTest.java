@@ -98,7 +98,7 @@ class SettleScriptsTest extends QueueTestBase {
 
     @Test
     void aHugeDeliveryCountWithNoRetryDelayRetriesAtOnce() {
-        QueueSettings immediate = new QueueSettings(Duration.ofSeconds(30), Integer.MAX_VALUE, Duration.ZERO, 2.0,
+        QueueSettings immediate = new QueueSettings(Duration.ofSeconds(30), QueueSettings.MAX_RETRIES, Duration.ZERO, 2.0,
                 Duration.ZERO, 100, Duration.ofMinutes(1));
         ListQueue q = queue("orders", immediate);
         q.enqueue(message("m1", "a"));

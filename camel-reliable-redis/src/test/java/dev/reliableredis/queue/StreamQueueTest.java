@@ -1,6 +1,7 @@
 package dev.reliableredis.queue;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -168,7 +169,8 @@ class StreamQueueTest extends QueueTestBase {
         for (int i = 0; i <= 1000; i++) {
             crashed.enqueue(message("m" + i, "x"));
         }
-        List<Delivery> claimed = crashed.claim(1001);
+        List<Delivery> claimed = new ArrayList<>(crashed.claim(1000));
+        claimed.addAll(crashed.claim(1));
         // ten times the reaper's batch wait for their retry, all older than the dead consumer's entry
         assertThat(crashed.nack(claimed.subList(0, 1000).stream().map(d -> new Failure(d.lease(), "later")).toList()))
                 .containsOnly(Settled.RETRY_SCHEDULED);

@@ -15,10 +15,15 @@
     1 acked
     0 refused: the token is not the current lease (the lease expired and the message was returned or claimed
       again), or the message no longer exists
+
+  Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
 ]]
 --- @include "includes/time"
 --- @include "includes/lease"
 --- @include "includes/types"
+--- @include "includes/limits"
+
+require_batch((#ARGV - 1) / 2, 'ack')
 
 require_type(KEYS[2], 'hash')
 require_type(KEYS[4], 'hash')

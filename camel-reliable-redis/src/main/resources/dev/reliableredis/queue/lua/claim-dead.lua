@@ -19,10 +19,15 @@
 
   Returns a flat array, 5 entries per message, then 0:
     id, lease token, delivery count, record, failure
+
+  Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
 ]]
 --- @include "includes/time"
 --- @include "includes/lease"
 --- @include "includes/types"
+--- @include "includes/limits"
+
+require_batch(tonumber(ARGV[2]), 'claim')
 
 require_type(KEYS[2], 'zset')
 for _, key in ipairs({KEYS[3], KEYS[4], KEYS[5]}) do

@@ -34,9 +34,14 @@
     id, lease token, delivery count, record ("enqueuedAt|payload"), nil
   (the 5th, the failure, is only set by claim-dead; the shape is shared). When ready messages are left behind, a
   wake-up token is left for another consumer.
+
+  Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
 ]]
 --- @include "includes/time"
 --- @include "includes/lease"
+--- @include "includes/limits"
+
+require_batch(tonumber(ARGV[2]), 'claim')
 
 local now = now_ms()
 -- pcall: Redis at its maxmemory refuses a first write that may need memory; a full Redis must still be drained,

@@ -18,10 +18,15 @@
 
   Returns one code per message, in order: 1 stored, 0 a no-op because the id is already queued, delayed, in
   flight, dead, acked within the idempotency window, or earlier in the same batch.
+
+  Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
 ]]
 --- @include "includes/wake"
 --- @include "includes/time"
 --- @include "includes/types"
+--- @include "includes/limits"
+
+require_batch(#ARGV / 3, 'enqueue')
 
 require_type(KEYS[1], 'list')
 require_type(KEYS[2], 'zset')

@@ -15,9 +15,14 @@
   The deadlines are moved with ZREM, then ZADD: Redis at its maxmemory refuses a script whose first write is one
   that may need memory (ZADD), and lets a script that has written once run to its end; ZREM it never refuses.
   A lease must be kept on a full Redis, or long exchanges lose theirs.
+
+  Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
 ]]
 --- @include "includes/time"
 --- @include "includes/lease"
+--- @include "includes/limits"
+
+require_batch((#ARGV - 1) / 2, 'extend')
 
 local deadline = now_ms() + tonumber(ARGV[1])
 local ids, held, _, deadlines = held_leases(KEYS[1], KEYS[2], 2, 2)

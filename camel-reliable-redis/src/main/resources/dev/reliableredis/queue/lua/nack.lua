@@ -23,11 +23,16 @@
     1 scheduled for a retry
     2 dead-lettered
     0 refused: the token is not the current lease, or the message no longer exists
+
+  Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
 ]]
 --- @include "includes/time"
 --- @include "includes/lease"
 --- @include "includes/backoff"
 --- @include "includes/types"
+--- @include "includes/limits"
+
+require_batch((#ARGV - 4) / 3, 'nack')
 
 require_type(KEYS[2], 'zset')
 require_type(KEYS[3], 'zset')

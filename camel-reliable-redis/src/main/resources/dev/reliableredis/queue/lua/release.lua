@@ -15,11 +15,16 @@
   ARGV[2k], ARGV[2k+1]  id and lease token of the k-th delivery
 
   Returns the number of deliveries released (refused ones are not counted).
+
+  Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
 ]]
 --- @include "includes/wake"
 --- @include "includes/time"
 --- @include "includes/lease"
 --- @include "includes/types"
+--- @include "includes/limits"
+
+require_batch((#ARGV - 1) / 2, 'release')
 
 local toReady = ARGV[1] == 'ready'
 require_type(KEYS[2], toReady and 'list' or 'zset')

@@ -25,6 +25,8 @@
   none, so nothing of it is remembered, and the entry is not read.
 
   Returns an array with one code per delivery: 1 acked, 0 refused.
+
+  Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
 ]]
 local stream, group, consumer = KEYS[1], ARGV[1], ARGV[2]
 local window, deletion, refPrefix = tonumber(ARGV[3]), ARGV[4], ARGV[5]
@@ -32,6 +34,9 @@ local window, deletion, refPrefix = tonumber(ARGV[3]), ARGV[4], ARGV[5]
 --- @include "includes/time"
 --- @include "includes/types"
 --- @include "stream/includes/groups"
+--- @include "includes/limits"
+
+require_batch((#ARGV - 5) / 3, 'ack')
 
 local now = now_ms()
 

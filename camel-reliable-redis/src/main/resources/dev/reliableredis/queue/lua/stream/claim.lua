@@ -28,11 +28,16 @@
   Returns a flat array, 3 entries per delivery: entry id, delivery count, field array {k1, v1, ...}.
   A due retry whose entry was deleted meanwhile is acked away and not returned.
   Errors with NOGROUP when the group does not exist (the caller creates it).
+
+  Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
 ]]
 --- @include "includes/time"
 --- @include "includes/types"
 --- @include "stream/includes/groups"
 --- @include "stream/includes/deliveries"
+--- @include "includes/limits"
+
+require_batch(tonumber(ARGV[3]), 'claim')
 
 require_type(KEYS[2], 'zset')
 require_type(KEYS[3], 'zset')

@@ -20,9 +20,14 @@
   Returns one code per message, in order: 1 stored, 0 when the id is known: in the stream (undelivered or
   pending), delayed, dead, acked within the idempotency window, or earlier in the same batch. An id whose entry
   was trimmed away counts as unknown.
+
+  Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
 ]]
 --- @include "includes/time"
 --- @include "stream/includes/add"
+--- @include "includes/limits"
+
+require_batch((#ARGV - 1) / 4, 'enqueue')
 
 local now = now_ms()
 

@@ -11,10 +11,15 @@
   ARGV[2k+1], ARGV[2k+2]  entry id and lease token of the k-th delivery
 
   Returns an array with one code per delivery: 1 extended, 0 refused.
+
+  Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
 ]]
 local stream, group, consumer = KEYS[1], ARGV[1], ARGV[2]
 
 --- @include "stream/includes/groups"
+--- @include "includes/limits"
+
+require_batch((#ARGV - 2) / 2, 'extend')
 
 local entries, held = held_entries(stream, group, consumer, 3, 2)
 local xclaim = {'XCLAIM', stream, group, consumer, 0}

@@ -28,6 +28,8 @@
 
   Returns an array with one code per delivery: 1 retry scheduled, 2 dead-lettered, 0 refused (or, with
   deliveries left, trimmed away meanwhile: there is nothing to retry).
+
+  Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
 ]]
 local stream, group, consumer = KEYS[1], ARGV[1], ARGV[2]
 local maxDeliveries, retryDelay = tonumber(ARGV[3]), tonumber(ARGV[4])
@@ -39,6 +41,9 @@ local multiplier, maxDelay, deletion = tonumber(ARGV[5]), tonumber(ARGV[6]), ARG
 --- @include "stream/includes/dead_letter"
 --- @include "includes/backoff"
 --- @include "stream/includes/deliveries"
+--- @include "includes/limits"
+
+require_batch((#ARGV - 7) / 3, 'nack')
 
 local now = now_ms()
 

@@ -13,6 +13,8 @@
   ARGV[2k+1], ARGV[2k+2]  entry id and lease token of the k-th delivery
 
   Returns the number of deliveries released.
+
+  Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
 ]]
 local stream, group, consumer = KEYS[1], ARGV[1], ARGV[2]
 
@@ -20,6 +22,9 @@ local stream, group, consumer = KEYS[1], ARGV[1], ARGV[2]
 --- @include "includes/types"
 --- @include "stream/includes/groups"
 --- @include "stream/includes/deliveries"
+--- @include "includes/limits"
+
+require_batch((#ARGV - 2) / 2, 'release')
 
 require_type(KEYS[2], 'zset')
 require_type(KEYS[3], 'hash')
