@@ -1,8 +1,14 @@
 package dev.reliableredis.camel;
 
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 
+import dev.reliableredis.queue.RedisBytes;
 import dev.reliableredis.queue.RedisGateway;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.KeyScanCursor;
@@ -21,15 +27,16 @@ import org.apache.camel.support.service.ServiceSupport;
 /**
  * A Camel {@link IdempotentRepository} on Redis, for {@code idempotentConsumer(...)} in any route. Each key is one
  * Redis string {@code <keyPrefix>:{<name>}:seen:<key>} that expires after {@link #setExpiry expiry}, so that
- * {@link #add} is one {@code SET NX PX} command: atomic, so concurrent adds of one key have exactly one winner.
+ * {@link #add} is one {@code SET NX PX} command: atomic, so concurrent adds of one key have exactly one winner. Its
+ * value is the add's own token, which lets a failed add be recognised by the next add of its key.
  * Connects through a Lettuce client the application owns ({@link #setRedisClient}), or through one of its own made
  * from {@link #setRedisUri redisUri} and closed when the repository stops. Configure it before it starts.
  */
 @ManagedResource(description = "reliable-redis idempotent repository: keys in Redis that expire")
 public class ReliableRedisIdempotentRepository extends ServiceSupport implements IdempotentRepository {
 
-    /** Value of every key: only its existence counts. */
-    private static final byte[] SEEN = {'1'};
+    /** Adds whose answer was lost that this repository still remembers, at most this many (the oldest go first). */
+    static final int MAX_UNANSWERED = 10_000;
     /** Keys one SCAN step reads and one UNLINK removes in clear(). */
     static final int CLEAR_BATCH = 1000;
 
@@ -45,6 +52,16 @@ public class ReliableRedisIdempotentRepository extends ServiceSupport implements
     private IdempotentKeys keys;
     private ClientResources ownResources;
     private volatile RedisGateway redis;
+    /**
+     * The tokens of adds that failed without an answer, by key: Redis may have stored them, and Camel runs no
+     * {@code remove} for an add that threw. The next add of such a key finds its token there and takes the key.
+     */
+    private final Map<String, byte[]> unanswered = Collections.synchronizedMap(new LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, byte[]> eldest) {
+            return size() > MAX_UNANSWERED;
+        }
+    });
 
     /** For bean definitions (YAML, XML, Spring): set redisUri or redisClient, and name, before it starts. */
     public ReliableRedisIdempotentRepository() {
@@ -96,13 +113,35 @@ public class ReliableRedisIdempotentRepository extends ServiceSupport implements
         }
     }
 
-    /** Remembers the key unless it is remembered already: true for exactly one of concurrent adds of one key. */
+    /**
+     * Remembers the key unless it is remembered already: true for exactly one of concurrent adds of one key. Each add
+     * stores a token of its own. When an add fails without an answer (a timeout, a reset connection), Redis may
+     * still have stored it, and Camel's idempotent consumer runs no {@code remove} for an add that threw: the key
+     * would keep the source's resend out for its whole expiry, never processed. So the repository remembers that
+     * token, and the next add of the key that finds it in Redis takes the key (true). Remembered in this repository
+     * only: a resend that reaches another JVM's repository is kept out until the key expires.
+     */
     @Override
     @ManagedOperation(description = "Adds the key; false when it is there already")
     public boolean add(String key) {
         byte[] redisKey = keys().of(key);
+        // a number: Redis keeps it in the key's value object, with no string of its own to allocate
+        byte[] token = RedisBytes.bytes(Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE));
         SetArgs setIfAbsent = expiry.isZero() ? SetArgs.Builder.nx() : SetArgs.Builder.nx().px(expiry.toMillis());
-        return call("add", commands -> commands.set(redisKey, SEEN, setIfAbsent)) != null;
+        String stored;
+        try {
+            stored = call("add", commands -> commands.set(redisKey, token, setIfAbsent));
+        } catch (IdempotentRepositoryException e) {
+            unanswered.put(key, token);
+            throw e;
+        }
+        if (stored != null) {
+            unanswered.remove(key);
+            return true;
+        }
+        byte[] lost = unanswered.get(key);
+        return lost != null && Arrays.equals(lost, call("add", commands -> commands.get(redisKey)))
+               && unanswered.remove(key, lost);
     }
 
     @Override
@@ -117,6 +156,7 @@ public class ReliableRedisIdempotentRepository extends ServiceSupport implements
     @ManagedOperation(description = "Removes the key; false when it was not there")
     public boolean remove(String key) {
         byte[] redisKey = keys().of(key);
+        unanswered.remove(key);
         return call("remove", commands -> commands.del(redisKey)) > 0;
     }
 
@@ -137,6 +177,7 @@ public class ReliableRedisIdempotentRepository extends ServiceSupport implements
     @ManagedOperation(description = "Removes every key of this repository, and no other Redis key")
     public void clear() {
         byte[] pattern = keys().ownKeysPattern();
+        unanswered.clear();
         ScanArgs match = ScanArgs.Builder.matches(pattern).limit(CLEAR_BATCH);
         call("clear", commands -> {
             ScanCursor cursor = ScanCursor.INITIAL;

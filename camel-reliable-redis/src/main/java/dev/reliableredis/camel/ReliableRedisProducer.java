@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.concurrent.CompletionException;
 
 import dev.reliableredis.queue.HeaderCodec;
-import dev.reliableredis.queue.MessageIds;
 import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.ReliableQueue;
 import org.apache.camel.AsyncCallback;
@@ -32,11 +31,16 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
     private static final Logger LOG = LoggerFactory.getLogger(ReliableRedisProducer.class);
 
     private Enqueuer enqueuer;
+    /** Where an exchange keeps the ids of its send through this producer until the send succeeds. */
+    private final String unsentIdsProperty;
     private WritableHealthCheckRepository healthChecks;
     private ReliableRedisProducerHealthCheck healthCheck;
 
     public ReliableRedisProducer(ReliableRedisEndpoint endpoint) {
         super(endpoint);
+        // named by this producer, not by the URI, which may hold a password
+        this.unsentIdsProperty = UnsentIds.PROPERTY_PREFIX + endpoint.getQueueName() + "@"
+                                 + Integer.toHexString(System.identityHashCode(this));
     }
 
     @Override
@@ -95,11 +99,15 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
     private boolean enqueue(ReliableQueue queue, Exchange exchange, AsyncCallback callback) throws Exception {
         Message message = exchange.getMessage();
         boolean batch = message.getBody() instanceof List<?>;
-        List<NewMessage> messages = batch ? elements(exchange, (List<?>) message.getBody())
+        UnsentIds ids = UnsentIds.of(exchange, unsentIdsProperty, batch ? ((List<?>) message.getBody()).size() : 1);
+        List<NewMessage> messages = batch ? elements(exchange, (List<?>) message.getBody(), ids)
                 : List.of(toMessage(exchange, message.getBody(), travellingHeaders(exchange, message),
                         message.getHeader(ReliableRedisConstants.DELAY, 0L, Long.class),
-                        message.getHeader(ReliableRedisConstants.DEDUPLICATION_ID, String.class),
+                        idOrGenerated(message.getHeader(ReliableRedisConstants.DEDUPLICATION_ID, String.class), ids,
+                                0),
                         message.getHeader(ReliableRedisConstants.SHARD_KEY, String.class)));
+        // kept until the send succeeds, for the error handler's redelivery of this exchange (see UnsentIds)
+        exchange.setProperty(unsentIdsProperty, UnsentIds.sent(exchange, messages));
         if (getEndpoint().getConfiguration().isSynchronous()) {
             sent(queue, exchange, batch, messages, enqueuer.sendAndWait(messages));
             callback.done(true);
@@ -116,8 +124,13 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
         return false;
     }
 
-    private static void sent(ReliableQueue queue, Exchange exchange, boolean batch, List<NewMessage> messages,
+    private static String idOrGenerated(String deduplicationId, UnsentIds unsent, int index) {
+        return deduplicationId != null && !deduplicationId.isEmpty() ? deduplicationId : unsent.generatedId(index);
+    }
+
+    private void sent(ReliableQueue queue, Exchange exchange, boolean batch, List<NewMessage> messages,
             List<Boolean> enqueued) {
+        exchange.removeProperty(unsentIdsProperty);
         List<String> ids = messages.stream().map(NewMessage::id).toList();
         logNoOps(queue, ids, enqueued);
         exchange.getMessage().setHeader(ReliableRedisConstants.MESSAGE_ID, batch ? ids : ids.get(0));
@@ -130,7 +143,7 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
      * exchange's headers, delay and shard key. With a deduplication
      * id on the exchange, element i gets {@code <id>:<i>}, so sending the same batch again is a no-op.
      */
-    private List<NewMessage> elements(Exchange exchange, List<?> body) throws Exception {
+    private List<NewMessage> elements(Exchange exchange, List<?> body, UnsentIds unsent) throws Exception {
         Message message = exchange.getMessage();
         String batchId = message.getHeader(ReliableRedisConstants.DEDUPLICATION_ID, String.class);
         Map<String, Object> headers = travellingHeaders(exchange, message);
@@ -142,10 +155,12 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
             if (body.get(i) instanceof Message element) {
                 String own = element.getHeader(ReliableRedisConstants.DEDUPLICATION_ID, String.class);
                 messages.add(toMessage(exchange, element.getBody(), travellingHeaders(exchange, element),
-                        element.getHeader(ReliableRedisConstants.DELAY, 0L, Long.class), own != null ? own : id,
+                        element.getHeader(ReliableRedisConstants.DELAY, 0L, Long.class),
+                        idOrGenerated(own != null ? own : id, unsent, i),
                         element.getHeader(ReliableRedisConstants.SHARD_KEY, shardKey, String.class)));
             } else {
-                messages.add(toMessage(exchange, body.get(i), headers, delay, id, shardKey));
+                messages.add(toMessage(exchange, body.get(i), headers, delay, idOrGenerated(id, unsent, i),
+                        shardKey));
             }
         }
         return messages;
@@ -155,8 +170,7 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
             String id, String shardKey) throws Exception {
         byte[] bytes = body == null ? new byte[0]
                 : exchange.getContext().getTypeConverter().mandatoryConvertTo(byte[].class, exchange, body);
-        return new NewMessage(id == null || id.isEmpty() ? MessageIds.newId() : id, bytes, headers, delay,
-                shardKey == null || shardKey.isEmpty() ? null : shardKey);
+        return new NewMessage(id, bytes, headers, delay, shardKey == null || shardKey.isEmpty() ? null : shardKey);
     }
 
     private static void logNoOps(ReliableQueue queue, List<String> ids, List<Boolean> enqueued) {

@@ -369,6 +369,47 @@ class ProducerTest extends CamelRedisTestBase {
         assertThat(result.getException()).hasMessageContaining("'explode'").hasMessageContaining("queue 'q'");
     }
 
+    /**
+     * A send whose reply is lost: Redis is paused (CLIENT PAUSE) past the send's command timeout and runs the enqueue
+     * when the pause ends. The error handler redelivers the exchange after the pause, with the id of the lost send,
+     * so the message is stored once.
+     */
+    @Test
+    void aSendRedeliveredAfterALostReplyIsStoredOnce() throws Exception {
+        String uri = "reliable-redis:orders?mode=" + mode + "&commandTimeout=300";
+        routes(new RouteBuilder() {
+            public void configure() {
+                onException(Exception.class).maximumRedeliveries(5).redeliveryDelay(1500);
+                from("direct:send").to(uri);
+            }
+        });
+        // the endpoint's connection open before Redis pauses, so that the send itself goes unanswered
+        template.requestBodyAndHeader(uri, null, ReliableRedisConstants.OPERATION, "stats");
+        serverOf("orders").clientPause(1000);
+
+        Exchange sent = template.request("direct:send", e -> e.getMessage().setBody("once"));
+
+        assertThat(sent.getException()).isNull();
+        assertThat(sent.getMessage().getHeader(Exchange.REDELIVERY_COUNTER, Integer.class)).isPositive();
+        assertThat(sent.getMessage().getHeader(ReliableRedisConstants.ENQUEUED, Boolean.class))
+                .as("the redelivery found the message the lost send had stored").isFalse();
+        assertThat(stats("orders").get("ready")).isEqualTo(1);
+    }
+
+    /** An exchange that was redelivered once and then loops over a send enqueues in every iteration. */
+    @Test
+    void eachIterationOfALoopOverASendEnqueuesAfterARedelivery() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("direct:loop").loop(3).to("reliable-redis:orders?mode=" + mode);
+            }
+        });
+
+        template.sendBodyAndHeader("direct:loop", "again", Exchange.REDELIVERY_COUNTER, 1);
+
+        assertThat(stats("orders").get("ready")).isEqualTo(3);
+    }
+
     @Test
     void aSendThatDoesNotReachRedisFailsTheExchangeWithinTheCommandTimeoutNamingTheQueue() {
         RedisProcess nothing = RedisProcess.onFreePort();

@@ -40,7 +40,7 @@ public final class LeastPrivilegeUser {
      */
     public static final String CLUSTER_RULE = "+cluster|nodes +cluster|myid +client|setname";
     /** ReliableRedisIdempotentRepository's own rule: it runs no script. */
-    public static final String IDEMPOTENT_REPOSITORY_RULE = "resetkeys ~rr:* resetchannels -@all +set +exists +del "
+    public static final String IDEMPOTENT_REPOSITORY_RULE = "resetkeys ~rr:* resetchannels -@all +set +get +exists +del "
                                                             + "+unlink +scan";
     /** What the dashboard adds to the rule: it finds the queues under a prefix with SCAN. */
     public static final String DASHBOARD_RULE = "+scan";

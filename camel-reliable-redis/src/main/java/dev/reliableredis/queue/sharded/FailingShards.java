@@ -51,8 +51,8 @@ final class FailingShards {
         int failed = failures.incrementAndGet(shard);
         retryAt.set(shard, System.nanoTime() + CallBackoff.after(failed).toNanos());
         if (failed == 1) {
-            LOG.warn("Shard {} of queue '{}' failed; claims pass over it, trying it again with backoff, while the other "
-                     + "shards are consumed: {}", shard, queue, cause.getMessage());
+            LOG.warn("Shard {} of queue '{}' failed; claims pass over it, trying it again with backoff, while the "
+                     + "other shards are consumed: {}", shard, queue, cause.getMessage());
         }
     }
 
