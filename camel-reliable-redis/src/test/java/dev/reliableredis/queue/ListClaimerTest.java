@@ -67,11 +67,7 @@ class ListClaimerTest extends QueueTestBase {
 
     @Test
     void aClaimerWhoseUserMayNotRunClientCommandsStillClaimsAndStillStops() throws Exception {
-        raw.aclSetuser("limited", AclSetuserArgs.Builder.on().addPassword("secret").allKeys().allCommands()
-                .removeCommand(CommandType.CLIENT));
-        RedisURI limited = RedisURI.create(redis.uri());
-        limited.setCredentialsProvider(new StaticCredentialsProvider("limited", "secret".toCharArray()));
-        try (RedisGateway limitedGateway = RedisGateway.create(resources, limited, Duration.ofSeconds(5))) {
+        try (RedisGateway limitedGateway = gatewayWithoutClientCommands()) {
             ListQueue q = ListQueue.of(limitedGateway, "rr", "orders", settings(30_000, 0, 1000));
             q.stats();
             try (Claimer claimer = claimerOf(q)) {
@@ -79,11 +75,70 @@ class ListClaimerTest extends QueueTestBase {
                 q.enqueue(message("m1", "hello"));
                 assertThat(claim.get(10, TimeUnit.SECONDS)).extracting(Delivery::messageId).containsExactly("m1");
 
-                CompletableFuture<List<Delivery>> next = waitingClaim(claimer);
+                CompletableFuture<List<Delivery>> next = waitingClaim(claimer, Duration.ofSeconds(1));
+                long clients = connectedClients();
                 claimer.wakeUp();
-                assertThat(next).as("the wait ends by closing the connection").failsWithin(10, TimeUnit.SECONDS);
+                assertThat(next.get(10, TimeUnit.SECONDS)).as("the wait ran out").isEmpty();
+                assertThat(connectedClients()).as("the connection was not cut").isEqualTo(clients);
             }
         }
+    }
+
+    /**
+     * A stop on a connection that cannot be addressed (no CLIENT UNBLOCK: a cluster connection, or here a user
+     * without CLIENT) leaves the wait to end: a message that arrives in it is claimed and returned, not cut off
+     * with the connection, its reply lost and its delivery counted.
+     */
+    @Test
+    void aStopLeavesAWaitItCannotEndToRunOutSoThatNoClaimsReplyIsLost() throws Exception {
+        try (RedisGateway limitedGateway = gatewayWithoutClientCommands()) {
+            ListQueue q = ListQueue.of(limitedGateway, "rr", "orders", settings(30_000, 0, 1000));
+            try (Claimer claimer = claimerOf(q)) {
+                CompletableFuture<List<Delivery>> claim = waitingClaim(claimer, Duration.ofSeconds(5));
+
+                claimer.wakeUp();
+                q.enqueue(message("m1", "hello"));
+
+                assertThat(claim.get(10, TimeUnit.SECONDS)).extracting(Delivery::messageId).containsExactly("m1");
+            }
+        }
+    }
+
+    /**
+     * CLIENT UNBLOCK answered 0 (the connection is not waiting) is not taken for Redis not answering: the claim's
+     * wait is left to run out, and its claim to reply, instead of its connection being cut after a few attempts, which
+     * would lose the reply of a claim that is slow to come back. Here the answers are 0 because the claimer's
+     * connection was reconnected between two claims, so that the CLIENT ID it asked in front of its first wait is
+     * another connection's.
+     */
+    @Test
+    void aStopWhoseUnblockIsAnsweredZeroLetsTheClaimEndInsteadOfCuttingIt() throws Exception {
+        ListQueue q = queue("orders", settings(30_000, 0, 1000));
+        try (Claimer claimer = claimerOf(q)) {
+            CompletableFuture<List<Delivery>> first = waitingClaim(claimer);
+            q.enqueue(message("m1", "hello"));
+            assertThat(first.get(10, TimeUnit.SECONDS)).hasSize(1);
+            long clients = connectedClients();
+            // the queue's command connection's last command is this one; the claimer's, the claim behind its wait
+            gateway.commands().clientId();
+            raw.clientKill(KillArgs.Builder.id(clientIdOf("evalsha")));
+            await().atMost(Duration.ofSeconds(10)).until(() -> connectedClients() == clients
+                                                              && !raw.clientList().contains(" cmd=blpop "));
+
+            CompletableFuture<List<Delivery>> claim = waitingClaim(claimer, Duration.ofSeconds(2));
+            claimer.wakeUp();
+
+            assertThat(claim.get(10, TimeUnit.SECONDS)).as("the wait ran out and the claim behind it replied")
+                    .isEmpty();
+        }
+    }
+
+    private RedisGateway gatewayWithoutClientCommands() {
+        raw.aclSetuser("limited", AclSetuserArgs.Builder.on().addPassword("secret").allKeys().allCommands()
+                .removeCommand(CommandType.CLIENT));
+        RedisURI limited = RedisURI.create(redis.uri());
+        limited.setCredentialsProvider(new StaticCredentialsProvider("limited", "secret".toCharArray()));
+        return RedisGateway.create(resources, limited, Duration.ofSeconds(5));
     }
 
     @Test
@@ -113,7 +168,11 @@ class ListClaimerTest extends QueueTestBase {
 
     /** Starts a claim on another thread; returns once it waits in BLPOP. */
     private CompletableFuture<List<Delivery>> waitingClaim(Claimer claimer) {
-        CompletableFuture<List<Delivery>> claim = CompletableFuture.supplyAsync(() -> claim(claimer));
+        return waitingClaim(claimer, LONG_WAIT);
+    }
+
+    private CompletableFuture<List<Delivery>> waitingClaim(Claimer claimer, Duration maxWait) {
+        CompletableFuture<List<Delivery>> claim = CompletableFuture.supplyAsync(() -> claimer.claim(10, maxWait));
         awaitBlockedClients(1);
         return claim;
     }
@@ -123,7 +182,12 @@ class ListClaimerTest extends QueueTestBase {
     }
 
     private long blockedClientId() {
-        return raw.clientList().lines().filter(line -> line.contains(" cmd=blpop "))
+        return clientIdOf("blpop");
+    }
+
+    /** The id of the client whose last command was this one. */
+    private long clientIdOf(String command) {
+        return raw.clientList().lines().filter(line -> line.contains(" cmd=" + command + " "))
                 .map(line -> Long.parseLong(line.substring(3, line.indexOf(' ')))).findFirst().orElseThrow();
     }
 

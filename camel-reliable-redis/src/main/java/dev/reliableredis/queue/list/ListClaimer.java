@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.reliableredis.queue.Claimant;
 import dev.reliableredis.queue.Claimer;
@@ -35,7 +36,11 @@ final class ListClaimer implements Claimer {
 
     /** How often a stopping consumer asks Redis again to end its wait, in case the first request overtook it. */
     private static final long UNBLOCK_EVERY_MILLIS = 100;
-    /** Unanswered requests after which a stopping consumer cuts its connection instead: Redis does not answer. */
+    /**
+     * Requests Redis has not answered after which a stopping consumer cuts its connection instead: Redis does not
+     * answer. A request answered 0 (not waiting: the wait is over and the claim behind it under way, or not begun)
+     * does not count, so a slow claim's reply is never cut off.
+     */
     private static final int UNBLOCK_ATTEMPTS = 5;
 
     private final ListQueue queue;
@@ -54,6 +59,8 @@ final class ListClaimer implements Claimer {
     private volatile boolean addressable = true;
     /** Redis confirmed that it ended the wait: only the claim's reply is awaited now. */
     private volatile boolean unblocked;
+    /** Requests to end the wait that Redis has not answered yet. */
+    private final AtomicInteger unansweredUnblocks = new AtomicInteger();
     private volatile boolean woken;
     private boolean closed;
     /** No claim was made yet: the first claims at once. */
@@ -120,7 +127,6 @@ final class ListClaimer implements Claimer {
      */
     private List<Delivery> await(long deadline, CompletableFuture<List<Delivery>> claim) {
         try {
-            int attempts = 0;
             while (true) {
                 try {
                     return claim.get(UNBLOCK_EVERY_MILLIS, TimeUnit.MILLISECONDS);
@@ -130,7 +136,7 @@ final class ListClaimer implements Claimer {
                         throw new RedisCommandTimeoutException("The claim of queue '" + queue.name()
                                 + "' had no answer within its wait and the command timeout");
                     }
-                    if (woken && !unblocked && ++attempts > UNBLOCK_ATTEMPTS) {
+                    if (woken && !unblocked && unansweredUnblocks.get() >= UNBLOCK_ATTEMPTS) {
                         discardConnection();
                     } else if (woken && !unblocked) {
                         unblock();
@@ -181,8 +187,10 @@ final class ListClaimer implements Claimer {
     /**
      * Ends the wait under way, if any, without waiting for Redis: BLPOP returns as if it had timed out, and the claim
      * behind it runs and returns what it claimed, which the stopping consumer gives back. Cutting the connection
-     * instead could lose the reply of a claim Redis has run, leaving its messages leased until the lease expires; it is
-     * the way only where the connection cannot be addressed, or Redis does not answer.
+     * instead could lose the reply of a claim Redis has run, leaving its messages leased until the lease expires,
+     * their delivery counted: it is the way only when Redis does not answer. A connection that cannot be addressed
+     * (a cluster connection, a user without CLIENT) is left to end its wait, which is bounded (on a cluster, by half
+     * the command timeout).
      */
     @Override
     public void wakeUp() {
@@ -196,19 +204,19 @@ final class ListClaimer implements Claimer {
         }
         Long id = clientId;
         RedisClusterAsyncCommands<byte[], byte[]> redis = gateway.asyncCommandsIfOpen();
-        if (!addressable || redis == null) {
-            discardConnection();
-            return;
-        }
-        if (id == null) {
-            // its CLIENT ID is on its way: the claim's wait asks again
+        if (!addressable || redis == null || id == null) {
+            // the wait ends by itself; with its CLIENT ID on its way, the claim's wait asks again
             return;
         }
         // 1: the wait ended; 0: not waiting (yet, or any more): asked again while the claim is awaited
+        unansweredUnblocks.incrementAndGet();
         redis.clientUnblock(id, UnblockType.TIMEOUT).whenComplete((ended, error) -> {
             if (error != null) {
                 discardConnection();
-            } else if (ended == 1) {
+                return;
+            }
+            unansweredUnblocks.decrementAndGet();
+            if (ended == 1) {
                 unblocked = true;
             }
         });
