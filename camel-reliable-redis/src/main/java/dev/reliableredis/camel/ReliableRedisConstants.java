@@ -59,13 +59,19 @@ public interface ReliableRedisConstants {
                             + "delayed, dead, oldestReadyAge and oldestInflightAge, and oldestPendingAge in stream "
                             + "mode); redrive (move dead letters back to ready, the body becomes the "
                             + "count moved); purge (remove every ready, delayed and dead message, the body becomes "
-                            + "the count removed).",
-              javaType = "String", enums = "enqueue,stats,redrive,purge")
+                            + "the count removed); reshard (record a new shard count for the queue, which must "
+                            + "hold no message; see CamelReliableRedisShards).",
+              javaType = "String", enums = "enqueue,stats,redrive,purge,reshard")
     String OPERATION = "CamelReliableRedisOperation";
 
     @Metadata(label = "producer", description = "redrive: the most dead letters to move (default: all).",
               javaType = "Long")
     String LIMIT = "CamelReliableRedisLimit";
+
+    @Metadata(label = "producer", description = "reshard: the queue's new shard count, recorded when the queue holds "
+                                                + "no message; sent through an endpoint with the current count.",
+              javaType = "Integer")
+    String SHARDS = "CamelReliableRedisShards";
 
     @Metadata(label = "consumer",
               description = "On dead letters: why the message was dead-lettered, the exception class and message or "

@@ -9,10 +9,12 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import dev.reliableredis.queue.BatchLoop;
+import dev.reliableredis.queue.CheckedClaimer;
 import dev.reliableredis.queue.Claimant;
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.LeaseKeeper;
+import dev.reliableredis.queue.QueueException;
 import dev.reliableredis.queue.ReliableQueue;
 import org.apache.camel.Exchange;
 import org.apache.camel.ExchangePropertyKey;
@@ -71,6 +73,13 @@ public class ReliableRedisConsumer extends DefaultConsumer implements ShutdownAw
     protected void doStart() throws Exception {
         super.doStart();
         ReliableRedisEndpoint endpoint = getEndpoint();
+        try {
+            endpoint.checkShardCount();
+        } catch (QueueException redisDown) {
+            // a route whose Redis is down still starts; each consumer thread checks before its first claim
+            LOG.debug("The shard count of queue '{}' is checked once Redis answers: {}", endpoint.getQueueName(),
+                    redisDown.getMessage());
+        }
         queue = configuration.isConsumeDeadLetters() ? endpoint.queue().deadLetters() : endpoint.queue();
         // health checks are optional: only when the application has a health check registry. Camel's route check
         // calls a disabled check too and then reports UNKNOWN, so a switched-off check is not set at all
@@ -111,7 +120,8 @@ public class ReliableRedisConsumer extends DefaultConsumer implements ShutdownAw
         };
         loops = new ArrayList<>(threads);
         for (int i = 0; i < threads; i++) {
-            Claimer claimer = queue.newClaimer(Claimant.thread(consumer, i, pollTimeout));
+            Claimer claimer = new CheckedClaimer(endpoint::checkShardCount,
+                    queue.newClaimer(Claimant.thread(consumer, i, pollTimeout)));
             loops.add(new BatchLoop(queue, claimer, leases, configuration.getMaxMessagesPerPoll(), pollTimeout,
                     this::process, events));
         }

@@ -16,6 +16,7 @@ import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.ReplicaWait;
 import dev.reliableredis.queue.list.ListQueue;
+import dev.reliableredis.queue.sharded.ShardCount;
 import dev.reliableredis.queue.sharded.ShardedQueue;
 import dev.reliableredis.queue.stream.StreamQueue;
 import io.lettuce.core.SslOptions;
@@ -59,6 +60,7 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
     private HeaderFilterStrategy headerFilterStrategy = new ReliableRedisHeaderFilterStrategy();
 
     private RedisGateway gateway;
+    private ShardCount shardCount;
     private ReliableQueue queue;
     private ReplicaWait replicaWait;
     /** Consumers of this endpoint that are started: the queue's stats are read through such an endpoint. */
@@ -100,11 +102,24 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
         queue = configuration.getShards() > 1
                 ? ShardedQueue.of(queueName, configuration.getShards(), i -> queue(QueueNames.shard(queueName, i)))
                 : queue(queueName);
+        shardCount = new ShardCount(gateway, configuration.getKeyPrefix(), queueName, configuration.getShards());
         Duration waitTimeout = Duration.ofMillis(configuration.getWaitTimeout());
         replicaWait = configuration.isWaitAof()
                 ? ReplicaWait.appendOnlyFiles(gateway, configuration.getWaitReplicas(), waitTimeout)
                 : ReplicaWait.replicas(gateway, configuration.getWaitReplicas(), waitTimeout);
         monitor = getComponent().attach(this);
+    }
+
+    /**
+     * Refuses this endpoint (IllegalStateException) when Redis records another shard count for the queue; checks
+     * once, before the endpoint's first send or claim (see {@link ShardCount}).
+     */
+    void checkShardCount() {
+        shardCount.check();
+    }
+
+    ShardCount shardCount() {
+        return shardCount;
     }
 
     /** The unsharded queue of that name, or a shard. */

@@ -8,6 +8,7 @@ import java.util.concurrent.CompletionException;
 
 import dev.reliableredis.queue.HeaderCodec;
 import dev.reliableredis.queue.NewMessage;
+import dev.reliableredis.queue.QueueException;
 import dev.reliableredis.queue.ReliableQueue;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
@@ -77,23 +78,49 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
         ReliableQueue queue = getEndpoint().queue();
         try {
             String operation = message.getHeader(ReliableRedisConstants.OPERATION, "enqueue", String.class);
+            checkShardCount();
             switch (operation) {
                 case "enqueue" -> {
                     return enqueue(queue, exchange, callback);
                 }
+                case "reshard" -> message.setBody(reshard(queue, message));
                 // admin operations are rare and may take many calls: they run on the caller's thread
                 case "stats" -> message.setBody(queue.stats().toMap());
                 case "redrive" -> message.setBody(queue.redrive(
                         message.getHeader(ReliableRedisConstants.LIMIT, Long.MAX_VALUE, Long.class)));
                 case "purge" -> message.setBody(queue.purge());
                 default -> throw new IllegalArgumentException(ReliableRedisConstants.OPERATION + " '" + operation
-                        + "' is not one of enqueue, stats, redrive, purge (queue '" + queue.name() + "')");
+                        + "' is not one of enqueue, stats, redrive, purge, reshard (queue '" + queue.name() + "')");
             }
         } catch (Exception e) {
             exchange.setException(e);
         }
         callback.done(true);
         return true;
+    }
+
+    /**
+     * Refuses a send when Redis records another shard count for the queue. When Redis does not answer the check, the
+     * operation goes on, to fail with its own error (or to land, with the check made again on the next send).
+     */
+    private void checkShardCount() {
+        try {
+            getEndpoint().checkShardCount();
+        } catch (QueueException redisFailed) {
+            LOG.debug("The shard count of queue '{}' was not checked: {}", getEndpoint().getQueueName(),
+                    redisFailed.getMessage());
+        }
+    }
+
+    /** Records the queue's new shard count; returns it. */
+    private int reshard(ReliableQueue queue, Message message) {
+        Integer shards = message.getHeader(ReliableRedisConstants.SHARDS, Integer.class);
+        if (shards == null) {
+            throw new IllegalArgumentException("reshard of queue '" + queue.name() + "' needs the header "
+                    + ReliableRedisConstants.SHARDS + ", the new shard count");
+        }
+        getEndpoint().shardCount().reshard(queue, shards);
+        return shards;
     }
 
     private boolean enqueue(ReliableQueue queue, Exchange exchange, AsyncCallback callback) throws Exception {

@@ -164,6 +164,57 @@ class ShardsTest extends CamelRedisTestBase {
         assertThat(shardedStats("orders")).containsEntry("ready", 20L);
     }
 
+    /** The count the queue was first used with is recorded; an endpoint with another count is refused, naming both. */
+    @Test
+    void anEndpointWithAnotherShardCountIsRefusedAndNothingIsStrandedByIt() throws Exception {
+        sendSharded("orders", "first", Map.of());
+        String twoShards = "reliable-redis:orders?mode=" + mode + "&shards=2";
+
+        Exchange refused = template.request(twoShards, e -> e.getMessage().setBody("lost?"));
+        assertThat(refused.getException()).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("Queue 'orders' has 3 shard(s)").hasMessageContaining("shards=2")
+                .hasMessageContaining("reshard");
+        assertThat(template.request("reliable-redis:orders?mode=" + mode, e -> e.getMessage().setBody("x"))
+                .getException()).as("an unsharded endpoint").hasMessageContaining("has 3 shard(s)");
+        assertThatThrownBy(() -> routes(new RouteBuilder() {
+            public void configure() {
+                from(twoShards).process(received::add);
+            }
+        })).hasStackTraceContaining("Queue 'orders' has 3 shard(s)");
+        assertThat(shardedStats("orders").get("ready")).isEqualTo(1);
+    }
+
+    /** A reshard records a new count once the queue is drained; until then it is refused and changes nothing. */
+    @Test
+    void aDrainedQueueIsReshardedAndThenOnlyTheNewCountIsAccepted() throws Exception {
+        for (int i = 0; i < 6; i++) {
+            sendSharded("orders", "m" + i, Map.of());
+        }
+        Exchange early = template.request(uri("orders"), e -> {
+            e.getMessage().setHeader(ReliableRedisConstants.OPERATION, "reshard");
+            e.getMessage().setHeader(ReliableRedisConstants.SHARDS, 2);
+        });
+        assertThat(early.getException()).hasMessageContaining("cannot go from 3 to 2 shards while it holds messages")
+                .hasMessageContaining("6 ready");
+
+        routes(new RouteBuilder() {
+            public void configure() {
+                from(uri("orders")).routeId("drain").process(received::add);
+            }
+        });
+        awaitReceived(6);
+        context.getRouteController().stopRoute("drain");
+        awaitShardedStats("orders", 0, 0);
+        Object resharded = template.requestBodyAndHeaders(uri("orders"), null, Map.of(ReliableRedisConstants.OPERATION,
+                "reshard", ReliableRedisConstants.SHARDS, 2));
+        assertThat(resharded).isEqualTo(2);
+
+        String twoShards = "reliable-redis:orders?mode=" + mode + "&shards=2";
+        assertThat(template.request(twoShards, e -> e.getMessage().setBody("after")).getException()).isNull();
+        assertThat(template.request(uri("orders"), e -> e.getMessage().setBody("old")).getException())
+                .hasMessageContaining("Queue 'orders' has 2 shard(s)").hasMessageContaining("shards=3");
+    }
+
     @Test
     void aStreamKeyWithShardsIsRefusedNamingTheOptions() {
         assertThatThrownBy(() -> context.getEndpoint("reliable-redis:orders?mode=stream&shards=2&streamKey=order_stream"))

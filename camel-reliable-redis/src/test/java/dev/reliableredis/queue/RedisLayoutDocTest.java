@@ -20,8 +20,8 @@ class RedisLayoutDocTest {
     private static final Path DOC = Path.of("../docs/redis-layout.md");
 
     private static final List<String> LIST_SCRIPTS = List.of("enqueue", "claim", "claim-dead", "ack", "nack", "extend",
-            "release", "reap", "redrive", "purge", "stats", "browse", "includes/wake", "includes/lease", "includes/time",
-            "includes/types", "includes/backoff", "includes/limits");
+            "release", "reap", "redrive", "purge", "stats", "browse", "shard-count", "includes/wake", "includes/lease",
+            "includes/time", "includes/types", "includes/backoff", "includes/limits");
     private static final List<String> STREAM_SCRIPTS = List.of("stream/enqueue", "stream/claim", "stream/ack",
             "stream/nack", "stream/extend", "stream/release", "stream/reap", "stream/redrive", "stream/purge",
             "stream/stats", "stream/browse", "stream/leave", "stream/includes/groups", "stream/includes/dead_letter",

@@ -2530,7 +2530,9 @@ public interface ReliableRedisEndpointBuilderFactory {
          * ready, inflight, delayed, dead, oldestReadyAge and oldestInflightAge,
          * and oldestPendingAge in stream mode); redrive (move dead letters back
          * to ready, the body becomes the count moved); purge (remove every
-         * ready, delayed and dead message, the body becomes the count removed).
+         * ready, delayed and dead message, the body becomes the count removed);
+         * reshard (record a new shard count for the queue, which must hold no
+         * message; see CamelReliableRedisShards).
          * 
          * The option is a: {@code String} type.
          * 
@@ -2552,6 +2554,19 @@ public interface ReliableRedisEndpointBuilderFactory {
          */
         public String reliableRedisLimit() {
             return "CamelReliableRedisLimit";
+        }
+        /**
+         * reshard: the queue's new shard count, recorded when the queue holds
+         * no message; sent through an endpoint with the current count.
+         * 
+         * The option is a: {@code Integer} type.
+         * 
+         * Group: producer
+         * 
+         * @return the name of the header {@code ReliableRedisShards}.
+         */
+        public String reliableRedisShards() {
+            return "CamelReliableRedisShards";
         }
         /**
          * On dead letters: why the message was dead-lettered, the exception

@@ -1,0 +1,36 @@
+package dev.reliableredis.queue;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * A claimer that runs a check before each claim, such as {@code ShardCount.check}, which is a no-op once it passed:
+ * a consumer that started while Redis was down checks when Redis is back, before it claims anything. A check that
+ * fails fails the claim.
+ */
+public final class CheckedClaimer implements Claimer {
+
+    private final Runnable check;
+    private final Claimer claimer;
+
+    public CheckedClaimer(Runnable check, Claimer claimer) {
+        this.check = check;
+        this.claimer = claimer;
+    }
+
+    @Override
+    public List<Delivery> claim(int max, Duration maxWait) {
+        check.run();
+        return claimer.claim(max, maxWait);
+    }
+
+    @Override
+    public void wakeUp() {
+        claimer.wakeUp();
+    }
+
+    @Override
+    public void close() {
+        claimer.close();
+    }
+}
