@@ -137,13 +137,7 @@ class FailingShardTest extends QueueTestBase {
         pauseRedisBriefly();
         List<CompletableFuture<Settled>> results = claimed.stream().map(d -> acks.submit(d.lease())).toList();
 
-        for (int i = 0; i < claimed.size(); i++) {
-            if (shardOf(claimed.get(i)) == 1) {
-                assertThatThrownBy(results.get(i)::join).hasMessageContaining("NOPERM");
-            } else {
-                assertThat(results.get(i).join()).isEqualTo(Settled.ACKED);
-            }
-        }
+        assertFailedOnlyOnShard1(claimed, results, Settled.ACKED);
         assertThat(counts(whole)).isEqualTo(new QueueStats(0, 10, 0, 0));
     }
 
@@ -156,14 +150,20 @@ class FailingShardTest extends QueueTestBase {
         List<CompletableFuture<Settled>> results = claimed.stream()
                 .map(d -> nacks.submit(new Failure(d.lease(), "boom"))).toList();
 
+        assertFailedOnlyOnShard1(claimed, results, Settled.RETRY_SCHEDULED);
+        assertThat(counts(whole)).isEqualTo(new QueueStats(0, 3, 6, 0));
+    }
+
+    /** The settlement of each delivery on shard 1 failed; every other one has the expected result. */
+    private static void assertFailedOnlyOnShard1(List<Delivery> claimed, List<CompletableFuture<Settled>> results,
+            Settled expected) {
         for (int i = 0; i < claimed.size(); i++) {
             if (shardOf(claimed.get(i)) == 1) {
                 assertThatThrownBy(results.get(i)::join).hasMessageContaining("NOPERM");
             } else {
-                assertThat(results.get(i).join()).isEqualTo(Settled.RETRY_SCHEDULED);
+                assertThat(results.get(i).join()).isEqualTo(expected);
             }
         }
-        assertThat(counts(whole)).isEqualTo(new QueueStats(0, 3, 6, 0));
     }
 
     @Test
