@@ -13,6 +13,7 @@ import dev.reliableredis.queue.stream.StreamOptions;
 import dev.reliableredis.queue.stream.StreamQueue;
 import io.lettuce.core.AclSetuserArgs;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.StaticCredentialsProvider;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -50,8 +51,7 @@ class FailingShardTest extends QueueTestBase {
                 .keyPattern("rr:{orders#2}:*").allChannels().allCommands());
         raw.aclLogReset();
         RedisURI uri = RedisURI.create(redis.uri());
-        uri.setUsername(USER);
-        uri.setPassword("pw".toCharArray());
+        uri.setCredentialsProvider(new StaticCredentialsProvider(USER, "pw".toCharArray()));
         restricted = RedisGateway.create(resources, uri, Duration.ofSeconds(5));
         whole = sharded(gateway);
         failingShard1 = sharded(restricted);
