@@ -3,15 +3,15 @@ package dev.reliableredis.console;
 import java.time.Duration;
 
 import dev.reliableredis.queue.QueueSettings;
+import dev.reliableredis.queue.Queues;
 import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.ReliableQueue;
-import dev.reliableredis.queue.list.ListQueue;
 import dev.reliableredis.queue.stream.StreamOptions;
-import dev.reliableredis.queue.stream.StreamQueue;
 
 /**
- * The component's own queue objects for the dashboard's rows: counts, redrive and purge are the engine's scripts,
- * never a second implementation here.
+ * The component's own queue objects for the dashboard's rows, made as an endpoint makes them ({@link Queues}):
+ * counts, redrive and purge are the engine's scripts, never a second implementation here; a sharded queue's are
+ * its shards' sums.
  */
 final class EngineQueues {
 
@@ -43,11 +43,8 @@ final class EngineQueues {
      * (deleteAfterAck) for counting, and no MAXLEN on the entries a redrive adds.
      */
     ReliableQueue of(QueueRef ref) {
-        if (ref.mode() == QueueMode.LIST) {
-            return ListQueue.of(redis, prefix, ref.name(), settings);
-        }
         String group = ref.group() != null ? ref.group() : DEFAULT_GROUP;
-        return StreamQueue.of(redis, prefix, ref.name(), new StreamOptions(null, null, group, "0", CONSUMER, 0, true),
-                settings);
+        return Queues.open(redis, prefix, ref.name(), ref.shards(), ref.mode() == QueueMode.LIST ? null
+                : new StreamOptions(null, null, group, "0", CONSUMER, 0, true), settings);
     }
 }

@@ -2,6 +2,7 @@ package dev.reliableredis.console;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -9,6 +10,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
+import dev.reliableredis.queue.QueueKey;
 import dev.reliableredis.queue.QueueNames;
 import dev.reliableredis.queue.RedisGateway;
 import io.lettuce.core.KeyScanCursor;
@@ -18,10 +20,12 @@ import io.lettuce.core.ScanCursor;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 
 /**
- * Finds the queues under a key prefix from their keys, {@code <prefix>:{<queue>}:<part>}, with SCAN (never KEYS,
- * which blocks Redis for the whole keyspace). A queue with a {@code stream} key is in stream mode, with one row per
- * consumer group of that stream; one with a key only list mode writes is in list mode. A stream-mode queue whose
- * stream is a {@code streamKey} outside the prefix has no such key and is not found.
+ * Finds the queues under a key prefix from their keys, {@code <prefix>:{<queue>}:<part>}, read with the engine's
+ * {@link QueueKey} parser, with SCAN (never KEYS, which blocks Redis for the whole keyspace). A queue with a
+ * {@code stream} key is in stream mode, with one row per consumer group of that stream; one with a key only list
+ * mode writes is in list mode. A sharded queue ({@code {<queue>#<i>}} keys besides its own) is one row over its
+ * shards: as many as its {@code meta} hash records, else as its keys show. A stream-mode queue whose stream is a
+ * {@code streamKey} outside the prefix has no such key and is not found.
  */
 final class QueueDiscovery {
 
@@ -56,12 +60,16 @@ final class QueueDiscovery {
         // the prefix allows only letters, digits and . _ : -, none of which is special in a SCAN pattern
         ScanArgs match = ScanArgs.Builder.matches(bytes(prefix + ":{*")).limit(SCAN_COUNT);
         Map<String, Set<String>> parts = new TreeMap<>();
+        Map<String, Integer> shardsSeen = new HashMap<>();
         boolean complete = false;
         ScanCursor cursor = ScanCursor.INITIAL;
         for (int scans = 0; scans < MAX_SCANS && parts.size() <= MAX_QUEUES; scans++) {
             KeyScanCursor<byte[]> page = commands.scan(cursor, match);
             for (byte[] key : page.getKeys()) {
-                addKey(parts, new String(key, StandardCharsets.UTF_8));
+                QueueKey.parse(prefix, new String(key, StandardCharsets.UTF_8)).ifPresent(found -> {
+                    parts.computeIfAbsent(found.queue(), n -> new HashSet<>()).add(found.part());
+                    shardsSeen.merge(found.queue(), found.shard() + 1, Math::max);
+                });
             }
             if (page.isFinished()) {
                 complete = parts.size() <= MAX_QUEUES;
@@ -71,7 +79,7 @@ final class QueueDiscovery {
         }
         List<QueueRef> queues = new ArrayList<>();
         parts.entrySet().stream().limit(MAX_QUEUES).forEach(queue -> addRows(commands, queue.getKey(),
-                queue.getValue(), queues));
+                queue.getValue(), shards(commands, queue.getKey(), shardsSeen.get(queue.getKey())), queues));
         return new Found(queues, complete);
     }
 
@@ -85,33 +93,31 @@ final class QueueDiscovery {
         }
         RedisClusterCommands<byte[], byte[]> commands = redis.commands();
         String base = keyBase(name);
+        int shards = shards(commands, name, 1);
         if ("stream".equals(commands.type(bytes(base + "stream")))) {
             List<String> groups = StreamGroups.of(commands, bytes(base + "stream"));
             if (group == null || group.isEmpty()) {
-                return groups.isEmpty() ? new QueueRef(name, QueueMode.STREAM, null) : null;
+                return groups.isEmpty() ? new QueueRef(name, QueueMode.STREAM, null, shards) : null;
             }
-            return groups.contains(group) ? new QueueRef(name, QueueMode.STREAM, group) : null;
+            return groups.contains(group) ? new QueueRef(name, QueueMode.STREAM, group, shards) : null;
         }
         if (group != null && !group.isEmpty()) {
             return null;
         }
         byte[][] listKeys = LIST_PARTS.stream().map(part -> bytes(base + part)).toArray(byte[][]::new);
-        return commands.exists(listKeys) > 0 ? new QueueRef(name, QueueMode.LIST, null) : null;
+        return commands.exists(listKeys) > 0 ? new QueueRef(name, QueueMode.LIST, null, shards) : null;
     }
 
-    private void addKey(Map<String, Set<String>> parts, String key) {
-        String start = prefix + ":{";
-        int close = key.indexOf("}:", start.length());
-        if (!key.startsWith(start) || close < 0) {
-            return;
+    /** The queue's shards as its meta hash records them; where it records none, as many as its keys show. */
+    private int shards(RedisClusterCommands<byte[], byte[]> commands, String name, Integer seen) {
+        byte[] recorded = commands.hget(bytes(keyBase(name) + "meta"), bytes("shards"));
+        if (recorded != null) {
+            return Integer.parseInt(new String(recorded, StandardCharsets.UTF_8));
         }
-        String name = key.substring(start.length(), close);
-        if (isQueueName(name)) {
-            parts.computeIfAbsent(name, n -> new HashSet<>()).add(key.substring(close + 2));
-        }
+        return seen != null ? seen : 1;
     }
 
-    private void addRows(RedisClusterCommands<byte[], byte[]> commands, String name, Set<String> parts,
+    private void addRows(RedisClusterCommands<byte[], byte[]> commands, String name, Set<String> parts, int shards,
             List<QueueRef> rows) {
         if (parts.contains("stream")) {
             List<String> groups;
@@ -122,12 +128,12 @@ final class QueueDiscovery {
                 groups = List.of();
             }
             if (groups.isEmpty()) {
-                rows.add(new QueueRef(name, QueueMode.STREAM, null));
+                rows.add(new QueueRef(name, QueueMode.STREAM, null, shards));
             }
             new TreeSet<>(groups).stream().limit(MAX_GROUPS)
-                    .forEach(group -> rows.add(new QueueRef(name, QueueMode.STREAM, group)));
+                    .forEach(group -> rows.add(new QueueRef(name, QueueMode.STREAM, group, shards)));
         } else if (parts.stream().anyMatch(LIST_PARTS::contains)) {
-            rows.add(new QueueRef(name, QueueMode.LIST, null));
+            rows.add(new QueueRef(name, QueueMode.LIST, null, shards));
         }
     }
 

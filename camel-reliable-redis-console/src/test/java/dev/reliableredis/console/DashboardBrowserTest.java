@@ -7,10 +7,14 @@ import java.time.Duration;
 import java.util.List;
 
 import dev.reliableredis.queue.BrowsedMessage;
+import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.QueueSection;
+import dev.reliableredis.queue.QueueSettings;
 import dev.reliableredis.queue.QueueStats;
+import dev.reliableredis.queue.Queues;
 import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.ReliableQueue;
+import dev.reliableredis.queue.sharded.ShardCount;
 import dev.reliableredis.testsupport.RedisProcess;
 import io.lettuce.core.RedisClient;
 import org.junit.jupiter.api.AfterAll;
@@ -90,6 +94,26 @@ class DashboardBrowserTest {
         }
         assertThat(row(STREAM_QUEUE).findElements(By.tagName("td")).get(2).getText()).isEqualTo(GROUP);
         assertThat(browser.findElement(By.id("prefix")).getText()).isEqualTo("rr");
+    }
+
+    @Test
+    void showsAShardedQueueAsOneRowWithItsShardsSums() {
+        ReliableQueue ledger = Queues.open(redis, "rr", "ledger", 3, null, QueueSettings.defaults());
+        for (int i = 0; i < 9; i++) {
+            ledger.enqueue(new NewMessage("ledger-" + i, new byte[] {1}, null, 0));
+        }
+        new ShardCount(redis, "rr", "ledger", 3).check();
+        assertThat(ledger.stats().ready()).isEqualTo(9);
+        // a dashboard of its own: the shared one reuses a discovery made before the queue existed for 30 s
+        try (ReliableRedisDashboard fresh = ReliableRedisDashboard.forClient(client)
+                .visibilityTimeout(SampleQueues.VISIBILITY_TIMEOUT)) {
+            fresh.start();
+            browser.get(fresh.url());
+
+            pageShows("ledger", "ready", "9");
+            assertThat(browser.findElements(By.cssSelector("tr[data-queue^='ledger#']"))).as("no row per shard")
+                    .isEmpty();
+        }
     }
 
     @Test

@@ -1,11 +1,16 @@
 package dev.reliableredis.console;
 
 import java.time.Duration;
+import java.util.stream.IntStream;
 
 import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.QueueSettings;
+import dev.reliableredis.queue.Queues;
+import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.list.ListQueue;
+import dev.reliableredis.queue.sharded.ShardCount;
+import dev.reliableredis.queue.sharded.ShardPicker;
 import dev.reliableredis.queue.stream.StreamOptions;
 import dev.reliableredis.queue.stream.StreamQueue;
 import dev.reliableredis.testsupport.CommandStats;
@@ -95,6 +100,36 @@ class QueueDiscoveryTest {
         assertThat(discovery.find("invoices", null)).isNull();
         assertThat(discovery.find("bad name", null)).isNull();
         assertThat(discovery.find("elsewhere", null)).isNull();
+    }
+
+    /**
+     * A queue of three shards is one row over them: as many as its meta hash records, or, for one whose count was
+     * never recorded, as many as its keys show; its counts are the shards' sums.
+     */
+    @Test
+    void aShardedQueueIsOneRowOverItsShards() {
+        ReliableQueue ledger = Queues.open(redis, "sharding", "ledger", 3, null, QueueSettings.defaults());
+        ReliableQueue unrecorded = Queues.open(redis, "sharding", "unrecorded", 3, null, QueueSettings.defaults());
+        for (int shard = 0; shard < 3; shard++) {
+            for (int i = 0; i < 3; i++) {
+                ledger.enqueue(new NewMessage("l-" + shard + "-" + i, new byte[] {1}, null, 0, keyFor(shard)));
+            }
+            unrecorded.enqueue(new NewMessage("u-" + shard, new byte[] {1}, null, 0, keyFor(shard)));
+        }
+        new ShardCount(redis, "sharding", "ledger", 3).check();
+        QueueDiscovery discovery = new QueueDiscovery(redis, "sharding");
+
+        assertThat(discovery.discover().queues()).containsExactly(new QueueRef("ledger", QueueMode.LIST, null, 3),
+                new QueueRef("unrecorded", QueueMode.LIST, null, 3));
+        QueueRef row = discovery.find("ledger", null);
+        assertThat(row).isEqualTo(new QueueRef("ledger", QueueMode.LIST, null, 3));
+        assertThat(new EngineQueues(redis, "sharding", Duration.ofSeconds(30)).of(row).stats().ready()).isEqualTo(9);
+        assertThat(discovery.find("ledger#1", null)).as("a shard is not a queue of its own").isNull();
+    }
+
+    private static String keyFor(int shard) {
+        return IntStream.range(0, 1000).mapToObj(i -> "key" + i).filter(k -> ShardPicker.shardOf(k, 3) == shard)
+                .findFirst().orElseThrow();
     }
 
     private static long commandCalls(String command) {

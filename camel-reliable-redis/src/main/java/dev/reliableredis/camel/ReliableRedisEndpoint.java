@@ -9,16 +9,13 @@ import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
 
 import dev.reliableredis.queue.BrowsedMessage;
-import dev.reliableredis.queue.QueueNames;
 import dev.reliableredis.queue.QueueSection;
 import dev.reliableredis.queue.QueueStats;
+import dev.reliableredis.queue.Queues;
 import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.ReplicaWait;
-import dev.reliableredis.queue.list.ListQueue;
 import dev.reliableredis.queue.sharded.ShardCount;
-import dev.reliableredis.queue.sharded.ShardedQueue;
-import dev.reliableredis.queue.stream.StreamQueue;
 import io.lettuce.core.SslOptions;
 import org.apache.camel.Category;
 import org.apache.camel.Consumer;
@@ -99,9 +96,8 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
             gateway = RedisUris.gateway(getComponent().clientResources(), configuration.getRedisUri(),
                     configuration.getUsername(), configuration.getPassword(), tls, timeout);
         }
-        queue = configuration.getShards() > 1
-                ? ShardedQueue.of(queueName, configuration.getShards(), i -> queue(QueueNames.shard(queueName, i)))
-                : queue(queueName);
+        queue = Queues.open(gateway, configuration.getKeyPrefix(), queueName, configuration.getShards(),
+                configuration.isStreamMode() ? configuration.streamOptions() : null, configuration.queueSettings());
         shardCount = new ShardCount(gateway, configuration.getKeyPrefix(), queueName, configuration.getShards());
         Duration waitTimeout = Duration.ofMillis(configuration.getWaitTimeout());
         replicaWait = configuration.isWaitAof()
@@ -122,13 +118,6 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
         return shardCount;
     }
 
-    /** The unsharded queue of that name, or a shard. */
-    private ReliableQueue queue(String name) {
-        return configuration.isStreamMode()
-                ? StreamQueue.of(gateway, configuration.getKeyPrefix(), name, configuration.streamOptions(),
-                        configuration.queueSettings())
-                : ListQueue.of(gateway, configuration.getKeyPrefix(), name, configuration.queueSettings());
-    }
 
     @Override
     protected void doStop() throws Exception {

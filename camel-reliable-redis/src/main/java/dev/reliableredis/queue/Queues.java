@@ -1,0 +1,32 @@
+package dev.reliableredis.queue;
+
+import dev.reliableredis.queue.list.ListQueue;
+import dev.reliableredis.queue.sharded.ShardedQueue;
+import dev.reliableredis.queue.stream.StreamOptions;
+import dev.reliableredis.queue.stream.StreamQueue;
+
+/** Makes the queue an endpoint or the dashboard works on: one mode, sharded or not, named as the layout names it. */
+public final class Queues {
+
+    private Queues() {
+    }
+
+    /**
+     * The queue {@code name} under the prefix: in stream mode with these options, in list mode when they are null;
+     * over {@code shards} shards when more than 1 (shard i named {@link QueueNames#shard}).
+     */
+    public static ReliableQueue open(RedisGateway redis, String keyPrefix, String name, int shards,
+            StreamOptions stream, QueueSettings settings) {
+        if (shards > 1) {
+            return ShardedQueue.of(name, shards, i -> one(redis, keyPrefix, QueueNames.shard(name, i), stream,
+                    settings));
+        }
+        return one(redis, keyPrefix, name, stream, settings);
+    }
+
+    private static ReliableQueue one(RedisGateway redis, String keyPrefix, String name, StreamOptions stream,
+            QueueSettings settings) {
+        return stream != null ? StreamQueue.of(redis, keyPrefix, name, stream, settings)
+                : ListQueue.of(redis, keyPrefix, name, settings);
+    }
+}
