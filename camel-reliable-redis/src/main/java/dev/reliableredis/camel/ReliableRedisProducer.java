@@ -32,7 +32,7 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
     private static final Logger LOG = LoggerFactory.getLogger(ReliableRedisProducer.class);
 
     private Enqueuer enqueuer;
-    /** Where an exchange keeps the ids of its send through this producer until the send succeeds. */
+    /** Where an exchange keeps the ids of its failed send through this producer until a send succeeds. */
     private final String unsentIdsProperty;
     private WritableHealthCheckRepository healthChecks;
     private ReliableRedisProducerHealthCheck healthCheck;
@@ -126,22 +126,29 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
     private boolean enqueue(ReliableQueue queue, Exchange exchange, AsyncCallback callback) throws Exception {
         Message message = exchange.getMessage();
         boolean batch = message.getBody() instanceof List<?>;
-        UnsentIds ids = UnsentIds.of(exchange, unsentIdsProperty, batch ? ((List<?>) message.getBody()).size() : 1);
+        UnsentIds ids = UnsentIds.reusable(exchange, unsentIdsProperty,
+                batch ? ((List<?>) message.getBody()).size() : 1);
         List<NewMessage> messages = batch ? elements(exchange, (List<?>) message.getBody(), ids)
                 : List.of(toMessage(exchange, message.getBody(), travellingHeaders(exchange, message),
                         message.getHeader(ReliableRedisConstants.DELAY, 0L, Long.class),
                         idOrGenerated(message.getHeader(ReliableRedisConstants.DEDUPLICATION_ID, String.class), ids,
                                 0),
                         message.getHeader(ReliableRedisConstants.SHARD_KEY, String.class)));
-        // kept until the send succeeds, for the error handler's redelivery of this exchange (see UnsentIds)
-        exchange.setProperty(unsentIdsProperty, UnsentIds.sent(exchange, messages));
         if (getEndpoint().getConfiguration().isSynchronous()) {
-            sent(queue, exchange, batch, messages, enqueuer.sendAndWait(messages));
+            List<Boolean> enqueued;
+            try {
+                enqueued = enqueuer.sendAndWait(messages);
+            } catch (RuntimeException e) {
+                keepUnsent(exchange, messages);
+                throw e;
+            }
+            sent(queue, exchange, batch, messages, enqueued);
             callback.done(true);
             return true;
         }
         enqueuer.send(messages, (enqueued, error) -> {
             if (error != null) {
+                keepUnsent(exchange, messages);
                 exchange.setException(error instanceof CompletionException wrapped ? wrapped.getCause() : error);
             } else {
                 sent(queue, exchange, batch, messages, enqueued);
@@ -149,6 +156,11 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
             callback.done(false);
         });
         return false;
+    }
+
+    /** A failed send's ids, for the error handler's redelivery of this exchange (see UnsentIds). */
+    private void keepUnsent(Exchange exchange, List<NewMessage> messages) {
+        exchange.setProperty(unsentIdsProperty, UnsentIds.of(exchange, messages));
     }
 
     private static String idOrGenerated(String deduplicationId, UnsentIds unsent, int index) {

@@ -7,13 +7,13 @@ import dev.reliableredis.queue.NewMessage;
 import org.apache.camel.Exchange;
 
 /**
- * The message ids of an exchange's send through one producer that has not succeeded yet, kept as an exchange
- * property. A send whose reply was lost (a timeout, a reset connection, a failover) may have stored its messages; when Camel's
- * error handler sends the same exchange to the same producer again ({@code CamelRedeliveryCounter} above 0), the
- * messages get the ids of that send, so that those already stored are a no-op instead of stored twice. Only then:
- * a later send of the exchange (a second {@code .to}, a loop iteration) comes after the property was removed by a
- * successful send, and a split part is another exchange, so each gets fresh ids, as the contract says (absent a
- * deduplication id, every send enqueues).
+ * The message ids of an exchange's failed send through one producer, kept as an exchange property (set only when
+ * a send fails, so a send that succeeds costs nothing). A send whose reply was lost (a timeout, a reset connection,
+ * a failover) may have stored its messages; when Camel's error handler sends the same exchange to the same producer
+ * again ({@code CamelRedeliveryCounter} above 0), the messages get the ids of that send, so that those already
+ * stored are a no-op instead of stored twice. Only then: a successful send removes the property, so a later send of
+ * the exchange (a second {@code .to}, a loop iteration) gets fresh ids, and so does a split part, another exchange,
+ * as the contract says (absent a deduplication id, every send enqueues).
  *
  * @param exchangeId the exchange whose send this was: a copy of the exchange (a split part carries its parent's
  *                   properties) does not reuse them
@@ -28,7 +28,7 @@ record UnsentIds(String exchangeId, List<String> ids) {
      * The ids to reuse for a send of {@code count} messages: those of this exchange's earlier send to the producer
      * when this is its redelivery with as many messages, else none.
      */
-    static UnsentIds of(Exchange exchange, String property, int count) {
+    static UnsentIds reusable(Exchange exchange, String property, int count) {
         if (exchange.getMessage().getHeader(Exchange.REDELIVERY_COUNTER, 0, Integer.class) > 0
             && exchange.getProperty(property) instanceof UnsentIds unsent
             && unsent.exchangeId.equals(exchange.getExchangeId()) && unsent.ids.size() == count) {
@@ -37,7 +37,7 @@ record UnsentIds(String exchangeId, List<String> ids) {
         return NONE;
     }
 
-    static UnsentIds sent(Exchange exchange, List<NewMessage> messages) {
+    static UnsentIds of(Exchange exchange, List<NewMessage> messages) {
         return new UnsentIds(exchange.getExchangeId(), messages.stream().map(NewMessage::id).toList());
     }
 
