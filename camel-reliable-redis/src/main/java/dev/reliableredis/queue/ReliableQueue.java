@@ -33,9 +33,16 @@ public interface ReliableQueue {
      * Claims up to {@code max} messages under a lease of the visibility timeout, and no more than the claimant's
      * share of what is ready ({@link Claimant}). The claimed messages are one batch: when they are more than one,
      * Redis marks them so, and a consumer that dies holding them fails none of them (each comes back with its
-     * delivery counted but no retry used up, and is claimed alone the next time).
+     * delivery counted but no retry used up, and is claimed alone the next time). A claim that ran before with
+     * the same {@code claimId} takes nothing and returns what its first run took, as far as it is still leased
+     * ({@link ClaimId}); the id is renewed when the claim returns.
      */
-    List<Delivery> claim(Claimant claimant, int max);
+    List<Delivery> claim(Claimant claimant, int max, ClaimId claimId);
+
+    /** As {@link #claim(Claimant, int, ClaimId)}, as a new claim. */
+    default List<Delivery> claim(Claimant claimant, int max) {
+        return claim(claimant, max, new ClaimId());
+    }
 
     /** As {@link #claim(Claimant, int)}, as the {@link Claimant#DIRECT} claimant. */
     default List<Delivery> claim(int max) {
@@ -118,5 +125,10 @@ public interface ReliableQueue {
     }
 
     /** A new claimer for one consumer thread, the claimant, which closes it. */
-    Claimer newClaimer(Claimant claimant);
+    default Claimer newClaimer(Claimant claimant) {
+        return newClaimer(claimant, new ClaimId());
+    }
+
+    /** As {@link #newClaimer(Claimant)}, making its claims with {@code claimId}, shared with the claimant's others. */
+    Claimer newClaimer(Claimant claimant, ClaimId claimId);
 }

@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.reliableredis.queue.ClaimId;
 import dev.reliableredis.queue.Claimant;
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
@@ -45,6 +46,7 @@ final class ListClaimer implements Claimer {
 
     private final ListQueue queue;
     private final Claimant claimant;
+    private final ClaimId claimId;
     private final QueueCalls calls;
     private final RedisGateway gateway;
     private final byte[] wakeKey;
@@ -66,9 +68,11 @@ final class ListClaimer implements Claimer {
     /** No claim was made yet: the first claims at once. */
     private boolean first = true;
 
-    ListClaimer(ListQueue queue, Claimant claimant, QueueCalls calls, RedisGateway gateway, byte[] wakeKey) {
+    ListClaimer(ListQueue queue, Claimant claimant, ClaimId claimId, QueueCalls calls, RedisGateway gateway,
+            byte[] wakeKey) {
         this.queue = queue;
         this.claimant = claimant;
+        this.claimId = claimId;
         this.calls = calls;
         this.gateway = gateway;
         this.wakeKey = wakeKey;
@@ -79,7 +83,7 @@ final class ListClaimer implements Claimer {
         if (woken) {
             return List.of();
         }
-        return calls.run("claim", () -> {
+        List<Delivery> result = calls.run("claim", () -> {
             RedisClusterAsyncCommands<byte[], byte[]> waiting = null;
             CompletableFuture<?> wait = null;
             if (!first) {
@@ -99,7 +103,7 @@ final class ListClaimer implements Claimer {
             CompletableFuture<?> waited = wait;
             first = false;
             long deadline = System.nanoTime() + maxWait.plus(gateway.commandTimeout()).toNanos();
-            return await(deadline, queue.claimBatch(waiting, claimant, max).thenApply(claimed -> {
+            return await(deadline, queue.claimBatch(waiting, claimant, max, claimId.value()).thenApply(claimed -> {
                 // Redis answered the wait before the claim behind it. A refused wait (BLPOP not allowed to the user)
                 // ends at once, and an idle consumer would claim again and again without pause: an empty claim
                 // fails with the wait's error instead (join throws it)
@@ -109,6 +113,8 @@ final class ListClaimer implements Claimer {
                 return claimed;
             }));
         });
+        claimId.renew();
+        return result;
     }
 
     /**

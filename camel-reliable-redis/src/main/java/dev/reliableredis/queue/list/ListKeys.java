@@ -22,9 +22,10 @@ final class ListKeys {
     final byte[] seq;
     final byte[] wake;
     final byte[] claimers;
+    private final String base;
 
     ListKeys(String keyPrefix, String queue) {
-        String base = QueueNames.keyBase(keyPrefix, queue);
+        base = QueueNames.keyBase(keyPrefix, queue);
         ready = key(base, "ready");
         inflight = key(base, "inflight");
         delayed = key(base, "delayed");
@@ -37,6 +38,11 @@ final class ListKeys {
         seq = key(base, "seq");
         wake = key(base, "wake");
         claimers = key(base, "claimers");
+    }
+
+    /** The record of one claimant's last claim (see the claim script). */
+    byte[] claim(String claimant) {
+        return key(base, "claim:" + claimant);
     }
 
     private static byte[] key(String base, String part) {

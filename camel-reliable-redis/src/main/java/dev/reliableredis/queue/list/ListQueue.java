@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 
 import dev.reliableredis.queue.BrowsedMessage;
+import dev.reliableredis.queue.ClaimId;
 import dev.reliableredis.queue.Claimant;
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
@@ -90,10 +91,10 @@ public final class ListQueue implements ReliableQueue {
     }
 
     @Override
-    public Claimer newClaimer(Claimant claimant) {
+    public Claimer newClaimer(Claimant claimant, ClaimId claimId) {
         // dead letters fall due by time and leave no wake-up token: their consumers look every maxWait
         return deadLetters ? new PollingClaimer(max -> claim(claimant, max))
-                : new ListClaimer(this, claimant, calls, redis, keys.wake);
+                : new ListClaimer(this, claimant, claimId, calls, redis, keys.wake);
     }
 
     @Override
@@ -112,12 +113,18 @@ public final class ListQueue implements ReliableQueue {
     }
 
     @Override
-    public List<Delivery> claim(Claimant claimant, int max) {
-        return QueueCalls.await(claimBatch(null, claimant, max));
+    public List<Delivery> claim(Claimant claimant, int max, ClaimId claimId) {
+        List<Delivery> claimed = QueueCalls.await(claimBatch(null, claimant, max, claimId.value()));
+        claimId.renew();
+        return claimed;
     }
 
-    /** A claim on the given connection's commands (on the queue's command connection when null), not waited for. */
-    CompletableFuture<List<Delivery>> claimBatch(RedisClusterAsyncCommands<byte[], byte[]> on, Claimant claimant, int max) {
+    /**
+     * A claim on the given connection's commands (on the queue's command connection when null), not waited for.
+     * Dead letters are claimed without a record of the claim: a dead-letter consumer's lost claim waits out its lease.
+     */
+    CompletableFuture<List<Delivery>> claimBatch(RedisClusterAsyncCommands<byte[], byte[]> on, Claimant claimant, int max,
+            String claimId) {
         byte[] visibility = bytes(settings.visibilityTimeout().toMillis());
         CompletableFuture<List<Object>> rows = deadLetters
                 ? calls.runAsync(on, "claim", CLAIM_DEAD, ScriptOutputType.MULTI,
@@ -125,8 +132,9 @@ public final class ListQueue implements ReliableQueue {
                         visibility, bytes(max))
                 : calls.runAsync(on, "claim", CLAIM, ScriptOutputType.MULTI,
                         keys(keys.ready, keys.inflight, keys.messages, keys.leases, keys.seq, keys.wake,
-                                keys.claimers),
-                        visibility, bytes(max), bytes(claimant.id()), bytes(claimant.liveFor().toMillis()));
+                                keys.claimers, keys.claim(claimant.id())),
+                        visibility, bytes(max), bytes(claimant.id()), bytes(claimant.liveFor().toMillis()),
+                        bytes(claimId));
         return rows.thenApply(this::toDeliveries);
     }
 

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import dev.reliableredis.queue.ClaimId;
 import dev.reliableredis.queue.Claimant;
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
@@ -20,21 +21,23 @@ final class ShardedClaimer implements Claimer {
 
     private final ShardedQueue queue;
     private final Claimant claimant;
+    private final ClaimId claimId;
     private final int home;
     private final Claimer homeClaimer;
     /** Ends a wait in place of the home shard's, which the stop's {@link #wakeUp} does once and for all. */
     private final CountDownLatch woken = new CountDownLatch(1);
 
-    ShardedClaimer(ShardedQueue queue, Claimant claimant, int home, Claimer homeClaimer) {
+    ShardedClaimer(ShardedQueue queue, Claimant claimant, ClaimId claimId, int home, Claimer homeClaimer) {
         this.queue = queue;
         this.claimant = claimant;
+        this.claimId = claimId;
         this.home = home;
         this.homeClaimer = homeClaimer;
     }
 
     @Override
     public List<Delivery> claim(int max, Duration maxWait) {
-        List<Delivery> claimed = queue.claim(claimant, max);
+        List<Delivery> claimed = queue.claim(claimant, max, claimId);
         if (!claimed.isEmpty()) {
             return claimed;
         }

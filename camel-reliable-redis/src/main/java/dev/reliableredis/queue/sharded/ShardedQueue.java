@@ -11,6 +11,7 @@ import java.util.function.IntFunction;
 import java.util.function.ToLongFunction;
 
 import dev.reliableredis.queue.BrowsedMessage;
+import dev.reliableredis.queue.ClaimId;
 import dev.reliableredis.queue.Claimant;
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
@@ -116,7 +117,7 @@ public final class ShardedQueue implements ReliableQueue {
      * claim whose reply nobody would take.
      */
     @Override
-    public List<Delivery> claim(Claimant claimant, int max) {
+    public List<Delivery> claim(Claimant claimant, int max, ClaimId claimId) {
         int start = Math.floorMod(claimStart.getAndIncrement(), shards.size());
         RuntimeException failure = null;
         for (int k = 0; k < shards.size() && !Thread.currentThread().isInterrupted(); k++) {
@@ -125,7 +126,7 @@ public final class ShardedQueue implements ReliableQueue {
                 continue;
             }
             try {
-                List<Delivery> claimed = shards.get(shard).claim(claimant, max);
+                List<Delivery> claimed = shards.get(shard).claim(claimant, max, claimId.shard(shard, shards.size()));
                 failing.succeeded(shard);
                 if (!claimed.isEmpty()) {
                     return ShardLeases.tag(shard, claimed);
@@ -258,9 +259,12 @@ public final class ShardedQueue implements ReliableQueue {
      * ends, within the consumer's maxWait.
      */
     @Override
-    public Claimer newClaimer(Claimant claimant) {
+    public Claimer newClaimer(Claimant claimant, ClaimId claimId) {
         int home = Math.floorMod(nextHome.getAndIncrement(), shards.size());
-        return new ShardedClaimer(this, claimant, home, shards.get(home).newClaimer(claimant));
+        // the home shard's claims share their ids with the claims of that shard made here: each shard keeps one
+        // record of the claimant's last claim
+        return new ShardedClaimer(this, claimant, claimId, home,
+                shards.get(home).newClaimer(claimant, claimId.shard(home, shards.size())));
     }
 
     /** Runs the operation on every shard, even when one fails; then throws the first failure, if any. */

@@ -7,6 +7,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import dev.reliableredis.queue.ClaimId;
 import dev.reliableredis.queue.Claimant;
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
@@ -36,14 +37,16 @@ final class StreamClaimer implements Claimer {
 
     private final StreamQueue queue;
     private final Claimant claimant;
+    private final ClaimId claimId;
     private final RedisGateway gateway;
     private StatefulConnection<byte[], byte[]> connection;
     private volatile boolean woken;
     private boolean closed;
 
-    StreamClaimer(StreamQueue queue, Claimant claimant, RedisGateway gateway) {
+    StreamClaimer(StreamQueue queue, Claimant claimant, ClaimId claimId, RedisGateway gateway) {
         this.queue = queue;
         this.claimant = claimant;
+        this.claimId = claimId;
         this.gateway = gateway;
     }
 
@@ -52,7 +55,7 @@ final class StreamClaimer implements Claimer {
         if (woken) {
             return List.of();
         }
-        List<Delivery> claimed = queue.claim(claimant, max);
+        List<Delivery> claimed = queue.claim(claimant, max, claimId);
         if (!claimed.isEmpty()) {
             return claimed;
         }

@@ -23,6 +23,7 @@ final class StreamKeys {
     final byte[] deadClaimers;
     final byte[] deliveries;
     final byte[] deadDeliveries;
+    private final String group;
 
     StreamKeys(String keyPrefix, String queue, StreamOptions options) {
         String base = QueueNames.keyBase(keyPrefix, queue);
@@ -32,13 +33,18 @@ final class StreamKeys {
         acked = bytes(base + "acked");
         delayed = bytes(base + "delayed");
         delayedMessages = bytes(base + "delayed-msg");
-        String group = base + "group:" + options.group() + ":";
+        group = base + "group:" + options.group() + ":";
         retry = bytes(group + "retry");
         deadRetry = bytes(group + "dead-retry");
         claimers = bytes(group + "claimers");
         deadClaimers = bytes(group + "dead-claimers");
         deliveries = bytes(group + "deliveries");
         deadDeliveries = bytes(group + "dead-deliveries");
+    }
+
+    /** The record of one claimant's last claim of the stream, or of the dead-letter stream (see the claim script). */
+    byte[] claim(boolean deadLetters, String claimant) {
+        return bytes(group + (deadLetters ? "dead-claim:" : "claim:") + claimant);
     }
 
     /**

@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 import dev.reliableredis.queue.BrowsedMessage;
+import dev.reliableredis.queue.ClaimId;
 import dev.reliableredis.queue.Claimant;
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
@@ -132,8 +133,8 @@ public final class StreamQueue implements ReliableQueue {
     }
 
     @Override
-    public Claimer newClaimer(Claimant claimant) {
-        return new StreamClaimer(this, claimant, redis);
+    public Claimer newClaimer(Claimant claimant, ClaimId claimId) {
+        return new StreamClaimer(this, claimant, claimId, redis);
     }
 
     @Override
@@ -155,11 +156,13 @@ public final class StreamQueue implements ReliableQueue {
     }
 
     @Override
-    public List<Delivery> claim(Claimant claimant, int max) {
+    public List<Delivery> claim(Claimant claimant, int max, ClaimId claimId) {
         List<Object> rows = inGroup("claim", () -> calls.run("claim", CLAIM, ScriptOutputType.MULTI,
-                keys(source(), retry(), claimers(), deliveries()),
+                keys(source(), retry(), claimers(), deliveries(), keys.claim(deadLetters, claimant.id())),
                 bytes(options.group()), bytes(options.consumerName()), bytes(max), bytes(claimant.id()),
-                bytes(claimant.liveFor().toMillis())));
+                bytes(claimant.liveFor().toMillis()), bytes(claimId.value()),
+                bytes(settings.visibilityTimeout().toMillis())));
+        claimId.renew();
         List<Delivery> deliveries = new ArrayList<>(rows.size() / 3);
         for (int i = 0; i < rows.size(); i += 3) {
             @SuppressWarnings("unchecked")

@@ -24,11 +24,16 @@
   KEYS[5] seq       counter the lease tokens are drawn from
   KEYS[6] wake      list of wake-up tokens for idle consumers (see includes/wake)
   KEYS[7] claimers  zset claimant id -> server time (ms) until which it counts as live
+  KEYS[8] claim     the claimant's last claim (see includes/claim_record)
 
   ARGV[1] visibility timeout in ms
   ARGV[2] most messages to claim
   ARGV[3] claimant id
   ARGV[4] how long after this claim the claimant counts as live, in ms
+  ARGV[5] claim id: the same as the claimant's last claim when that claim's outcome is unknown to it
+
+  A claim that has run before with this claim id (includes/claim_record) takes nothing: it returns those of its
+  first run's messages that are still leased under their first run's tokens, in the same shape.
 
   Returns a flat array, 5 entries per message, then the number of ready messages left behind:
     id, lease token, delivery count, record ("enqueuedAt|payload"), nil
@@ -40,6 +45,7 @@
 --- @include "includes/time"
 --- @include "includes/lease"
 --- @include "includes/limits"
+--- @include "includes/claim_record"
 
 require_batch(tonumber(ARGV[2]), 'claim')
 
@@ -48,6 +54,33 @@ local now = now_ms()
 -- so there the claimant goes unrecorded (and the share counts one claimant fewer). It is the one write before the
 -- reads, and a claimers key of the wrong type only leaves it unrecorded.
 redis.pcall('ZADD', KEYS[7], now + tonumber(ARGV[4]), ARGV[3])
+local earlier = recorded_claim(KEYS[8], ARGV[5])
+if earlier then
+  local ids, tokens = {}, {}
+  for k = 1, #earlier, 2 do
+    ids[#ids + 1] = earlier[k]
+    tokens[#tokens + 1] = earlier[k + 1]
+  end
+  local records = redis.call('HMGET', KEYS[3], unpack(ids))
+  local states = redis.call('HMGET', KEYS[4], unpack(ids))
+  local out = {}
+  for k, id in ipairs(ids) do
+    local deliveries, token = nil, nil
+    if states[k] then
+      deliveries, token = parse_lease(states[k])
+    end
+    if records[k] and deliveries and token == tokens[k] then
+      local n = #out
+      out[n + 1] = id
+      out[n + 2] = token
+      out[n + 3] = deliveries
+      out[n + 4] = records[k]
+      out[n + 5] = false
+    end
+  end
+  out[#out + 1] = redis.call('LLEN', KEYS[1])
+  return out
+end
 local ready = redis.call('LLEN', KEYS[1])
 if ready == 0 then
   return {0}
@@ -98,7 +131,7 @@ end
 local deadline = now + tonumber(ARGV[1])
 local batched = #batch > 1
 local firstToken = redis.call('INCRBY', KEYS[5], #batch) - #batch
-local out, leases, inflight = {}, {}, {}
+local out, leases, inflight, claimed = {}, {}, {}, {}
 for k, m in ipairs(batch) do
   local id = ids[m.i]
   local token = string.format('%d', firstToken + k)
@@ -112,8 +145,11 @@ for k, m in ipairs(batch) do
   out[n + 3] = m.deliveries
   out[n + 4] = records[m.i]
   out[n + 5] = false
+  claimed[#claimed + 1] = id
+  claimed[#claimed + 1] = token
 end
 redis.call('HSET', KEYS[4], unpack(leases))
 redis.call('ZADD', KEYS[2], unpack(inflight))
+record_claim(KEYS[8], ARGV[5], claimed, ARGV[1])
 out[#out + 1] = left
 return out

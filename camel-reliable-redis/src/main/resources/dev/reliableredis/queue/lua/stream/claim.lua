@@ -18,12 +18,19 @@
   KEYS[2] retry       zset entry id -> time its retry is due (ms), entries pending in the group
   KEYS[3] claimers    zset claimant id -> server time (ms) until which it counts as live
   KEYS[4] deliveries  hash entry id -> "batchedAt|credits|solo" (see stream/includes/deliveries)
+  KEYS[5] claim       the claimant's last claim (see includes/claim_record)
 
   ARGV[1] group
   ARGV[2] consumer
   ARGV[3] most entries to deliver
   ARGV[4] claimant id
   ARGV[5] how long after this claim the claimant counts as live, in ms
+  ARGV[6] claim id: the same as the claimant's last claim when that claim's outcome is unknown to it
+  ARGV[7] visibility timeout in ms: how long the claim's record is kept
+
+  A claim that has run before with this claim id (includes/claim_record) takes nothing: it returns those of its
+  first run's entries that are still pending for this consumer with the delivery count of that run, in the same
+  shape.
 
   Returns a flat array, 3 entries per delivery: entry id, delivery count, field array {k1, v1, ...}.
   A due retry whose entry was deleted meanwhile is acked away and not returned.
@@ -36,6 +43,7 @@
 --- @include "stream/includes/groups"
 --- @include "stream/includes/deliveries"
 --- @include "includes/limits"
+--- @include "includes/claim_record"
 
 require_batch(tonumber(ARGV[3]), 'claim')
 
@@ -47,6 +55,21 @@ local stream, group, consumer = KEYS[1], ARGV[1], ARGV[2]
 -- pcall: Redis at its maxmemory refuses a first write that may need memory; a full Redis must still be drained,
 -- so there the claimant goes unrecorded (and the share counts one claimant fewer)
 redis.pcall('ZADD', KEYS[3], now + tonumber(ARGV[5]), ARGV[4])
+local earlier = recorded_claim(KEYS[5], ARGV[6])
+if earlier then
+  local out = {}
+  for k = 1, #earlier, 2 do
+    local entry, count = earlier[k], earlier[k + 1]
+    local pending = redis.call('XPENDING', stream, group, entry, entry, 1, consumer)[1]
+    local read = pending and pending[4] == count and redis.call('XRANGE', stream, entry, entry)[1]
+    if read then
+      out[#out + 1] = entry
+      out[#out + 1] = count
+      out[#out + 1] = read[2]
+    end
+  end
+  return out
+end
 local count = tonumber(ARGV[3])
 local info = group_info(stream, group)
 local lag = info and info['lag']
@@ -112,7 +135,7 @@ if room > 0 and not solo then
   end
 end
 
-local out = {}
+local out, claimed = {}, {}
 if #batch > 1 then
   local marks = {}
   for _, d in ipairs(batch) do
@@ -125,5 +148,10 @@ for _, d in ipairs(batch) do
   out[#out + 1] = d[1]
   out[#out + 1] = d[2]
   out[#out + 1] = d[3]
+  claimed[#claimed + 1] = d[1]
+  claimed[#claimed + 1] = d[2]
+end
+if #batch > 0 then
+  record_claim(KEYS[5], ARGV[6], claimed, ARGV[7])
 end
 return out
