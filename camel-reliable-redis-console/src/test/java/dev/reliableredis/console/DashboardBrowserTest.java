@@ -102,7 +102,7 @@ class DashboardBrowserTest {
         for (int i = 0; i < 9; i++) {
             ledger.enqueue(new NewMessage("ledger-" + i, new byte[] {1}, null, 0));
         }
-        new ShardCount(redis, "rr", "ledger", 3).check();
+        new ShardCount(redis, "rr", "ledger", 3, null).check();
         assertThat(ledger.stats().ready()).isEqualTo(9);
         // a dashboard of its own: the shared one reuses a discovery made before the queue existed for 30 s
         try (ReliableRedisDashboard fresh = ReliableRedisDashboard.forClient(client)

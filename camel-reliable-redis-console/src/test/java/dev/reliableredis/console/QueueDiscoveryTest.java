@@ -116,7 +116,7 @@ class QueueDiscoveryTest {
             }
             unrecorded.enqueue(new NewMessage("u-" + shard, new byte[] {1}, null, 0, keyFor(shard)));
         }
-        new ShardCount(redis, "sharding", "ledger", 3).check();
+        new ShardCount(redis, "sharding", "ledger", 3, null).check();
         QueueDiscovery discovery = new QueueDiscovery(redis, "sharding");
 
         assertThat(discovery.discover().queues()).containsExactly(new QueueRef("ledger", QueueMode.LIST, null, 3),

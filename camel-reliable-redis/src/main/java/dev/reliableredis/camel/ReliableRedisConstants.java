@@ -28,7 +28,9 @@ public interface ReliableRedisConstants {
                             + "they keep their order relative to each other as on an unsharded queue. Absent: the "
                             + "message id (the deduplication id when set) picks the shard. A deduplication id is a "
                             + "no-op only on its own shard: send it with the same shard key every time. For a List "
-                            + "body, it applies to every element that has none of its own.",
+                            + "body, it applies to every element that has none of its own. It is stored with the "
+                            + "message (so that a reshard puts it where its key picks), and not set on consumed "
+                            + "exchanges.",
               javaType = "String")
     String SHARD_KEY = "CamelReliableRedisShardKey";
 
@@ -59,8 +61,8 @@ public interface ReliableRedisConstants {
                             + "delayed, dead, oldestReadyAge and oldestInflightAge, and oldestPendingAge in stream "
                             + "mode); redrive (move dead letters back to ready, the body becomes the "
                             + "count moved); purge (remove every ready, delayed and dead message, the body becomes "
-                            + "the count removed); reshard (record a new shard count for the queue, which must "
-                            + "hold no message; see CamelReliableRedisShards).",
+                            + "the count removed); reshard (give the queue a new shard count, moving its "
+                            + "messages in list mode; see CamelReliableRedisShards).",
               javaType = "String", enums = "enqueue,stats,redrive,purge,reshard")
     String OPERATION = "CamelReliableRedisOperation";
 
@@ -68,8 +70,10 @@ public interface ReliableRedisConstants {
               javaType = "Long")
     String LIMIT = "CamelReliableRedisLimit";
 
-    @Metadata(label = "producer", description = "reshard: the queue's new shard count, recorded when the queue holds "
-                                                + "no message; sent through an endpoint with the current count.",
+    @Metadata(label = "producer", description = "reshard: the queue's new shard count, sent through an endpoint "
+                                                + "with the current count while no consumer runs. List mode moves the "
+                                                + "messages to the new shards; stream mode needs a drained queue. The "
+                                                + "body becomes the new count.",
               javaType = "Integer")
     String SHARDS = "CamelReliableRedisShards";
 

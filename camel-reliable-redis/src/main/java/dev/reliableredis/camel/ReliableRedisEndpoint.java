@@ -15,6 +15,7 @@ import dev.reliableredis.queue.Queues;
 import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.ReplicaWait;
+import dev.reliableredis.queue.list.ListReshard;
 import dev.reliableredis.queue.sharded.ShardCount;
 import io.lettuce.core.SslOptions;
 import org.apache.camel.Category;
@@ -98,7 +99,8 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
         }
         queue = Queues.open(gateway, configuration.getKeyPrefix(), queueName, configuration.getShards(),
                 configuration.isStreamMode() ? configuration.streamOptions() : null, configuration.queueSettings());
-        shardCount = new ShardCount(gateway, configuration.getKeyPrefix(), queueName, configuration.getShards());
+        shardCount = new ShardCount(gateway, configuration.getKeyPrefix(), queueName, configuration.getShards(),
+                configuration.isStreamMode() ? null : new ListReshard(gateway, configuration.getKeyPrefix(), queueName));
         Duration waitTimeout = Duration.ofMillis(configuration.getWaitTimeout());
         replicaWait = configuration.isWaitAof()
                 ? ReplicaWait.appendOnlyFiles(gateway, configuration.getWaitReplicas(), waitTimeout)

@@ -1,5 +1,6 @@
 package dev.reliableredis.queue;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -9,6 +10,12 @@ import java.util.Objects;
  * copies bytes.
  */
 public final class NewMessage {
+
+    /**
+     * The stored header that keeps a message's shard key, so that a reshard puts the message where its key picks
+     * (list.ListReshard). A Camel header name, which consumers do not let in.
+     */
+    public static final String SHARD_KEY_HEADER = "CamelReliableRedisShardKey";
 
     private final String id;
     private final byte[] body;
@@ -38,7 +45,13 @@ public final class NewMessage {
         }
         this.delayMs = delayMs;
         this.shardKey = shardKey;
-        this.encodedHeaders = HeaderCodec.encode(this.headers);
+        this.encodedHeaders = HeaderCodec.encode(shardKey == null ? this.headers : withShardKey(this.headers, shardKey));
+    }
+
+    private static Map<String, Object> withShardKey(Map<String, Object> headers, String shardKey) {
+        Map<String, Object> stored = new LinkedHashMap<>(headers);
+        stored.put(SHARD_KEY_HEADER, shardKey);
+        return stored;
     }
 
     /** A message whose id picks its shard. */

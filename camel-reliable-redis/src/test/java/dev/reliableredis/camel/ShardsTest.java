@@ -17,6 +17,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 /** shards=3: where messages go, and that consuming and the admin operations cover every shard. */
 @ParameterizedClass(name = "{0} mode")
@@ -184,18 +185,24 @@ class ShardsTest extends CamelRedisTestBase {
         assertThat(shardedStats("orders").get("ready")).isEqualTo(1);
     }
 
-    /** A reshard records a new count once the queue is drained; until then it is refused and changes nothing. */
+    /**
+     * A reshard records a new count for a drained queue; in stream mode, until then it is refused and changes
+     * nothing.
+     */
     @Test
     void aDrainedQueueIsReshardedAndThenOnlyTheNewCountIsAccepted() throws Exception {
         for (int i = 0; i < 6; i++) {
             sendSharded("orders", "m" + i, Map.of());
         }
-        Exchange early = template.request(uri("orders"), e -> {
-            e.getMessage().setHeader(ReliableRedisConstants.OPERATION, "reshard");
-            e.getMessage().setHeader(ReliableRedisConstants.SHARDS, 2);
-        });
-        assertThat(early.getException()).hasMessageContaining("cannot go from 3 to 2 shards while it holds messages")
-                .hasMessageContaining("6 ready");
+        if (streamMode()) {
+            Exchange early = template.request(uri("orders"), e -> {
+                e.getMessage().setHeader(ReliableRedisConstants.OPERATION, "reshard");
+                e.getMessage().setHeader(ReliableRedisConstants.SHARDS, 2);
+            });
+            assertThat(early.getException())
+                    .hasMessageContaining("cannot go from 3 to 2 shards while it holds messages")
+                    .hasMessageContaining("6 ready");
+        }
 
         routes(new RouteBuilder() {
             public void configure() {
@@ -205,14 +212,65 @@ class ShardsTest extends CamelRedisTestBase {
         awaitReceived(6);
         context.getRouteController().stopRoute("drain");
         awaitShardedStats("orders", 0, 0);
-        Object resharded = template.requestBodyAndHeaders(uri("orders"), null, Map.of(ReliableRedisConstants.OPERATION,
-                "reshard", ReliableRedisConstants.SHARDS, 2));
-        assertThat(resharded).isEqualTo(2);
+        // in list mode, the stopped route's threads count as live for two of its pollTimeouts
+        Exchange resharded = await("the reshard").atMost(Duration.ofSeconds(10)).until(() -> template.request(
+                uri("orders"), e -> e.getMessage().setHeaders(new HashMap<>(Map.of(ReliableRedisConstants.OPERATION,
+                        "reshard", ReliableRedisConstants.SHARDS, 2)))), e -> e.getException() == null);
+        assertThat(resharded.getMessage().getBody()).isEqualTo(2);
 
         String twoShards = "reliable-redis:orders?mode=" + mode + "&shards=2";
         assertThat(template.request(twoShards, e -> e.getMessage().setBody("after")).getException()).isNull();
         assertThat(template.request(uri("orders"), e -> e.getMessage().setBody("old")).getException())
                 .hasMessageContaining("Queue 'orders' has 2 shard(s)").hasMessageContaining("shards=3");
+    }
+
+    /**
+     * List mode: a reshard of a queue that holds messages moves them to where a send with the new count puts them,
+     * the messages of one shard key in order; it is refused while the queue is consumed.
+     */
+    @Test
+    void aListQueueIsReshardedWithItsMessagesAndRefusedWhileConsumed() throws Exception {
+        assumeFalse(streamMode(), "stream mode drains first");
+        routes(new RouteBuilder() {
+            public void configure() {
+                from(uri("orders") + "&pollTimeout=200").routeId("old").process(received::add);
+            }
+        });
+        sendKeyedAndNot(0, 12);
+        awaitReceived(12);
+        Map<String, Object> reshard = Map.of(ReliableRedisConstants.OPERATION, "reshard", ReliableRedisConstants.SHARDS, 2);
+        assertThat(template.request(uri("orders"), e -> e.getMessage().setHeaders(new HashMap<>(reshard))).getException())
+                .hasMessageContaining("Queue 'orders' cannot be resharded while it is consumed")
+                .hasMessageContaining("live consumer thread(s)");
+        context.getRouteController().stopRoute("old");
+        sendKeyedAndNot(12, 24);
+
+        // the stopped route's threads count as live for two of its pollTimeouts
+        await("the reshard").atMost(Duration.ofSeconds(10)).until(() -> template.request(uri("orders"),
+                e -> e.getMessage().setHeaders(new HashMap<>(reshard))).getException() == null);
+
+        assertThat(template.request(uri("orders"), e -> e.getMessage().setBody("old")).getException())
+                .hasMessageContaining("Queue 'orders' has 2 shard(s)");
+        received.clear();
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:orders?mode=list&shards=2").process(received::add);
+            }
+        });
+        awaitReceived(12);
+        List<String> bodies = received.stream().map(e -> e.getMessage().getBody(String.class)).toList();
+        assertThat(bodies).containsExactlyInAnyOrderElementsOf(IntStream.range(12, 24).mapToObj(i -> "m" + i).toList());
+        assertThat(bodies.stream().filter(b -> Integer.parseInt(b.substring(1)) % 2 == 0).toList())
+                .as("one key's messages in order").containsExactly("m12", "m14", "m16", "m18", "m20", "m22");
+        assertThat(received).as("the shard key stays with the stored message, not on the exchange")
+                .allSatisfy(e -> assertThat(e.getMessage().getHeader(ReliableRedisConstants.SHARD_KEY)).isNull());
+    }
+
+    /** Sends m<from>..m<to - 1>, the even ones with one shard key. */
+    private void sendKeyedAndNot(int from, int to) {
+        for (int i = from; i < to; i++) {
+            sendSharded("orders", "m" + i, i % 2 == 0 ? Map.of(ReliableRedisConstants.SHARD_KEY, "customer-7") : Map.of());
+        }
     }
 
     @Test

@@ -1,5 +1,7 @@
 package dev.reliableredis.queue.sharded;
 
+import java.util.List;
+
 import dev.reliableredis.queue.LuaScript;
 import dev.reliableredis.queue.QueueCalls;
 import dev.reliableredis.queue.QueueNames;
@@ -14,7 +16,8 @@ import static dev.reliableredis.queue.RedisBytes.bytes;
  * A queue's shard count as Redis records it ({@code <prefix>:{<queue>}:meta}, field {@code shards}): the count it
  * was first used with, so that an endpoint with another one is refused rather than leaving the messages of the
  * shards it does not know stranded (never counted, consumed or reaped). Checked once per endpoint, before its
- * first send or claim; a queue used unsharded has no record, and counts as 1.
+ * first send or claim; a queue used unsharded has no record, and counts as 1. A reshard records a new count, and
+ * where the mode can ({@link ShardMover}) moves the messages there first; while it does, every endpoint is refused.
  */
 public final class ShardCount {
 
@@ -22,39 +25,54 @@ public final class ShardCount {
 
     private final String queue;
     private final int count;
+    private final ShardMover mover;
     private final QueueCalls calls;
     private final byte[] meta;
     private volatile boolean checked;
 
-    public ShardCount(RedisGateway redis, String prefix, String queue, int count) {
+    /** @param mover moves the queue's messages for a reshard; null where the mode cannot (then only drained) */
+    public ShardCount(RedisGateway redis, String prefix, String queue, int count, ShardMover mover) {
         this.queue = queue;
         this.count = count;
+        this.mover = mover;
         this.calls = new QueueCalls(redis, queue);
         this.meta = bytes(QueueNames.keyBase(prefix, queue) + "meta");
     }
 
     /**
      * Records this count where none is, and throws an IllegalStateException naming both counts when Redis has
-     * another one; after one check that passed, does nothing. A Redis failure is thrown as a QueueException.
+     * another one, or naming the reshard under way; after one check that passed, does nothing. A Redis failure is
+     * thrown as a QueueException.
      */
     public void check() {
         if (checked) {
             return;
         }
-        long recorded = calls.run("check the shard count", SHARD_COUNT, ScriptOutputType.INTEGER,
-                QueueCalls.keys(meta), bytes(count), bytes("check"));
-        if (recorded != count) {
-            throw new IllegalStateException("Queue '" + queue + "' has " + recorded + " shard(s), as Redis records "
-                    + "it, and this endpoint has shards=" + count + ": with another count, messages would go where no "
-                    + "consumer looks. Use shards=" + recorded + "; to change the count, drain the queue with shards="
-                    + recorded + " and run the reshard operation there (see the user guide, Sharded queues)");
+        List<Long> recorded = record("check", count);
+        if (recorded.get(1) != 0) {
+            throw new IllegalStateException("Queue '" + queue + "' is being resharded from " + recorded.get(0) + " to "
+                    + recorded.get(1) + " shards, or a reshard stopped halfway: run the reshard operation with "
+                    + "shards=" + recorded.get(0) + " and the header CamelReliableRedisShards=" + recorded.get(1)
+                    + " to finish it, then use shards=" + recorded.get(1));
         }
+        requireRecordedCount(recorded.get(0));
         checked = true;
     }
 
+    private void requireRecordedCount(long recorded) {
+        if (recorded != count) {
+            throw new IllegalStateException("Queue '" + queue + "' has " + recorded + " shard(s), as Redis records it, "
+                    + "and this endpoint has shards=" + count + ": with another count, messages would go where no "
+                    + "consumer looks. Use shards=" + recorded + "; to change the count, run the reshard operation "
+                    + "with shards=" + recorded + " (see the user guide, Sharded queues)");
+        }
+    }
+
     /**
-     * Records another count for the queue, whose endpoint has this one ({@code queue} is it): only when it holds no
-     * message at all, ready, in flight, delayed or dead, since each message is in the shard the old count picked.
+     * Records another count for the queue, whose endpoint has this one ({@code queue} is it). With a mover, the
+     * messages move to the new layout first, while no consumer runs ({@link ShardMover#requireIdle}); a reshard that
+     * stopped halfway is finished by running it again. Without one, only a queue that holds no message at all
+     * (ready, in flight, delayed or dead) is resharded, since each message is in the shard the old count picked.
      * Stop the queue's producers first: a message sent meanwhile with the old count can land in a shard the new
      * count does not have.
      */
@@ -63,18 +81,38 @@ public final class ShardCount {
             throw new IllegalArgumentException("A reshard of queue '" + this.queue + "' needs a count between 1 and "
                     + ShardedQueue.MAX_SHARDS + ", not " + newCount);
         }
-        check();
+        List<Long> recorded = record("check", count);
+        requireRecordedCount(recorded.get(0));
+        if (recorded.get(1) != 0 && recorded.get(1) != newCount) {
+            throw new IllegalStateException("Queue '" + this.queue + "' is being resharded to " + recorded.get(1)
+                    + " shards, or a reshard stopped halfway: finish it with CamelReliableRedisShards="
+                    + recorded.get(1) + " first");
+        }
+        if (mover != null) {
+            mover.requireIdle(count);
+            record("begin", newCount);
+            mover.move(count, newCount);
+        } else {
+            requireEmpty(queue, newCount);
+        }
+        record("set", newCount);
+        // this endpoint's count is the old one now: its next send or claim is refused
+        checked = false;
+    }
+
+    private void requireEmpty(ReliableQueue queue, int newCount) {
         QueueStats stats = queue.stats();
         long held = stats.ready() + stats.inflight() + stats.delayed() + stats.dead();
         if (held > 0) {
             throw new IllegalStateException("Queue '" + this.queue + "' cannot go from " + count + " to " + newCount
                     + " shards while it holds messages (" + stats.ready() + " ready, " + stats.inflight()
-                    + " in flight, " + stats.delayed() + " delayed, " + stats.dead() + " dead): drain it with shards="
-                    + count + " first");
+                    + " in flight, " + stats.delayed() + " delayed, " + stats.dead() + " dead): in this mode, drain "
+                    + "it with shards=" + count + " first");
         }
-        calls.run("reshard", SHARD_COUNT, ScriptOutputType.INTEGER, QueueCalls.keys(meta), bytes(newCount),
-                bytes("set"));
-        // this endpoint's count is the old one now: its next send or claim is refused
-        checked = false;
+    }
+
+    private List<Long> record(String operation, int shards) {
+        return calls.run(operation.equals("check") ? "check the shard count" : "reshard", SHARD_COUNT,
+                ScriptOutputType.MULTI, QueueCalls.keys(meta), bytes(shards), bytes(operation));
     }
 }

@@ -2451,7 +2451,9 @@ public interface ReliableRedisEndpointBuilderFactory {
          * an unsharded queue. Absent: the message id (the deduplication id when
          * set) picks the shard. A deduplication id is a no-op only on its own
          * shard: send it with the same shard key every time. For a List body,
-         * it applies to every element that has none of its own.
+         * it applies to every element that has none of its own. It is stored
+         * with the message (so that a reshard puts it where its key picks), and
+         * not set on consumed exchanges.
          * 
          * The option is a: {@code String} type.
          * 
@@ -2531,8 +2533,8 @@ public interface ReliableRedisEndpointBuilderFactory {
          * and oldestPendingAge in stream mode); redrive (move dead letters back
          * to ready, the body becomes the count moved); purge (remove every
          * ready, delayed and dead message, the body becomes the count removed);
-         * reshard (record a new shard count for the queue, which must hold no
-         * message; see CamelReliableRedisShards).
+         * reshard (give the queue a new shard count, moving its messages in
+         * list mode; see CamelReliableRedisShards).
          * 
          * The option is a: {@code String} type.
          * 
@@ -2556,8 +2558,10 @@ public interface ReliableRedisEndpointBuilderFactory {
             return "CamelReliableRedisLimit";
         }
         /**
-         * reshard: the queue's new shard count, recorded when the queue holds
-         * no message; sent through an endpoint with the current count.
+         * reshard: the queue's new shard count, sent through an endpoint with
+         * the current count while no consumer runs. List mode moves the
+         * messages to the new shards; stream mode needs a drained queue. The
+         * body becomes the new count.
          * 
          * The option is a: {@code Integer} type.
          * 
