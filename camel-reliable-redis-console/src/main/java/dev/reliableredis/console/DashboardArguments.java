@@ -1,21 +1,34 @@
 package dev.reliableredis.console;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
 import dev.reliableredis.queue.QueueSettings;
 
-/** The command line of the standalone dashboard. */
+/**
+ * The command line of the standalone dashboard.
+ *
+ * @param token the token every request must bring (from --token-file, else the environment), null for none; never
+ *              shown by {@link #toString()}
+ */
 record DashboardArguments(String redisUri, String prefix, String host, int port, Duration visibilityTimeout,
-        List<String> allowedHosts) {
+        List<String> allowedHosts, String token, boolean readOnly) {
 
     static final String USAGE = "Arguments: [--redis-uri redis://host:6379] [--prefix rr] [--host 127.0.0.1] "
-            + "[--port 0] [--visibility-timeout 30000] [--allow-hosts name1,name2]\nWithout --redis-uri, the environment variable REDIS_URI is "
+            + "[--port 0] [--visibility-timeout 30000] [--allow-hosts name1,name2] [--token-file file] [--read-only]\n"
+            + "Without --redis-uri, the environment variable REDIS_URI is "
             + "used (it keeps a password out of the process list), else redis://localhost:6379. Port 0 takes any "
             + "free port. The visibility timeout (ms) is the consumers' one, from which list mode's lease ages follow. Requests "
-            + "addressed to other hosts than localhost, the address listened on and the allowed hosts are refused.";
+            + "addressed to other hosts than localhost, the address listened on and the allowed hosts are refused. "
+            + "With a token (the file's first line, else the environment variable "
+            + ReliableRedisDashboard.TOKEN_VARIABLE + "), every request needs it: Authorization: Bearer <token>, or "
+            + "HTTP Basic with any user name and the token as password. --read-only refuses redrive and purge.";
 
-    static DashboardArguments parse(String[] args, String redisUriFromEnvironment) {
+    static DashboardArguments parse(String[] args, String redisUriFromEnvironment, String tokenFromEnvironment) {
         String redisUri = redisUriFromEnvironment != null && !redisUriFromEnvironment.isEmpty()
                 ? redisUriFromEnvironment : "redis://localhost:6379";
         String prefix = ReliableRedisDashboard.DEFAULT_KEY_PREFIX;
@@ -23,7 +36,15 @@ record DashboardArguments(String redisUri, String prefix, String host, int port,
         int port = 0;
         Duration visibilityTimeout = QueueSettings.defaults().visibilityTimeout();
         List<String> allowedHosts = List.of();
-        for (int i = 0; i < args.length; i += 2) {
+        String token = tokenFromEnvironment != null && !tokenFromEnvironment.isEmpty() ? tokenFromEnvironment : null;
+        boolean readOnly = false;
+        int i = 0;
+        while (i < args.length) {
+            if (args[i].equals("--read-only")) {
+                readOnly = true;
+                i++;
+                continue;
+            }
             if (i + 1 >= args.length) {
                 throw new IllegalArgumentException(args[i] + " needs a value");
             }
@@ -36,10 +57,27 @@ record DashboardArguments(String redisUri, String prefix, String host, int port,
                 case "--visibility-timeout" -> visibilityTimeout = Duration.ofMillis(number("--visibility-timeout",
                         value));
                 case "--allow-hosts" -> allowedHosts = List.of(value.split(","));
+                case "--token-file" -> token = tokenIn(Path.of(value));
                 default -> throw new IllegalArgumentException("Unknown argument " + args[i]);
             }
+            i += 2;
         }
-        return new DashboardArguments(redisUri, prefix, host, port, visibilityTimeout, allowedHosts);
+        return new DashboardArguments(redisUri, prefix, host, port, visibilityTimeout, allowedHosts, token, readOnly);
+    }
+
+    /** The first line of the file, which must not be empty. */
+    private static String tokenIn(Path file) {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("--token-file " + file + " cannot be read: " + e.getMessage());
+        }
+        String token = lines.isEmpty() ? "" : lines.get(0).strip();
+        if (token.isEmpty()) {
+            throw new IllegalArgumentException("--token-file " + file + " holds no token on its first line");
+        }
+        return token;
     }
 
     private static int number(String argument, String value) {
@@ -50,10 +88,11 @@ record DashboardArguments(String redisUri, String prefix, String host, int port,
         }
     }
 
-    /** The Redis URI may hold a password: it is left out. */
+    /** The Redis URI may hold a password, and the token is a secret: both are left out. */
     @Override
     public String toString() {
         return "DashboardArguments[prefix " + prefix + ", host " + host + ", port " + port + ", visibilityTimeout "
-               + visibilityTimeout.toMillis() + " ms, allowed hosts " + allowedHosts + "]";
+               + visibilityTimeout.toMillis() + " ms, allowed hosts " + allowedHosts + ", "
+               + (token != null ? "token login" : "no login") + (readOnly ? ", read-only" : "") + "]";
     }
 }

@@ -27,11 +27,13 @@ final class DashboardHandler implements HttpHandler {
     private final DashboardApi api;
     private final PageResources page;
     private final RequestGuard guard;
+    private final DashboardAccess access;
 
-    DashboardHandler(DashboardApi api, PageResources page, RequestGuard guard) {
+    DashboardHandler(DashboardApi api, PageResources page, RequestGuard guard, DashboardAccess access) {
         this.api = api;
         this.page = page;
         this.guard = guard;
+        this.access = access;
     }
 
     @Override
@@ -39,6 +41,7 @@ final class DashboardHandler implements HttpHandler {
         try (exchange) {
             try {
                 guard.checkHost(exchange);
+                access.checkLogin(exchange);
                 route(exchange, exchange.getRequestURI().getPath());
             } catch (ApiException e) {
                 Responses.error(exchange, e.status(), e.getMessage());
@@ -59,6 +62,10 @@ final class DashboardHandler implements HttpHandler {
             case "/api/queues" -> {
                 method(exchange, "GET");
                 Responses.json(exchange, 200, api.overview());
+            }
+            case "/api/settings" -> {
+                method(exchange, "GET");
+                Responses.json(exchange, 200, Map.of("readOnly", access.isReadOnly()));
             }
             case "/api/queue" -> {
                 method(exchange, "GET");
@@ -117,9 +124,10 @@ final class DashboardHandler implements HttpHandler {
         }
     }
 
-    /** The JSON body of an action, checked to come from the dashboard's page. */
+    /** The JSON body of an action, checked to come from the dashboard's page, which is not read-only. */
     private JsonNode action(HttpExchange exchange) {
         method(exchange, "POST");
+        access.checkWritable();
         guard.checkAction(exchange);
         byte[] body;
         try (InputStream in = exchange.getRequestBody()) {

@@ -35,12 +35,15 @@ import org.slf4j.LoggerFactory;
  * System.out.println(dashboard.url());
  * }</pre>
  *
- * <p>It has no login: it binds to 127.0.0.1 unless told otherwise, and anyone who can reach it can purge queues.
+ * <p>It binds to 127.0.0.1 unless told otherwise. Without a {@link #token token}, anyone who can reach it can use
+ * it, and unless it is {@link #readOnly read-only}, purge queues.
  */
 public final class ReliableRedisDashboard implements Service {
 
     public static final String DEFAULT_KEY_PREFIX = "rr";
     public static final String DEFAULT_HOST = "127.0.0.1";
+    /** The environment variable the standalone dashboard takes its token from, unless --token-file is given. */
+    public static final String TOKEN_VARIABLE = "RELIABLE_REDIS_DASHBOARD_TOKEN";
 
     private static final Logger LOG = LoggerFactory.getLogger(ReliableRedisDashboard.class);
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(5);
@@ -54,6 +57,8 @@ public final class ReliableRedisDashboard implements Service {
     private int requestedPort;
     private Duration visibilityTimeout = QueueSettings.defaults().visibilityTimeout();
     private Set<String> allowedHosts = Set.of();
+    private String token;
+    private boolean readOnly;
 
     private ClientResources resources;
     private RedisGateway gateway;
@@ -114,6 +119,27 @@ public final class ReliableRedisDashboard implements Service {
         return this;
     }
 
+    /**
+     * A secret every request must bring: {@code Authorization: Bearer <token>}, or HTTP Basic with any user name and
+     * the token as password (a browser asks for it). Never logged or shown. The standalone dashboard takes it from
+     * {@code --token-file} or the environment variable {@code RELIABLE_REDIS_DASHBOARD_TOKEN}.
+     */
+    public synchronized ReliableRedisDashboard token(String token) {
+        notStarted();
+        if (token == null || token.isBlank()) {
+            throw new IllegalArgumentException("The dashboard's token must not be empty");
+        }
+        this.token = token;
+        return this;
+    }
+
+    /** Shows the queues and refuses every action (redrive, purge); the page has no buttons. */
+    public synchronized ReliableRedisDashboard readOnly() {
+        notStarted();
+        this.readOnly = true;
+        return this;
+    }
+
     /** Where to listen; default 127.0.0.1 and port 0, any free port ({@link #port()} says which). */
     public synchronized ReliableRedisDashboard bind(String host, int port) {
         notStarted();
@@ -140,13 +166,16 @@ public final class ReliableRedisDashboard implements Service {
         }
         DashboardApi api = new DashboardApi(keyPrefix, new QueueDiscovery(gateway, keyPrefix),
                 new EngineQueues(gateway, keyPrefix, visibilityTimeout));
-        server.createContext("/",
-                new DashboardHandler(api, new PageResources(), new RequestGuard(server.getAddress(), allowedHosts)));
+        DashboardAccess access = new DashboardAccess(token, readOnly);
+        server.createContext("/", new DashboardHandler(api, new PageResources(),
+                new RequestGuard(server.getAddress(), allowedHosts), access));
         executor = Executors.newFixedThreadPool(THREADS, daemonThreads());
         server.setExecutor(executor);
         server.start();
-        LOG.info("Reliable-redis dashboard of the queues under the key prefix '{}' at {} (no login: keep it on a "
-                 + "private address or behind the application's own security)", keyPrefix, url());
+        LOG.info("Reliable-redis dashboard of the queues under the key prefix '{}' at {} ({}, {})", keyPrefix, url(),
+                access.hasLogin() ? "login with its token"
+                        : "no login: keep it on a private address or behind the application's own security",
+                access.isReadOnly() ? "read-only" : "with redrive and purge");
     }
 
     @Override
@@ -192,6 +221,7 @@ public final class ReliableRedisDashboard implements Service {
     public synchronized String toString() {
         String redis = uri != null ? uri.getHost() + ":" + uri.getPort() : "the application's RedisClient";
         return "ReliableRedisDashboard[key prefix " + keyPrefix + ", Redis " + redis + ", "
+               + (token != null ? "token login, " : "") + (readOnly ? "read-only, " : "")
                + (server != null ? url() : "not started") + "]";
     }
 
@@ -228,15 +258,23 @@ public final class ReliableRedisDashboard implements Service {
     /**
      * Runs the dashboard on its own until the JVM is stopped: {@code --redis-uri <uri>} (else the environment
      * variable REDIS_URI, else redis://localhost:6379), {@code --prefix rr}, {@code --host 127.0.0.1},
-     * {@code --port 0}, {@code --visibility-timeout 30000} (ms).
+     * {@code --port 0}, {@code --visibility-timeout 30000} (ms), {@code --token-file <file>} (else the environment
+     * variable RELIABLE_REDIS_DASHBOARD_TOKEN, else no login) and {@code --read-only}.
      */
     public static void main(String[] args) {
         ReliableRedisDashboard dashboard;
         try {
-            DashboardArguments arguments = DashboardArguments.parse(args, System.getenv("REDIS_URI"));
+            DashboardArguments arguments = DashboardArguments.parse(args, System.getenv("REDIS_URI"),
+                    System.getenv(TOKEN_VARIABLE));
             dashboard = forUri(arguments.redisUri()).keyPrefix(arguments.prefix())
                     .visibilityTimeout(arguments.visibilityTimeout()).bind(arguments.host(), arguments.port())
                     .allowHosts(arguments.allowedHosts().toArray(String[]::new));
+            if (arguments.token() != null) {
+                dashboard.token(arguments.token());
+            }
+            if (arguments.readOnly()) {
+                dashboard.readOnly();
+            }
         } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());
             System.err.println(DashboardArguments.USAGE);

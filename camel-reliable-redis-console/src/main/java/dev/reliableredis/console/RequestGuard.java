@@ -11,8 +11,8 @@ import java.util.Set;
 import com.sun.net.httpserver.HttpExchange;
 
 /**
- * What the dashboard checks before it answers, since it has no login of its own. It answers only requests addressed
- * to a host it knows: localhost, the address it is bound to, and the names allowed with
+ * What the dashboard checks of every request, besides its optional token ({@link DashboardAccess}). It answers only
+ * requests addressed to a host it knows: localhost, the address it is bound to, and the names allowed with
  * {@link ReliableRedisDashboard#allowHosts}, so that a web page that points a DNS name of its own at the dashboard's
  * address (DNS rebinding) cannot read it or act through it. An action must be a JSON POST from the dashboard's own
  * page: a form of another site can send neither the JSON type nor, from a browser, a foreign Origin that passes.

@@ -287,6 +287,11 @@
     setTimeout(poll, POLL_MS);
   }
 
+  // a read-only dashboard refuses actions: the page shows no buttons for them
+  getJson('api/settings').then(settings => {
+    document.body.classList.toggle('read-only', settings.readOnly);
+    document.getElementById('read-only').hidden = !settings.readOnly;
+  }).catch(e => status('not updated: ' + e.message, true));
   selected = selectedFromAddress();
   if (selected != null) {
     buildDetails();

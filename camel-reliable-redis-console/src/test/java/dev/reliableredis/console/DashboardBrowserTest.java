@@ -1,10 +1,13 @@
 package dev.reliableredis.console;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 
 import dev.reliableredis.queue.BrowsedMessage;
 import dev.reliableredis.queue.NewMessage;
@@ -194,6 +197,48 @@ class DashboardBrowserTest {
         pageShows(STREAM_QUEUE, "ready", "0");
         pageShows(STREAM_QUEUE, "dead", "0");
         pageShows(LIST_QUEUE, "ready", "3");
+    }
+
+    @Test
+    void aReadOnlyDashboardShowsTheQueuesWithoutAnyActionButton() {
+        try (ReliableRedisDashboard readOnly = ReliableRedisDashboard.forClient(client)
+                .visibilityTimeout(SampleQueues.VISIBILITY_TIMEOUT).readOnly()) {
+            readOnly.start();
+            browser.get(readOnly.url());
+
+            pageShows(LIST_QUEUE, "dead", "2");
+            await().until(d -> browser.findElement(By.id("read-only")).isDisplayed());
+            openQueue(LIST_QUEUE);
+            pageShowsMessage("dead", LIST_QUEUE + "-dead-1");
+            assertThat(browser.findElements(By.cssSelector("button.purge, button.redrive-all, button.redrive-one")))
+                    .isNotEmpty().noneMatch(WebElement::isDisplayed);
+        }
+    }
+
+    @Test
+    void withATokenThePageIsRefusedWithoutItAndShownWithIt() {
+        String token = "browser-token-7431";
+        try (ReliableRedisDashboard locked = ReliableRedisDashboard.forClient(client)
+                .visibilityTimeout(SampleQueues.VISIBILITY_TIMEOUT).token(token)) {
+            locked.start();
+
+            browser.get(locked.url());
+            assertThat(browser.getTitle()).isNotEqualTo("reliable-redis dashboard");
+            // Chromium waits for the user name and password the 401 asks for, and shows nothing of the dashboard
+            assertThat(browser.getPageSource()).doesNotContain(LIST_QUEUE).doesNotContain("queues under the key prefix");
+
+            // what the browser sends once an operator has answered its prompt: Basic, any user name, the token
+            browser.executeCdpCommand("Network.enable", Map.of());
+            browser.executeCdpCommand("Network.setExtraHTTPHeaders", Map.of("headers", Map.of("Authorization",
+                    "Basic " + Base64.getEncoder().encodeToString(("ops:" + token).getBytes(StandardCharsets.UTF_8)))));
+            try {
+                browser.get(locked.url());
+                pageShows(LIST_QUEUE, "ready", "3");
+                assertThat(browser.getTitle()).isEqualTo("reliable-redis dashboard");
+            } finally {
+                browser.executeCdpCommand("Network.setExtraHTTPHeaders", Map.of("headers", Map.of()));
+            }
+        }
     }
 
     @Test

@@ -1,0 +1,92 @@
+package dev.reliableredis.console;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Base64;
+import java.util.Locale;
+
+import com.sun.net.httpserver.HttpExchange;
+
+/**
+ * Who may use the dashboard, and whether anyone may change anything. With a token, every request (the page, its
+ * files and the API) needs it, as {@code Authorization: Bearer <token>} or as HTTP Basic with any user name and the
+ * token as password, which a browser asks for; read-only, the actions (redrive, purge) are refused. The token is
+ * kept as its SHA-256 digest and compared with the digest of what a request brings, so the comparison takes the same
+ * time whatever the two hold, and the token itself is neither kept nor ever logged.
+ */
+final class DashboardAccess {
+
+    static final String REALM = "Basic realm=\"reliable-redis dashboard\", charset=\"UTF-8\"";
+
+    private final byte[] tokenDigest;
+    private final boolean readOnly;
+
+    /** @param token the secret every request must bring; null for none */
+    DashboardAccess(String token, boolean readOnly) {
+        this.tokenDigest = token == null ? null : digest(token);
+        this.readOnly = readOnly;
+    }
+
+    boolean hasLogin() {
+        return tokenDigest != null;
+    }
+
+    boolean isReadOnly() {
+        return readOnly;
+    }
+
+    /** Refuses a request without the token with 401, which asks a browser for it. */
+    void checkLogin(HttpExchange exchange) {
+        if (tokenDigest == null) {
+            return;
+        }
+        String presented = presentedToken(exchange.getRequestHeaders().getFirst("Authorization"));
+        if (presented == null || !MessageDigest.isEqual(tokenDigest, digest(presented))) {
+            exchange.getResponseHeaders().set("WWW-Authenticate", REALM);
+            throw new ApiException(401, "The dashboard needs its token: Authorization: Bearer <token>, or HTTP Basic "
+                    + "with any user name and the token as password");
+        }
+    }
+
+    /** Refuses an action of a read-only dashboard with 403. */
+    void checkWritable() {
+        if (readOnly) {
+            throw new ApiException(403, "The dashboard is read-only: it shows the queues and changes nothing");
+        }
+    }
+
+    /** The token of a Bearer or Basic Authorization header, or null. */
+    private static String presentedToken(String authorization) {
+        if (authorization == null) {
+            return null;
+        }
+        int space = authorization.indexOf(' ');
+        if (space < 0) {
+            return null;
+        }
+        String scheme = authorization.substring(0, space).toLowerCase(Locale.ROOT);
+        String credentials = authorization.substring(space + 1).trim();
+        if (scheme.equals("bearer")) {
+            return credentials;
+        }
+        if (scheme.equals("basic")) {
+            try {
+                String pair = new String(Base64.getDecoder().decode(credentials), StandardCharsets.UTF_8);
+                int colon = pair.indexOf(':');
+                return colon < 0 ? null : pair.substring(colon + 1);
+            } catch (IllegalArgumentException notBase64) {
+                return null;
+            }
+        }
+        return null;
+    }
+
+    private static byte[] digest(String token) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("Every JVM has SHA-256", e);
+        }
+    }
+}

@@ -1,0 +1,129 @@
+package dev.reliableredis.console;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+
+import dev.reliableredis.queue.QueueStats;
+import dev.reliableredis.queue.RedisGateway;
+import dev.reliableredis.testsupport.RedisProcess;
+import io.lettuce.core.RedisClient;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import static dev.reliableredis.console.SampleQueues.LIST_QUEUE;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The dashboard's token login and its read-only mode, over HTTP: what is refused, and that it changes nothing. */
+class DashboardAccessTest {
+
+    private static final String TOKEN = "correct horse battery staple";
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    /** Where the tests' log goes (simplelogger.properties). */
+    private static final Path TEST_LOG = Path.of("target/test-logs.txt");
+
+    private static RedisProcess redisServer;
+    private static RedisClient client;
+    private static RedisGateway redis;
+
+    @BeforeAll
+    static void startRedis() {
+        redisServer = RedisProcess.start();
+        client = RedisClient.create(redisServer.uri());
+        redis = RedisGateway.using(client, Duration.ofSeconds(5));
+    }
+
+    @AfterAll
+    static void stopRedis() {
+        redis.close();
+        client.shutdown();
+        redisServer.close();
+    }
+
+    @BeforeEach
+    void fillQueues() {
+        redisServer.commands().flushall();
+        SampleQueues.fill(redis);
+    }
+
+    @Test
+    void withATokenEveryRequestWithoutItIsRefusedWith401AndNothingChanges() throws Exception {
+        QueueStats before = listCounts();
+        try (ReliableRedisDashboard dashboard = ReliableRedisDashboard.forClient(client).token(TOKEN)) {
+            dashboard.start();
+            for (String authorization : new String[] {null, "Bearer wrong", basic("ops", "wrong"), "Bearer",
+                    "Basic not-base64!", "Digest " + TOKEN}) {
+                for (String path : List.of("", "dashboard.js", "api/queues", "api/settings",
+                        "api/queue?queue=" + LIST_QUEUE)) {
+                    HttpResponse<String> page = send(dashboard, "GET", path, authorization);
+                    assertThat(page.statusCode()).as("GET %s with %s", path, authorization).isEqualTo(401);
+                    assertThat(page.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(
+                            challenge -> assertThat(challenge).startsWith("Basic realm="));
+                    assertThat(page.body()).doesNotContain(LIST_QUEUE);
+                }
+                assertThat(send(dashboard, "POST", "api/purge", authorization).statusCode()).isEqualTo(401);
+                assertThat(send(dashboard, "POST", "api/redrive", authorization).statusCode()).isEqualTo(401);
+            }
+            assertThat(listCounts()).isEqualTo(before);
+
+            assertThat(send(dashboard, "GET", "api/queues", "Bearer " + TOKEN).body()).contains(LIST_QUEUE);
+            assertThat(send(dashboard, "GET", "", basic("any-user", TOKEN)).statusCode()).isEqualTo(200);
+            assertThat(send(dashboard, "POST", "api/purge", "Bearer " + TOKEN).statusCode()).as("let in, and purged")
+                    .isEqualTo(200);
+            assertThat(SampleQueues.listQueue(redis).stats().ready()).isZero();
+            assertThat(dashboard.toString()).doesNotContain(TOKEN);
+        }
+        assertThat(Files.readString(TEST_LOG, StandardCharsets.UTF_8)).doesNotContain(TOKEN)
+                .contains("login with its token");
+    }
+
+    @Test
+    void aReadOnlyDashboardShowsTheQueuesAndRefusesEveryActionWith403() throws Exception {
+        QueueStats before = listCounts();
+        try (ReliableRedisDashboard dashboard = ReliableRedisDashboard.forClient(client).readOnly()) {
+            dashboard.start();
+
+            assertThat(send(dashboard, "GET", "api/queues", null).body()).contains(LIST_QUEUE);
+            assertThat(send(dashboard, "GET", "api/settings", null).body()).isEqualTo("{\"readOnly\":true}");
+            HttpResponse<String> purge = send(dashboard, "POST", "api/purge", null);
+            HttpResponse<String> redrive = send(dashboard, "POST", "api/redrive", null);
+
+            assertThat(purge.statusCode()).isEqualTo(403);
+            assertThat(purge.body()).contains("read-only");
+            assertThat(redrive.statusCode()).isEqualTo(403);
+            assertThat(listCounts()).isEqualTo(before);
+        }
+    }
+
+    private static HttpResponse<String> send(ReliableRedisDashboard dashboard, String method, String path,
+            String authorization) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(dashboard.url() + path));
+        if (authorization != null) {
+            request.header("Authorization", authorization);
+        }
+        if (method.equals("POST")) {
+            request.header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"queue\":\"" + LIST_QUEUE + "\"}"));
+        }
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** The list queue's counts, without its ages, which grow while the test runs. */
+    private static QueueStats listCounts() {
+        QueueStats stats = SampleQueues.listQueue(redis).stats();
+        return new QueueStats(stats.ready(), stats.inflight(), stats.delayed(), stats.dead());
+    }
+
+    private static String basic(String user, String password) {
+        return "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+    }
+}
