@@ -17,6 +17,7 @@ import dev.reliableredis.queue.QueueStats;
 import dev.reliableredis.queue.Queues;
 import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.ReliableQueue;
+import dev.reliableredis.queue.list.ListReshard;
 import dev.reliableredis.queue.sharded.ShardCount;
 import dev.reliableredis.testsupport.RedisProcess;
 import io.lettuce.core.RedisClient;
@@ -105,7 +106,7 @@ class DashboardBrowserTest {
         for (int i = 0; i < 9; i++) {
             ledger.enqueue(new NewMessage("ledger-" + i, new byte[] {1}, null, 0));
         }
-        new ShardCount(redis, "rr", "ledger", 3, null).check();
+        new ShardCount(redis, "rr", "ledger", 3, new ListReshard(redis, "rr", "ledger")).check();
         assertThat(ledger.stats().ready()).isEqualTo(9);
         // a dashboard of its own: the shared one reuses a discovery made before the queue existed for 30 s
         try (ReliableRedisDashboard fresh = ReliableRedisDashboard.forClient(client)

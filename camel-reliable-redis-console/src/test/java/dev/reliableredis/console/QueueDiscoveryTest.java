@@ -9,6 +9,7 @@ import dev.reliableredis.queue.Queues;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.list.ListQueue;
+import dev.reliableredis.queue.list.ListReshard;
 import dev.reliableredis.queue.sharded.ShardCount;
 import dev.reliableredis.queue.sharded.ShardPicker;
 import dev.reliableredis.queue.stream.StreamOptions;
@@ -116,7 +117,7 @@ class QueueDiscoveryTest {
             }
             unrecorded.enqueue(new NewMessage("u-" + shard, new byte[] {1}, null, 0, keyFor(shard)));
         }
-        new ShardCount(redis, "sharding", "ledger", 3, null).check();
+        new ShardCount(redis, "sharding", "ledger", 3, new ListReshard(redis, "sharding", "ledger")).check();
         QueueDiscovery discovery = new QueueDiscovery(redis, "sharding");
 
         assertThat(discovery.discover().queues()).containsExactly(new QueueRef("ledger", QueueMode.LIST, null, 3),

@@ -62,7 +62,7 @@ public interface ReliableRedisConstants {
                             + "mode); redrive (move dead letters back to ready, the body becomes the "
                             + "count moved); purge (remove every ready, delayed and dead message, the body becomes "
                             + "the count removed); reshard (give the queue a new shard count, moving its "
-                            + "messages in list mode; see CamelReliableRedisShards).",
+                            + "messages; see CamelReliableRedisShards).",
               javaType = "String", enums = "enqueue,stats,redrive,purge,reshard")
     String OPERATION = "CamelReliableRedisOperation";
 
@@ -71,8 +71,8 @@ public interface ReliableRedisConstants {
     String LIMIT = "CamelReliableRedisLimit";
 
     @Metadata(label = "producer", description = "reshard: the queue's new shard count, sent through an endpoint "
-                                                + "with the current count while no consumer runs. List mode moves the "
-                                                + "messages to the new shards; stream mode needs a drained queue. The "
+                                                + "with the current count while no consumer runs (in stream mode, "
+                                                + "with nothing pending); the messages move to the new shards. The "
                                                 + "body becomes the new count.",
               javaType = "Integer")
     String SHARDS = "CamelReliableRedisShards";

@@ -17,6 +17,7 @@ import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.ReplicaWait;
 import dev.reliableredis.queue.list.ListReshard;
 import dev.reliableredis.queue.sharded.ShardCount;
+import dev.reliableredis.queue.stream.StreamReshard;
 import io.lettuce.core.SslOptions;
 import org.apache.camel.Category;
 import org.apache.camel.Consumer;
@@ -100,7 +101,8 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
         queue = Queues.open(gateway, configuration.getKeyPrefix(), queueName, configuration.getShards(),
                 configuration.isStreamMode() ? configuration.streamOptions() : null, configuration.queueSettings());
         shardCount = new ShardCount(gateway, configuration.getKeyPrefix(), queueName, configuration.getShards(),
-                configuration.isStreamMode() ? null : new ListReshard(gateway, configuration.getKeyPrefix(), queueName));
+                configuration.isStreamMode() ? new StreamReshard(gateway, configuration.getKeyPrefix(), queueName)
+                        : new ListReshard(gateway, configuration.getKeyPrefix(), queueName));
         Duration waitTimeout = Duration.ofMillis(configuration.getWaitTimeout());
         replicaWait = configuration.isWaitAof()
                 ? ReplicaWait.appendOnlyFiles(gateway, configuration.getWaitReplicas(), waitTimeout)

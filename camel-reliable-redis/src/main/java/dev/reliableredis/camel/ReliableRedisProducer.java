@@ -119,7 +119,7 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
             throw new IllegalArgumentException("reshard of queue '" + queue.name() + "' needs the header "
                     + ReliableRedisConstants.SHARDS + ", the new shard count");
         }
-        getEndpoint().shardCount().reshard(queue, shards);
+        getEndpoint().shardCount().reshard(shards);
         return shards;
     }
 

@@ -17,7 +17,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 /** shards=3: where messages go, and that consuming and the admin operations cover every shard. */
 @ParameterizedClass(name = "{0} mode")
@@ -185,23 +184,11 @@ class ShardsTest extends CamelRedisTestBase {
         assertThat(shardedStats("orders").get("ready")).isEqualTo(1);
     }
 
-    /**
-     * A reshard records a new count for a drained queue; in stream mode, until then it is refused and changes
-     * nothing.
-     */
+    /** A reshard of a drained queue records the new count, and then only the new count is accepted. */
     @Test
     void aDrainedQueueIsReshardedAndThenOnlyTheNewCountIsAccepted() throws Exception {
         for (int i = 0; i < 6; i++) {
             sendSharded("orders", "m" + i, Map.of());
-        }
-        if (streamMode()) {
-            Exchange early = template.request(uri("orders"), e -> {
-                e.getMessage().setHeader(ReliableRedisConstants.OPERATION, "reshard");
-                e.getMessage().setHeader(ReliableRedisConstants.SHARDS, 2);
-            });
-            assertThat(early.getException())
-                    .hasMessageContaining("cannot go from 3 to 2 shards while it holds messages")
-                    .hasMessageContaining("6 ready");
         }
 
         routes(new RouteBuilder() {
@@ -225,12 +212,11 @@ class ShardsTest extends CamelRedisTestBase {
     }
 
     /**
-     * List mode: a reshard of a queue that holds messages moves them to where a send with the new count puts them,
-     * the messages of one shard key in order; it is refused while the queue is consumed.
+     * A reshard of a queue that holds messages moves them to where a send with the new count puts them, the messages
+     * of one shard key in order; it is refused while the queue is consumed.
      */
     @Test
-    void aListQueueIsReshardedWithItsMessagesAndRefusedWhileConsumed() throws Exception {
-        assumeFalse(streamMode(), "stream mode drains first");
+    void aQueueIsReshardedWithItsMessagesAndRefusedWhileConsumed() throws Exception {
         routes(new RouteBuilder() {
             public void configure() {
                 from(uri("orders") + "&pollTimeout=200").routeId("old").process(received::add);
@@ -254,7 +240,7 @@ class ShardsTest extends CamelRedisTestBase {
         received.clear();
         routes(new RouteBuilder() {
             public void configure() {
-                from("reliable-redis:orders?mode=list&shards=2").process(received::add);
+                from("reliable-redis:orders?mode=" + mode + "&shards=2").process(received::add);
             }
         });
         awaitReceived(12);

@@ -145,18 +145,18 @@ class ListReshardTest extends QueueTestBase {
                 throw new QueueException("orders", "reshard", new IllegalStateException("the JVM died"));
             }
         };
-        new ShardCount(gateway, "rr", "orders", 3, null).check();
-        assertThatThrownBy(() -> new ShardCount(gateway, "rr", "orders", 3, stopsHalfway).reshard(three, 2))
+        new ShardCount(gateway, "rr", "orders", 3, mover).check();
+        assertThatThrownBy(() -> new ShardCount(gateway, "rr", "orders", 3, stopsHalfway).reshard(2))
                 .hasMessageContaining("the JVM died");
 
         for (int count : new int[] {2, 3}) {
-            assertThatThrownBy(() -> new ShardCount(gateway, "rr", "orders", count, null).check())
+            assertThatThrownBy(() -> new ShardCount(gateway, "rr", "orders", count, mover).check())
                     .hasMessageContaining("Queue 'orders' is being resharded from 3 to 2 shards")
                     .hasMessageContaining("CamelReliableRedisShards=2");
         }
-        new ShardCount(gateway, "rr", "orders", 3, mover).reshard(three, 2);
+        new ShardCount(gateway, "rr", "orders", 3, mover).reshard(2);
 
-        new ShardCount(gateway, "rr", "orders", 2, null).check();
+        new ShardCount(gateway, "rr", "orders", 2, mover).check();
         assertThat(counts(sharded(gateway, 2, SETTINGS))).isEqualTo(new QueueStats(50, 0, 4, 3));
     }
 

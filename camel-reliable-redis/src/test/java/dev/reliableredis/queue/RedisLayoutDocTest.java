@@ -26,7 +26,8 @@ class RedisLayoutDocTest {
     private static final List<String> STREAM_SCRIPTS = List.of("stream/enqueue", "stream/claim", "stream/ack",
             "stream/nack", "stream/extend", "stream/release", "stream/reap", "stream/redrive", "stream/purge",
             "stream/stats", "stream/browse", "stream/leave", "stream/includes/groups", "stream/includes/dead_letter",
-            "stream/includes/add", "stream/includes/deliveries");
+            "stream/includes/add", "stream/includes/deliveries", "stream/reshard-read", "stream/reshard-put",
+            "stream/reshard-drop");
 
     @Test
     void theScriptReferenceIsTheScriptsOwnHeaders() throws IOException {

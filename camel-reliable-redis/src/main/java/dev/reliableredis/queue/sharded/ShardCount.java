@@ -1,13 +1,12 @@
 package dev.reliableredis.queue.sharded;
 
 import java.util.List;
+import java.util.Objects;
 
 import dev.reliableredis.queue.LuaScript;
 import dev.reliableredis.queue.QueueCalls;
 import dev.reliableredis.queue.QueueNames;
-import dev.reliableredis.queue.QueueStats;
 import dev.reliableredis.queue.RedisGateway;
-import dev.reliableredis.queue.ReliableQueue;
 import io.lettuce.core.ScriptOutputType;
 
 import static dev.reliableredis.queue.RedisBytes.bytes;
@@ -16,8 +15,8 @@ import static dev.reliableredis.queue.RedisBytes.bytes;
  * A queue's shard count as Redis records it ({@code <prefix>:{<queue>}:meta}, field {@code shards}): the count it
  * was first used with, so that an endpoint with another one is refused rather than leaving the messages of the
  * shards it does not know stranded (never counted, consumed or reaped). Checked once per endpoint, before its
- * first send or claim; a queue used unsharded has no record, and counts as 1. A reshard records a new count, and
- * where the mode can ({@link ShardMover}) moves the messages there first; while it does, every endpoint is refused.
+ * first send or claim; a queue used unsharded has no record, and counts as 1. A reshard moves the messages to the
+ * layout of a new count ({@link ShardMover}) and records it; while it does, every endpoint is refused.
  */
 public final class ShardCount {
 
@@ -30,11 +29,11 @@ public final class ShardCount {
     private final byte[] meta;
     private volatile boolean checked;
 
-    /** @param mover moves the queue's messages for a reshard; null where the mode cannot (then only drained) */
+    /** @param mover moves the queue's messages for a reshard, in its mode */
     public ShardCount(RedisGateway redis, String prefix, String queue, int count, ShardMover mover) {
         this.queue = queue;
         this.count = count;
-        this.mover = mover;
+        this.mover = Objects.requireNonNull(mover, "mover");
         this.calls = new QueueCalls(redis, queue);
         this.meta = bytes(QueueNames.keyBase(prefix, queue) + "meta");
     }
@@ -69,14 +68,12 @@ public final class ShardCount {
     }
 
     /**
-     * Records another count for the queue, whose endpoint has this one ({@code queue} is it). With a mover, the
-     * messages move to the new layout first, while no consumer runs ({@link ShardMover#requireIdle}); a reshard that
-     * stopped halfway is finished by running it again. Without one, only a queue that holds no message at all
-     * (ready, in flight, delayed or dead) is resharded, since each message is in the shard the old count picked.
-     * Stop the queue's producers first: a message sent meanwhile with the old count can land in a shard the new
-     * count does not have.
+     * Moves the queue's messages to the layout of another count, while no consumer runs
+     * ({@link ShardMover#requireIdle}), then records that count; a reshard that stopped halfway is finished by
+     * running it again. Stop the queue's producers first: a message sent meanwhile with the old count can land in a
+     * shard the new count does not have.
      */
-    public void reshard(ReliableQueue queue, int newCount) {
+    public void reshard(int newCount) {
         if (newCount < 1 || newCount > ShardedQueue.MAX_SHARDS) {
             throw new IllegalArgumentException("A reshard of queue '" + this.queue + "' needs a count between 1 and "
                     + ShardedQueue.MAX_SHARDS + ", not " + newCount);
@@ -88,27 +85,12 @@ public final class ShardCount {
                     + " shards, or a reshard stopped halfway: finish it with CamelReliableRedisShards="
                     + recorded.get(1) + " first");
         }
-        if (mover != null) {
-            mover.requireIdle(count);
-            record("begin", newCount);
-            mover.move(count, newCount);
-        } else {
-            requireEmpty(queue, newCount);
-        }
+        mover.requireIdle(count);
+        record("begin", newCount);
+        mover.move(count, newCount);
         record("set", newCount);
         // this endpoint's count is the old one now: its next send or claim is refused
         checked = false;
-    }
-
-    private void requireEmpty(ReliableQueue queue, int newCount) {
-        QueueStats stats = queue.stats();
-        long held = stats.ready() + stats.inflight() + stats.delayed() + stats.dead();
-        if (held > 0) {
-            throw new IllegalStateException("Queue '" + this.queue + "' cannot go from " + count + " to " + newCount
-                    + " shards while it holds messages (" + stats.ready() + " ready, " + stats.inflight()
-                    + " in flight, " + stats.delayed() + " delayed, " + stats.dead() + " dead): in this mode, drain "
-                    + "it with shards=" + count + " first");
-        }
     }
 
     private List<Long> record(String operation, int shards) {

@@ -2533,8 +2533,8 @@ public interface ReliableRedisEndpointBuilderFactory {
          * and oldestPendingAge in stream mode); redrive (move dead letters back
          * to ready, the body becomes the count moved); purge (remove every
          * ready, delayed and dead message, the body becomes the count removed);
-         * reshard (give the queue a new shard count, moving its messages in
-         * list mode; see CamelReliableRedisShards).
+         * reshard (give the queue a new shard count, moving its messages; see
+         * CamelReliableRedisShards).
          * 
          * The option is a: {@code String} type.
          * 
@@ -2559,9 +2559,9 @@ public interface ReliableRedisEndpointBuilderFactory {
         }
         /**
          * reshard: the queue's new shard count, sent through an endpoint with
-         * the current count while no consumer runs. List mode moves the
-         * messages to the new shards; stream mode needs a drained queue. The
-         * body becomes the new count.
+         * the current count while no consumer runs (in stream mode, with
+         * nothing pending); the messages move to the new shards. The body
+         * becomes the new count.
          * 
          * The option is a: {@code Integer} type.
          * 

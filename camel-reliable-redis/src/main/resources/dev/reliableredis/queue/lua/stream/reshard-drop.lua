@@ -1,0 +1,40 @@
+--[[
+  stream/reshard-drop: removes from a stream-mode shard the messages of one chunk that a reshard has stored on
+  their new shards (stream/reshard-put): their entries and id references, or their delayed records, or their
+  acked ids.
+
+  KEYS[1] stream       the shard's stream
+  KEYS[2] dead         its dead-letter stream
+  KEYS[3] ids          hash message id -> entry id in the stream, or 'd:' .. entry id in the dead stream
+  KEYS[4] acked        zset message id -> time until which the acked id is remembered (ms)
+  KEYS[5] delayed      zset message id -> due time (ms)
+  KEYS[6] delayed-msg  hash message id -> cmsgpack {body, headers, enqueued}
+
+  ARGV[1] section: 'ready', 'dead', 'delayed' or 'acked'
+  ARGV[2k], ARGV[2k+1] 'ready' and 'dead': the k-th entry id and its message id; 'delayed' and 'acked': the k-th
+                      message id, twice
+
+  Returns the number of messages removed.
+]]
+--- @include "includes/limits"
+
+require_batch((#ARGV - 1) / 2, 'reshard drop')
+
+local section = ARGV[1]
+local removed = 0
+for i = 2, #ARGV, 2 do
+  local a, id = ARGV[i], ARGV[i + 1]
+  if section == 'ready' or section == 'dead' then
+    removed = removed + redis.call('XDEL', section == 'ready' and KEYS[1] or KEYS[2], a)
+    local ref = section == 'dead' and 'd:' .. a or a
+    if redis.call('HGET', KEYS[3], id) == ref then
+      redis.call('HDEL', KEYS[3], id)
+    end
+  elseif section == 'delayed' then
+    removed = removed + redis.call('ZREM', KEYS[5], id)
+    redis.call('HDEL', KEYS[6], id)
+  else
+    removed = removed + redis.call('ZREM', KEYS[4], id)
+  end
+end
+return removed

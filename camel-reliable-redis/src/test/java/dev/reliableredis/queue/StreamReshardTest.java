@@ -1,0 +1,163 @@
+package dev.reliableredis.queue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.IntStream;
+
+import dev.reliableredis.queue.sharded.ShardPicker;
+import dev.reliableredis.queue.sharded.ShardedQueue;
+import dev.reliableredis.queue.stream.StreamOptions;
+import dev.reliableredis.queue.stream.StreamQueue;
+import dev.reliableredis.queue.stream.StreamReshard;
+import io.lettuce.core.StreamMessage;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A stream-mode queue of 3 shards holding unread entries (with and without shard keys), a delayed message, dead
+ * letters and remembered acked ids, moved to 2 shards: everything is where a send with 2 shards puts it, in order
+ * per key, dead letters with their failure and deliveries, nothing left on shard 2, every id still a no-op to send
+ * again, and everything consumed once by the same group.
+ */
+class StreamReshardTest extends QueueTestBase {
+
+    private static final QueueSettings SETTINGS = settings(30_000, 0, 600_000);
+    private static final StreamOptions GROUP = group("g", "c1");
+
+    private final Map<String, String> keys = new HashMap<>();
+    private final List<String> readyOrder = new ArrayList<>();
+    private ShardedQueue three;
+
+    @BeforeEach
+    void aQueueOfThreeShardsWithMessagesOfEveryKind() {
+        three = sharded(3);
+        // m0..m9 are claimed: m0..m3 acked, m4..m9 failed for good (dead letters)
+        three.enqueue(messages(0, 10));
+        List<Delivery> claimed = claimExactly(three, ids(0, 10));
+        three.ack(claimed.stream().filter(d -> Set.of("m0", "m1", "m2", "m3").contains(d.messageId()))
+                .map(Delivery::lease).toList());
+        three.nack(claimed.stream().filter(d -> !Set.of("m0", "m1", "m2", "m3").contains(d.messageId()))
+                .map(d -> new Failure(d.lease(), "boom")).toList());
+        three.enqueue(messages(10, 60));
+        three.enqueue(new NewMessage("later", "later".getBytes(), null, 600_000, "customer-1"));
+        readyOrder.addAll(ids(10, 60));
+        assertThat(counts(three)).isEqualTo(new QueueStats(50, 0, 1, 6));
+    }
+
+    @Test
+    void everyMessageMovesToWhereASendWithTheNewCountPutsIt() {
+        long moved = new StreamReshard(gateway, "rr", "orders").move(3, 2);
+
+        ShardedQueue two = sharded(2);
+        assertThat(moved).isPositive();
+        assertThat(counts(two)).isEqualTo(new QueueStats(50, 0, 1, 6));
+        assertThat(raw.xlen(key("orders#2", "stream")) + raw.xlen(key("orders#2", "dead"))).isZero();
+        assertThat(raw.hlen(key("orders#2", "ids"))).isZero();
+        for (int shard = 0; shard < 2; shard++) {
+            int s = shard;
+            List<String> unread = raw.xrange(key(QueueNames.shard("orders", shard), "stream"),
+                            io.lettuce.core.Range.create("-", "+")).stream()
+                    .map(StreamMessage::getBody).map(body -> body.get("id")).filter(readyOrder::contains).toList();
+            assertThat(unread).as("shard %d holds what a send with 2 shards puts there", shard)
+                    .allMatch(id -> ShardPicker.shardOf(keys.getOrDefault(id, id), 2) == s);
+            for (String key : Set.copyOf(keys.values())) {
+                if (ShardPicker.shardOf(key, 2) == shard) {
+                    assertThat(unread.stream().filter(id -> key.equals(keys.get(id))).toList()).as("key %s in order", key)
+                            .isEqualTo(readyOrder.stream().filter(id -> key.equals(keys.get(id))).toList());
+                }
+            }
+        }
+        assertThat(two.browse(QueueSection.DEAD, 10)).hasSize(6).allSatisfy(m -> {
+            assertThat(m.failure()).isEqualTo("boom");
+            assertThat(m.deliveries()).isEqualTo(1);
+        });
+        assertThat(two.browse(QueueSection.DELAYED, 10)).extracting(BrowsedMessage::messageId).containsExactly("later");
+        List<NewMessage> again = new ArrayList<>();
+        ids(0, 60).forEach(id -> again.add(new NewMessage(id, "again".getBytes(), null, 0, keys.get(id))));
+        again.add(new NewMessage("later", "again".getBytes(), null, 0, "customer-1"));
+        assertThat(two.enqueue(again)).as("every id is known where it is sent").containsOnly(false);
+        List<Delivery> all = claimExactly(two, readyOrder);
+        assertThat(all).allSatisfy(d -> assertThat(d.deliveryCount()).isEqualTo(1));
+    }
+
+    @Test
+    void aMoveThatStoppedAfterStoringAChunkOnItsNewShardsFinishesWithoutStoringAnythingTwice() {
+        List<String> onShard2 = raw.xrange(key("orders#2", "stream"), io.lettuce.core.Range.create("-", "+")).stream()
+                .map(StreamMessage::getBody).map(body -> body.get("id")).filter(readyOrder::contains).limit(5).toList();
+        for (String id : onShard2) {
+            int target = ShardPicker.shardOf(keys.getOrDefault(id, id), 2);
+            StreamQueue.of(gateway, "rr", QueueNames.shard("orders", target), GROUP, SETTINGS)
+                    .enqueue(new NewMessage(id, "copy".getBytes(), null, 0, keys.get(id)));
+        }
+
+        new StreamReshard(gateway, "rr", "orders").move(3, 2);
+
+        ShardedQueue two = sharded(2);
+        assertThat(onShard2).hasSize(5);
+        assertThat(counts(two)).isEqualTo(new QueueStats(50, 0, 1, 6));
+        assertThat(claimExactly(two, readyOrder)).extracting(Delivery::messageId)
+                .containsExactlyInAnyOrderElementsOf(readyOrder);
+    }
+
+    @Test
+    void aQueueWithAnythingPendingIsRefusedNamingIt() {
+        three.claim(new Claimant("consumer#0", Duration.ofMinutes(1)), 1);
+
+        assertThatThrownBy(() -> new StreamReshard(gateway, "rr", "orders").requireIdle(3))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("Queue 'orders' cannot be resharded while it is consumed")
+                .hasMessageContaining("1 entr(ies) pending").hasMessageContaining("1 live consumer thread(s)");
+    }
+
+    @Test
+    void groupsAtDifferentPositionsAreRefused() {
+        // a second group that has read the first entries of every shard, which group g has not
+        ShardedQueue other = ShardedQueue.of("orders", 3, i -> StreamQueue.of(gateway, "rr", QueueNames.shard("orders", i),
+                group("other", "c2"), SETTINGS));
+        List<Delivery> read = other.claim(new Claimant("t", Duration.ofMillis(1)), 5);
+        other.ack(read.stream().map(Delivery::lease).toList());
+
+        // once the claimant of those reads no longer counts as live, 1 ms after its claim
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThatThrownBy(
+                () -> new StreamReshard(gateway, "rr", "orders").requireIdle(3))
+                .hasMessageContaining("to different positions"));
+    }
+
+    private List<NewMessage> messages(int from, int to) {
+        List<NewMessage> messages = new ArrayList<>();
+        for (int i = from; i < to; i++) {
+            String key = i % 2 == 0 ? "customer-" + i % 5 : null;
+            if (key != null) {
+                keys.put("m" + i, key);
+            }
+            messages.add(new NewMessage("m" + i, ("body " + i).getBytes(), Map.of("n", i), 0, key));
+        }
+        return messages;
+    }
+
+    private static List<String> ids(int from, int to) {
+        return IntStream.range(from, to).mapToObj(i -> "m" + i).toList();
+    }
+
+    private ShardedQueue sharded(int count) {
+        return ShardedQueue.of("orders", count, i -> StreamQueue.of(gateway, "rr", QueueNames.shard("orders", i), GROUP,
+                SETTINGS));
+    }
+
+    private static List<Delivery> claimExactly(ReliableQueue queue, List<String> ids) {
+        List<Delivery> claimed = new ArrayList<>();
+        for (int attempt = 0; attempt < 100 && claimed.size() < ids.size(); attempt++) {
+            claimed.addAll(queue.claim(new Claimant("t", Duration.ofMillis(1)), 1000));
+        }
+        assertThat(claimed).extracting(Delivery::messageId).containsExactlyInAnyOrderElementsOf(ids);
+        return claimed;
+    }
+}
