@@ -5,9 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.reliableredis.queue.HeaderCodec;
 import dev.reliableredis.queue.LuaScript;
-import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.QueueCalls;
 import dev.reliableredis.queue.QueueNames;
 import dev.reliableredis.queue.RedisGateway;
@@ -119,7 +117,7 @@ public final class ListReshard implements ShardMover {
                 moves.add(true);
                 continue;
             }
-            int target = targetOf(row, to);
+            int target = ShardPicker.shardOfStored(headersOf(row.record), row.id, to);
             boolean move = target != source.index;
             moves.add(move);
             if (move) {
@@ -152,18 +150,13 @@ public final class ListReshard implements ShardMover {
         }
     }
 
-    /**
-     * The shard a send with the new count would put the message on: its shard key's, else its id's (also for a record
-     * whose headers cannot be read, written by something else).
-     */
-    private static int targetOf(Row row, int to) {
-        Object key;
+    /** The record's headers JSON; null for a record that cannot be read (written by something else). */
+    private static String headersOf(byte[] record) {
         try {
-            key = HeaderCodec.decode(MessageRecord.parse(row.record).headers()).get(NewMessage.SHARD_KEY_HEADER);
+            return MessageRecord.parse(record).headers();
         } catch (IllegalArgumentException unreadable) {
-            key = null;
+            return null;
         }
-        return ShardPicker.shardOf(key instanceof String k ? k : row.id, to);
     }
 
     /** One message as reshard-read returns it. */

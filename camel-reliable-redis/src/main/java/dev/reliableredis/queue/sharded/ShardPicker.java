@@ -3,6 +3,7 @@ package dev.reliableredis.queue.sharded;
 import java.nio.charset.StandardCharsets;
 import java.util.zip.CRC32;
 
+import dev.reliableredis.queue.HeaderCodec;
 import dev.reliableredis.queue.NewMessage;
 
 /**
@@ -17,6 +18,21 @@ public final class ShardPicker {
 
     public static int shardOf(NewMessage message, int shards) {
         return shardOf(message.shardKey() != null ? message.shardKey() : message.id(), shards);
+    }
+
+    /**
+     * The shard of a stored message, from its headers JSON ({@link NewMessage#SHARD_KEY_HEADER} keeps its shard key)
+     * and its id: where a send with this many shards puts it. Headers that cannot be read (written by something
+     * else) count as none.
+     */
+    public static int shardOfStored(String headersJson, String id, int shards) {
+        Object key;
+        try {
+            key = HeaderCodec.decode(headersJson).get(NewMessage.SHARD_KEY_HEADER);
+        } catch (IllegalArgumentException unreadable) {
+            key = null;
+        }
+        return shardOf(key instanceof String k ? k : id, shards);
     }
 
     public static int shardOf(String key, int shards) {

@@ -5,9 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.reliableredis.queue.HeaderCodec;
 import dev.reliableredis.queue.LuaScript;
-import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.QueueCalls;
 import dev.reliableredis.queue.QueueNames;
 import dev.reliableredis.queue.RedisGateway;
@@ -116,7 +114,7 @@ public final class StreamReshard implements ShardMover {
                 String id = flat.get(i + 1) == null ? "" : text(flat.get(i + 1));
                 @SuppressWarnings("unchecked")
                 List<byte[]> fields = (List<byte[]>) flat.get(i + 2);
-                int target = ShardPicker.shardOf(placement(headersOf(fields), id.isEmpty() ? entry : id), to);
+                int target = ShardPicker.shardOfStored(headersOf(fields), id.isEmpty() ? entry : id, to);
                 if (target != source.index) {
                     List<byte[]> put = puts.computeIfAbsent(target, t -> new ArrayList<>());
                     put.add(bytes(id));
@@ -145,7 +143,7 @@ public final class StreamReshard implements ShardMover {
             int stays = 0;
             for (int i = 0; i < flat.size(); i += 4) {
                 String id = text(flat.get(i));
-                int target = ShardPicker.shardOf(placement(text(flat.get(i + 3)), id), to);
+                int target = ShardPicker.shardOfStored(text(flat.get(i + 3)), id, to);
                 if (target == source.index || flat.get(i + 2) == null) {
                     stays++;
                     continue;
@@ -201,17 +199,6 @@ public final class StreamReshard implements ShardMover {
             }
         }
         return null;
-    }
-
-    /** What picks the message's shard: its shard key when its headers keep one, else {@code fallback}. */
-    private static String placement(String headersJson, String fallback) {
-        Object key;
-        try {
-            key = HeaderCodec.decode(headersJson).get(NewMessage.SHARD_KEY_HEADER);
-        } catch (IllegalArgumentException unreadable) {
-            key = null;
-        }
-        return key instanceof String k ? k : fallback;
     }
 
     /** One shard's keys and calls, by its index. */
