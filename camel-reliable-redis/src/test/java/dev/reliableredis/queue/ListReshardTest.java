@@ -43,7 +43,7 @@ class ListReshardTest extends QueueTestBase {
     void aQueueOfThreeShardsInEveryState() {
         three = sharded(gateway, 3, SETTINGS);
         // m0..m9 are claimed: m0..m3 acked, m4..m6 failed once (a retry due in 10 minutes), m7..m9 failed for good
-        three.enqueue(messages(0, 10));
+        three.enqueue(keyedMessages(0, 10, keys));
         List<Delivery> claimed = claimExactly(three, ids(0, 10));
         three.ack(leasesOf(claimed, "m0", "m1", "m2", "m3"));
         three.nack(failures(claimed, "m4", "m5", "m6"));
@@ -51,27 +51,10 @@ class ListReshardTest extends QueueTestBase {
         acked.addAll(List.of("m0", "m1", "m2", "m3"));
         retried.addAll(List.of("m4", "m5", "m6"));
         dead.addAll(List.of("m7", "m8", "m9"));
-        three.enqueue(messages(10, 60));
+        three.enqueue(keyedMessages(10, 60, keys));
         three.enqueue(new NewMessage("later", "later".getBytes(), null, 600_000, "customer-1"));
         readyOrder.addAll(ids(10, 60));
         assertThat(counts(three)).isEqualTo(new QueueStats(50, 0, 4, 3));
-    }
-
-    /** Messages m<from>..m<to - 1>; the even ones with one of 5 shard keys. */
-    private List<NewMessage> messages(int from, int to) {
-        List<NewMessage> messages = new ArrayList<>();
-        for (int i = from; i < to; i++) {
-            String key = i % 2 == 0 ? "customer-" + i % 5 : null;
-            if (key != null) {
-                keys.put("m" + i, key);
-            }
-            messages.add(new NewMessage("m" + i, ("body " + i).getBytes(), Map.of("n", i), 0, key));
-        }
-        return messages;
-    }
-
-    private static List<String> ids(int from, int to) {
-        return IntStream.range(from, to).mapToObj(i -> "m" + i).toList();
     }
 
     @Test
@@ -205,16 +188,6 @@ class ListReshardTest extends QueueTestBase {
 
     private static ShardedQueue sharded(RedisGateway on, int count, QueueSettings settings) {
         return ShardedQueue.of("orders", count, i -> ListQueue.of(on, "rr", QueueNames.shard("orders", i), settings));
-    }
-
-    /** Claims until exactly these messages are claimed (in any order), and no other. */
-    private static List<Delivery> claimExactly(ReliableQueue queue, List<String> ids) {
-        List<Delivery> claimed = new ArrayList<>();
-        for (int attempt = 0; attempt < 100 && claimed.size() < ids.size(); attempt++) {
-            claimed.addAll(queue.claim(new Claimant("t", Duration.ofMillis(1)), 1000));
-        }
-        assertThat(claimed).extracting(Delivery::messageId).containsExactlyInAnyOrderElementsOf(ids);
-        return claimed;
     }
 
     private static List<Lease> leasesOf(List<Delivery> claimed, String... ids) {

@@ -1,9 +1,12 @@
 package dev.reliableredis.queue;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
+import java.util.stream.IntStream;
 
 import dev.reliableredis.queue.list.ListQueue;
 import dev.reliableredis.queue.stream.StreamOptions;
@@ -72,6 +75,34 @@ abstract class QueueTestBase {
     static QueueStats counts(ReliableQueue q) {
         QueueStats stats = q.stats();
         return new QueueStats(stats.ready(), stats.inflight(), stats.delayed(), stats.dead());
+    }
+
+    /** Claims until exactly these messages are claimed (in any order), and no other. */
+    static List<Delivery> claimExactly(ReliableQueue queue, List<String> ids) {
+        List<Delivery> claimed = new ArrayList<>();
+        for (int attempt = 0; attempt < 100 && claimed.size() < ids.size(); attempt++) {
+            claimed.addAll(queue.claim(new Claimant("t", Duration.ofMillis(1)), 1000));
+        }
+        assertThat(claimed).extracting(Delivery::messageId).containsExactlyInAnyOrderElementsOf(ids);
+        return claimed;
+    }
+
+    /** The ids m<from>..m<to - 1>. */
+    static List<String> ids(int from, int to) {
+        return IntStream.range(from, to).mapToObj(i -> "m" + i).toList();
+    }
+
+    /** Messages m<from>..m<to - 1>, the even ones with one of 5 shard keys, which {@code keys} records by id. */
+    static List<NewMessage> keyedMessages(int from, int to, Map<String, String> keys) {
+        List<NewMessage> messages = new ArrayList<>();
+        for (int i = from; i < to; i++) {
+            String key = i % 2 == 0 ? "customer-" + i % 5 : null;
+            if (key != null) {
+                keys.put("m" + i, key);
+            }
+            messages.add(new NewMessage("m" + i, ("body " + i).getBytes(), Map.of("n", i), 0, key));
+        }
+        return messages;
     }
 
     /** Redis server time in ms. */

@@ -6,7 +6,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.IntStream;
 
 import dev.reliableredis.queue.sharded.ShardPicker;
 import dev.reliableredis.queue.sharded.ShardedQueue;
@@ -40,13 +39,13 @@ class StreamReshardTest extends QueueTestBase {
     void aQueueOfThreeShardsWithMessagesOfEveryKind() {
         three = sharded(3);
         // m0..m9 are claimed: m0..m3 acked, m4..m9 failed for good (dead letters)
-        three.enqueue(messages(0, 10));
+        three.enqueue(keyedMessages(0, 10, keys));
         List<Delivery> claimed = claimExactly(three, ids(0, 10));
         three.ack(claimed.stream().filter(d -> Set.of("m0", "m1", "m2", "m3").contains(d.messageId()))
                 .map(Delivery::lease).toList());
         three.nack(claimed.stream().filter(d -> !Set.of("m0", "m1", "m2", "m3").contains(d.messageId()))
                 .map(d -> new Failure(d.lease(), "boom")).toList());
-        three.enqueue(messages(10, 60));
+        three.enqueue(keyedMessages(10, 60, keys));
         three.enqueue(new NewMessage("later", "later".getBytes(), null, 600_000, "customer-1"));
         readyOrder.addAll(ids(10, 60));
         assertThat(counts(three)).isEqualTo(new QueueStats(50, 0, 1, 6));
@@ -131,33 +130,9 @@ class StreamReshardTest extends QueueTestBase {
                 .hasMessageContaining("to different positions"));
     }
 
-    private List<NewMessage> messages(int from, int to) {
-        List<NewMessage> messages = new ArrayList<>();
-        for (int i = from; i < to; i++) {
-            String key = i % 2 == 0 ? "customer-" + i % 5 : null;
-            if (key != null) {
-                keys.put("m" + i, key);
-            }
-            messages.add(new NewMessage("m" + i, ("body " + i).getBytes(), Map.of("n", i), 0, key));
-        }
-        return messages;
-    }
-
-    private static List<String> ids(int from, int to) {
-        return IntStream.range(from, to).mapToObj(i -> "m" + i).toList();
-    }
-
     private ShardedQueue sharded(int count) {
         return ShardedQueue.of("orders", count, i -> StreamQueue.of(gateway, "rr", QueueNames.shard("orders", i), GROUP,
                 SETTINGS));
     }
 
-    private static List<Delivery> claimExactly(ReliableQueue queue, List<String> ids) {
-        List<Delivery> claimed = new ArrayList<>();
-        for (int attempt = 0; attempt < 100 && claimed.size() < ids.size(); attempt++) {
-            claimed.addAll(queue.claim(new Claimant("t", Duration.ofMillis(1)), 1000));
-        }
-        assertThat(claimed).extracting(Delivery::messageId).containsExactlyInAnyOrderElementsOf(ids);
-        return claimed;
-    }
 }

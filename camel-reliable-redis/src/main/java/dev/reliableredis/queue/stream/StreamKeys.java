@@ -33,13 +33,23 @@ final class StreamKeys {
         acked = bytes(base + "acked");
         delayed = bytes(base + "delayed");
         delayedMessages = bytes(base + "delayed-msg");
-        group = base + "group:" + options.group() + ":";
+        group = groupBase(base, options.group());
         retry = bytes(group + "retry");
         deadRetry = bytes(group + "dead-retry");
         claimers = bytes(group + "claimers");
         deadClaimers = bytes(group + "dead-claimers");
         deliveries = bytes(group + "deliveries");
         deadDeliveries = bytes(group + "dead-deliveries");
+    }
+
+    /** The claimers and dead-claimers sets of one group of a queue (a group of any name, as XINFO GROUPS lists it). */
+    static byte[][] claimerSets(String keyPrefix, String queue, String group) {
+        String base = groupBase(QueueNames.keyBase(keyPrefix, queue), group);
+        return new byte[][] {bytes(base + "claimers"), bytes(base + "dead-claimers")};
+    }
+
+    private static String groupBase(String queueBase, String group) {
+        return queueBase + "group:" + group + ":";
     }
 
     /** The record of one claimant's last claim of the stream, or of the dead-letter stream (see the claim script). */

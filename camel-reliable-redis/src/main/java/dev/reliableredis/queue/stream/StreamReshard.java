@@ -61,9 +61,7 @@ public final class StreamReshard implements ShardMover {
             byte[][] claimers = new byte[6 + 2 * groups.size()][];
             System.arraycopy(s.keys(), 0, claimers, 0, 6);
             for (int g = 0; g < groups.size(); g++) {
-                String base = QueueNames.keyBase(keyPrefix, s.name) + "group:" + groups.get(g) + ":";
-                claimers[6 + 2 * g] = bytes(base + "claimers");
-                claimers[7 + 2 * g] = bytes(base + "dead-claimers");
+                System.arraycopy(StreamKeys.claimerSets(keyPrefix, s.name, groups.get(g)), 0, claimers, 6 + 2 * g, 2);
             }
             long live = s.calls.<Long>run("reshard", READ, ScriptOutputType.INTEGER, claimers, bytes("live"),
                     bytes(""), bytes(0));
