@@ -116,6 +116,22 @@ final class DashboardApi {
         return queues.of(resolve(queue, group)).purge();
     }
 
+    /**
+     * Pauses the row's queue, for every group and consumer, {@code durationMs} ms long (until resumed when 0); a
+     * negative duration is refused with 400.
+     */
+    void pause(String queue, String group, long durationMs) {
+        if (durationMs < 0) {
+            throw new ApiException(400, "A pause lasts 0 (until resumed) or more ms, not " + durationMs);
+        }
+        queues.of(resolve(queue, group)).pause(Duration.ofMillis(durationMs));
+    }
+
+    /** Ends the pause of the row's queue; returns whether it was paused. */
+    boolean resume(String queue, String group) {
+        return queues.of(resolve(queue, group)).resume();
+    }
+
     /** Redis did not answer at all, as opposed to refusing one queue's call (a key of the wrong type). */
     private static boolean isUnreachable(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {

@@ -96,6 +96,24 @@ final class DashboardHandler implements HttpHandler {
                 audit(exchange, "purged " + removed + " message(s)", queue, group);
                 Responses.json(exchange, 200, Map.of("removed", removed));
             }
+            case "/api/pause" -> {
+                JsonNode action = action(exchange);
+                String queue = text(action, "queue");
+                String group = text(action, "group");
+                long durationMs = action.path("durationMs").asLong(0);
+                api.pause(queue, group, durationMs);
+                audit(exchange, durationMs > 0 ? "paused for " + durationMs + " ms" : "paused until resumed", queue,
+                        group);
+                Responses.json(exchange, 200, Map.of("durationMs", durationMs));
+            }
+            case "/api/resume" -> {
+                JsonNode action = action(exchange);
+                String queue = text(action, "queue");
+                String group = text(action, "group");
+                boolean wasPaused = api.resume(queue, group);
+                audit(exchange, "resumed", queue, group);
+                Responses.json(exchange, 200, Map.of("wasPaused", wasPaused));
+            }
             default -> {
                 PageResources.Resource resource = page.at(path);
                 if (resource == null) {

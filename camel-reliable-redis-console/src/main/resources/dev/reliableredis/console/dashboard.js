@@ -104,6 +104,25 @@
         result => 'Purged ' + result.removed + ' message(s) of ' + label(row.queue, row.group));
   }
 
+  function pause(row) {
+    const minutes = prompt('Pause ' + row.queue + ' for every consumer, in every group, for how many minutes? '
+        + 'Leave it empty to pause until resumed.', '');
+    if (minutes === null) {
+      return;
+    }
+    const durationMs = minutes.trim() === '' ? 0 : Math.round(Number(minutes) * 60000);
+    if (!(durationMs >= 0)) {
+      notice('Not a number of minutes: ' + minutes, true);
+      return;
+    }
+    act('api/pause', {queue: row.queue, group: row.group, durationMs: durationMs},
+        () => 'Paused ' + row.queue + (durationMs ? ' for ' + minutes.trim() + ' min' : ' until resumed'));
+  }
+
+  function resume(row) {
+    act('api/resume', {queue: row.queue, group: row.group}, () => 'Resumed ' + row.queue);
+  }
+
   // Rows are kept and updated in place, by key, so that a button is not replaced under the pointer by a poll.
   function syncRows(tbody, items, keyOf, create, update) {
     const existing = new Map();
@@ -147,7 +166,7 @@
       el('td', {class: 'name'}, el('a', {class: 'queue-link', href: '#', onclick: e => {
         e.preventDefault();
         select(key);
-      }}, row.queue), el('div', {class: 'error'})),
+      }}, row.queue), el('span', {class: 'badge paused-badge', hidden: ''}, 'paused'), el('div', {class: 'error'})),
       el('td', {}, row.mode),
       el('td', {}, row.group || '—')
     ];
@@ -155,6 +174,8 @@
       cells.push(el('td', {class: 'number', 'data-count': name}));
     }
     cells.push(el('td', {},
+        el('button', {class: 'pause', onclick: () => pause(key)}, 'Pause'),
+        el('button', {class: 'resume', onclick: () => resume(key), hidden: ''}, 'Resume'),
         el('button', {class: 'redrive-all', onclick: () => redriveAll(key)}, 'Redrive dead'),
         el('button', {class: 'purge danger', onclick: () => purge(key)}, 'Purge')));
     return el('tr', {'data-queue': row.queue, 'data-group': row.group || '', 'data-mode': row.mode}, ...cells);
@@ -172,6 +193,10 @@
     tr.querySelector('[data-count="oldestReady"]').textContent = c.ready ? age(c.oldestReadyAge) : '—';
     tr.querySelector('[data-count="oldestInflight"]').textContent = c.inflight ? age(c.oldestInflightAge) : '—';
     tr.querySelector('button.redrive-all').disabled = !c.dead;
+    const paused = c.paused === 1;
+    tr.querySelector('.paused-badge').hidden = !paused;
+    tr.querySelector('button.pause').hidden = paused;
+    tr.querySelector('button.resume').hidden = !paused;
     tr.classList.toggle('selected', isSelected(row));
   }
 

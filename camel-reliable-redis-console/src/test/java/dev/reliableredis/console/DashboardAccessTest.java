@@ -72,8 +72,10 @@ class DashboardAccessTest {
                 }
                 assertThat(send(dashboard, "POST", "api/purge", authorization).statusCode()).isEqualTo(401);
                 assertThat(send(dashboard, "POST", "api/redrive", authorization).statusCode()).isEqualTo(401);
+                assertThat(send(dashboard, "POST", "api/pause", authorization).statusCode()).isEqualTo(401);
             }
             assertThat(listCounts()).isEqualTo(before);
+            assertThat(SampleQueues.listQueue(redis).stats().paused()).isFalse();
 
             assertThat(send(dashboard, "GET", "api/queues", "Bearer " + TOKEN).body()).contains(LIST_QUEUE);
             assertThat(send(dashboard, "GET", "", basic("any-user", TOKEN)).statusCode()).isEqualTo(200);
@@ -100,7 +102,9 @@ class DashboardAccessTest {
             assertThat(purge.statusCode()).isEqualTo(403);
             assertThat(purge.body()).contains("read-only");
             assertThat(redrive.statusCode()).isEqualTo(403);
+            assertThat(send(dashboard, "POST", "api/pause", null).statusCode()).isEqualTo(403);
             assertThat(listCounts()).isEqualTo(before);
+            assertThat(SampleQueues.listQueue(redis).stats().paused()).isFalse();
         }
     }
 

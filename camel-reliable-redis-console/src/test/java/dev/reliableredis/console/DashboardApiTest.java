@@ -226,6 +226,33 @@ class DashboardApiTest {
     }
 
     @Test
+    void pauseAndResumeActOnTheWholeQueueAndAreLogged() throws Exception {
+        HttpResponse<String> pause = post("/api/pause",
+                "{\"queue\":\"" + STREAM_QUEUE + "\",\"group\":\"" + GROUP + "\",\"durationMs\":60000}");
+
+        assertThat(pause.statusCode()).isEqualTo(200);
+        assertThat(JSON.readTree(pause.body()).get("durationMs").asLong()).isEqualTo(60_000);
+        assertThat(SampleQueues.streamQueue(redis).stats().paused()).isTrue();
+        assertThat(redisServer.commands().pttl("rr:{" + STREAM_QUEUE + "}:paused")).isBetween(1L, 60_000L);
+        assertThat(SampleQueues.listQueue(redis).stats().paused()).isFalse();
+        assertThat(JSON.readTree(get("/api/queues").body()).findValues("paused")).extracting(JsonNode::asLong)
+                .containsExactlyInAnyOrder(0L, 1L);
+
+        HttpResponse<String> resume = post("/api/resume",
+                "{\"queue\":\"" + STREAM_QUEUE + "\",\"group\":\"" + GROUP + "\"}");
+
+        assertThat(JSON.readTree(resume.body()).get("wasPaused").asBoolean()).isTrue();
+        assertThat(SampleQueues.streamQueue(redis).stats().paused()).isFalse();
+        assertThat(Files.readString(TEST_LOG))
+                .contains("Dashboard paused for 60000 ms of queue '" + STREAM_QUEUE + "' (group '" + GROUP + "')")
+                .contains("Dashboard resumed of queue '" + STREAM_QUEUE + "'");
+        HttpResponse<String> negative = post("/api/pause", "{\"queue\":\"" + LIST_QUEUE + "\",\"durationMs\":-5}");
+        assertThat(negative.statusCode()).isEqualTo(400);
+        assertThat(negative.body()).contains("-5");
+        assertThat(SampleQueues.listQueue(redis).stats().paused()).isFalse();
+    }
+
+    @Test
     void refusesWhatIsNotAnActionOfTheDashboardsPage() throws Exception {
         HttpResponse<String> getOfAnAction = get("/api/purge");
         assertThat(getOfAnAction.statusCode()).isEqualTo(405);

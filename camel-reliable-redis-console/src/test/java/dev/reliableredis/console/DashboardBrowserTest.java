@@ -26,6 +26,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.openqa.selenium.Alert;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.OutputType;
@@ -201,6 +202,39 @@ class DashboardBrowserTest {
     }
 
     @Test
+    void pauseButtonAsksHowLongThenPausesTheQueueUntilResumeButtonResumesIt() {
+        pageShows(LIST_QUEUE, "ready", "3");
+
+        click(By.cssSelector("tr[data-queue='" + LIST_QUEUE + "'] button.pause"));
+        await().until(ExpectedConditions.alertIsPresent()).accept();
+
+        await().until(d -> SampleQueues.listQueue(redis).stats().paused());
+        assertThat(redisServer.commands().pttl("rr:{" + LIST_QUEUE + "}:paused")).as("until resumed").isEqualTo(-1);
+        assertThat(SampleQueues.streamQueue(redis).stats().paused()).as("the other queue").isFalse();
+        await().until(d -> row(LIST_QUEUE).findElement(By.cssSelector(".paused-badge")).isDisplayed());
+        assertThat(browser.findElement(By.id("notice")).getText()).contains("Paused " + LIST_QUEUE + " until resumed");
+
+        click(By.cssSelector("tr[data-queue='" + LIST_QUEUE + "'] button.resume"));
+
+        await().until(d -> !SampleQueues.listQueue(redis).stats().paused());
+        await().until(d -> !row(LIST_QUEUE).findElement(By.cssSelector(".paused-badge")).isDisplayed());
+        assertThat(row(LIST_QUEUE).findElement(By.cssSelector("button.pause")).isDisplayed()).isTrue();
+    }
+
+    @Test
+    void aPauseForSomeMinutesEndsByItself() {
+        click(By.cssSelector("tr[data-queue='" + STREAM_QUEUE + "'] button.pause"));
+        Alert prompt = await().until(ExpectedConditions.alertIsPresent());
+        prompt.sendKeys("5");
+        prompt.accept();
+
+        await().until(d -> SampleQueues.streamQueue(redis).stats().paused());
+        assertThat(redisServer.commands().pttl("rr:{" + STREAM_QUEUE + "}:paused")).as("5 minutes, on the Redis clock")
+                .isBetween(1L, 300_000L);
+        await().until(d -> row(STREAM_QUEUE).findElement(By.cssSelector(".paused-badge")).isDisplayed());
+    }
+
+    @Test
     void aReadOnlyDashboardShowsTheQueuesWithoutAnyActionButton() {
         try (ReliableRedisDashboard readOnly = ReliableRedisDashboard.forClient(client)
                 .visibilityTimeout(SampleQueues.VISIBILITY_TIMEOUT).readOnly()) {
@@ -211,7 +245,8 @@ class DashboardBrowserTest {
             await().until(d -> browser.findElement(By.id("read-only")).isDisplayed());
             openQueue(LIST_QUEUE);
             pageShowsMessage("dead", LIST_QUEUE + "-dead-1");
-            assertThat(browser.findElements(By.cssSelector("button.purge, button.redrive-all, button.redrive-one")))
+            assertThat(browser.findElements(By.cssSelector(
+                    "button.purge, button.redrive-all, button.redrive-one, button.pause, button.resume")))
                     .isNotEmpty().noneMatch(WebElement::isDisplayed);
         }
     }

@@ -50,6 +50,8 @@ final class MicrometerQueueMeters {
         gauge(bound, meters, monitor, tags.and("state", "dead"), QueueStats::dead);
         age(bound, meters, monitor, tags.and("state", "ready"), QueueStats::oldestReadyAge);
         age(bound, meters, monitor, tags.and("state", "inflight"), QueueStats::oldestInflightAge);
+        bound.add(Gauge.builder("reliable.redis.queue.paused", monitor, m -> read(m, s -> s.paused() ? 1 : 0))
+                .description("1 while the queue is paused for every consumer, else 0").tags(tags).register(meters));
 
         QueueActivity activity = monitor.activity();
         counter(bound, meters, "reliable.redis.messages.delivered", "Messages delivered to a route", tags,

@@ -58,13 +58,21 @@ public interface ReliableRedisConstants {
 
     @Metadata(label = "producer",
               description = "The operation: enqueue (default); stats (the body becomes a Map with ready, inflight, "
-                            + "delayed, dead, oldestReadyAge and oldestInflightAge, and oldestPendingAge in stream "
-                            + "mode); redrive (move dead letters back to ready, the body becomes the "
+                            + "delayed, dead, oldestReadyAge, oldestInflightAge and paused, and oldestPendingAge in "
+                            + "stream mode); redrive (move dead letters back to ready, the body becomes the "
                             + "count moved); purge (remove every ready, delayed and dead message, the body becomes "
-                            + "the count removed); reshard (give the queue a new shard count, moving its "
-                            + "messages; see CamelReliableRedisShards).",
-              javaType = "String", enums = "enqueue,stats,redrive,purge,reshard")
+                            + "the count removed); pause (no consumer of the queue, in any JVM, claims a message "
+                            + "until resume, or for CamelReliableRedisPauseDuration ms; the body becomes that "
+                            + "duration, 0 for until resumed); resume (end the pause and wake the consumers at once; "
+                            + "the body becomes whether the queue was paused); reshard (give the queue a new shard "
+                            + "count, moving its messages; see CamelReliableRedisShards).",
+              javaType = "String", enums = "enqueue,stats,redrive,purge,pause,resume,reshard")
     String OPERATION = "CamelReliableRedisOperation";
+
+    @Metadata(label = "producer",
+              description = "pause: how long the pause lasts, in ms (Redis time); absent or 0: until resumed.",
+              javaType = "Long")
+    String PAUSE_DURATION = "CamelReliableRedisPauseDuration";
 
     @Metadata(label = "producer", description = "redrive: the most dead letters to move (default: all).",
               javaType = "Long")

@@ -8,6 +8,7 @@ import java.util.Map;
 import org.apache.camel.Endpoint;
 import org.apache.camel.Route;
 import org.apache.camel.spi.annotations.DevConsole;
+import org.apache.camel.support.PatternHelper;
 import org.apache.camel.support.console.AbstractDevConsole;
 import org.apache.camel.util.URISupport;
 import org.apache.camel.util.json.JsonObject;
@@ -16,10 +17,22 @@ import org.apache.camel.util.json.JsonObject;
  * The reliable-redis dev console ({@code camel get reliable-redis}, {@code camel dev}, the dev console HTTP
  * endpoint): per endpoint, its queue's stats, the options that shape delivery, what its consumers and producers did,
  * and each consumer's Redis state with its last outage. Stats are at most a second old.
+ *
+ * <p>As Camel's route console starts and stops routes, this one pauses and resumes queues: the option
+ * {@link #ACTION} ({@code pause} or {@code resume}) acts on the queues whose name matches {@link #FILTER} (all when
+ * absent; a name, or a pattern as Camel's {@code PatternHelper} reads it), {@link #DURATION} ms long for a pause
+ * (until resumed when absent). The reply then lists what it did, per queue.
  */
 @DevConsole(name = "reliable-redis", displayName = "Reliable Redis",
             description = "Queues of the reliable-redis endpoints: depths, options, activity, consumers' Redis state")
 public class ReliableRedisDevConsole extends AbstractDevConsole {
+
+    /** pause or resume the queues that {@link #FILTER} matches. */
+    public static final String ACTION = "action";
+    /** The queues an action acts on: a queue name or pattern; all when absent. */
+    public static final String FILTER = "filter";
+    /** pause: its duration in ms; until resumed when absent or 0. */
+    public static final String DURATION = "duration";
 
     public ReliableRedisDevConsole() {
         super("camel", "reliable-redis", "Reliable Redis",
@@ -28,6 +41,11 @@ public class ReliableRedisDevConsole extends AbstractDevConsole {
 
     @Override
     protected String doCallText(Map<String, Object> options) {
+        if (options.get(ACTION) != null) {
+            StringBuilder text = new StringBuilder();
+            act(options).forEach((queue, outcome) -> text.append(String.format("%s: %s%n", queue, outcome)));
+            return text.toString();
+        }
         StringBuilder text = new StringBuilder();
         for (Map<String, Object> endpoint : endpoints()) {
             text.append(String.format("%nQueue: %s (%s mode)%n", endpoint.get("queue"), endpoint.get("mode")));
@@ -49,8 +67,46 @@ public class ReliableRedisDevConsole extends AbstractDevConsole {
     @Override
     protected Map<String, Object> doCallJson(Map<String, Object> options) {
         JsonObject root = new JsonObject();
+        if (options.get(ACTION) != null) {
+            root.put("action", new JsonObject(new LinkedHashMap<>(act(options))));
+            return root;
+        }
         root.put("endpoints", endpoints());
         return root;
+    }
+
+    /**
+     * Pauses or resumes each queue (once, however many endpoints it has) that the filter matches; per queue, what
+     * was done, or the error.
+     */
+    private Map<String, Object> act(Map<String, Object> options) {
+        String action = String.valueOf(options.get(ACTION));
+        if (!action.equals("pause") && !action.equals("resume")) {
+            return Map.of("error", ACTION + " '" + action + "' is not one of pause, resume");
+        }
+        String filter = (String) options.get(FILTER);
+        long millis = Long.parseLong(String.valueOf(options.getOrDefault(DURATION, "0")));
+        Map<String, Object> done = new LinkedHashMap<>();
+        for (Endpoint candidate : getCamelContext().getEndpoints()) {
+            if (candidate instanceof ReliableRedisEndpoint endpoint && endpoint.isStarted()
+                    && (filter == null || PatternHelper.matchPattern(endpoint.getQueueName(), filter))
+                    && !done.containsKey(endpoint.getQueueName())) {
+                done.put(endpoint.getQueueName(), act(endpoint, action, millis));
+            }
+        }
+        return done;
+    }
+
+    private static Object act(ReliableRedisEndpoint endpoint, String action, long millis) {
+        try {
+            if (action.equals("resume")) {
+                return endpoint.resumeQueue() ? "resumed" : "resumed (it was not paused)";
+            }
+            endpoint.pauseQueue(millis);
+            return millis > 0 ? "paused for " + millis + " ms" : "paused until resumed";
+        } catch (RuntimeException e) {
+            return "failed: " + RedisUris.mask(String.valueOf(e.getMessage()));
+        }
     }
 
     private List<Map<String, Object>> endpoints() {

@@ -254,6 +254,12 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
         return stat(QueueStats::oldestInflightAge);
     }
 
+    @ManagedAttribute(description = "1 while the queue is paused for every consumer, else 0 (-1 when Redis cannot be "
+                                    + "read)")
+    public long getPaused() {
+        return stat(stats -> stats.paused() ? 1 : 0);
+    }
+
     private long stat(ToLongFunction<QueueStats> value) {
         QueueStats now = statsCache().getOrNull();
         return now == null ? -1 : value.applyAsLong(now);
@@ -290,6 +296,18 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
                                     + "Messages in flight finish normally")
     public long purge() {
         return queue.purge();
+    }
+
+    @ManagedOperation(description = "Pauses the queue for every consumer in every JVM: nothing is claimed until resumeQueue, "
+                                    + "or for durationMillis ms when more than 0")
+    public void pauseQueue(long durationMillis) {
+        queue.pause(Duration.ofMillis(durationMillis));
+    }
+
+    @ManagedOperation(description = "Ends the queue's pause and wakes its consumers at once; returns whether it was "
+                                    + "paused")
+    public boolean resumeQueue() {
+        return queue.resume();
     }
 
     public ReliableRedisConfiguration getConfiguration() {

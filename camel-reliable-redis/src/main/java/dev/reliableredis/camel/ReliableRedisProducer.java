@@ -1,5 +1,6 @@
 package dev.reliableredis.camel;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -89,8 +90,11 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
                 case "redrive" -> message.setBody(queue.redrive(
                         message.getHeader(ReliableRedisConstants.LIMIT, Long.MAX_VALUE, Long.class)));
                 case "purge" -> message.setBody(queue.purge());
+                case "pause" -> message.setBody(pause(queue, message));
+                case "resume" -> message.setBody(queue.resume());
                 default -> throw new IllegalArgumentException(ReliableRedisConstants.OPERATION + " '" + operation
-                        + "' is not one of enqueue, stats, redrive, purge, reshard (queue '" + queue.name() + "')");
+                        + "' is not one of enqueue, stats, redrive, purge, pause, resume, reshard (queue '"
+                        + queue.name() + "')");
             }
         } catch (Exception e) {
             exchange.setException(e);
@@ -110,6 +114,13 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
             LOG.debug("The shard count of queue '{}' was not checked: {}", getEndpoint().getQueueName(),
                     redisFailed.getMessage());
         }
+    }
+
+    /** Pauses the queue for the header's duration (until resumed when absent); returns the duration in ms. */
+    private static long pause(ReliableQueue queue, Message message) {
+        long millis = message.getHeader(ReliableRedisConstants.PAUSE_DURATION, 0L, Long.class);
+        queue.pause(Duration.ofMillis(millis));
+        return millis;
     }
 
     /** Records the queue's new shard count; returns it. */

@@ -1,5 +1,6 @@
 package dev.reliableredis.queue;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -113,6 +114,15 @@ public final class QueueCalls {
             throw new IllegalArgumentException("A browse reads 1 to " + MAX_BROWSE + " messages, not " + limit
                     + " (queue '" + queue + "')");
         }
+    }
+
+    /** A pause's duration in ms, 0 for until resumed; a negative duration is refused, naming the queue. */
+    public long pauseMillis(Duration duration) {
+        if (duration.isNegative()) {
+            throw new IllegalArgumentException("A pause lasts 0 (until resumed) or more ms, not " + duration.toMillis()
+                    + " (queue '" + queue + "')");
+        }
+        return duration.toMillis();
     }
 
     /** The travelling headers of a delivered message; headers that do not parse are dropped with a WARN. */

@@ -13,16 +13,18 @@ import java.util.Map;
  * @param oldestPendingAge  stream mode: age in ms of the oldest pending entry (0 when none); list mode: -1
  * @param oldestReadyAge    ms since the message at the head of the ready line was enqueued; 0 when nothing is ready
  * @param oldestInflightAge ms since the longest-held lease was taken or last extended; 0 when nothing is in flight
+ * @param paused            whether the queue is paused ({@link ReliableQueue#pause}); a sharded queue is while any of
+ *                          its shards is
  */
 public record QueueStats(long ready, long inflight, long delayed, long dead, long oldestPendingAge,
-        long oldestReadyAge, long oldestInflightAge) {
+        long oldestReadyAge, long oldestInflightAge, boolean paused) {
 
-    /** The counts alone, as list mode has them: no oldest pending entry, and both ages 0. */
+    /** The counts alone, as list mode has them: no oldest pending entry, both ages 0, not paused. */
     public QueueStats(long ready, long inflight, long delayed, long dead) {
-        this(ready, inflight, delayed, dead, -1, 0, 0);
+        this(ready, inflight, delayed, dead, -1, 0, 0, false);
     }
 
-    /** The counts and ages by name; {@code oldestPendingAge} only in stream mode. */
+    /** The counts and ages by name, and paused as 0 or 1; {@code oldestPendingAge} only in stream mode. */
     public Map<String, Long> toMap() {
         Map<String, Long> map = new LinkedHashMap<>();
         map.put("ready", ready);
@@ -34,6 +36,7 @@ public record QueueStats(long ready, long inflight, long delayed, long dead, lon
         }
         map.put("oldestReadyAge", oldestReadyAge);
         map.put("oldestInflightAge", oldestInflightAge);
+        map.put("paused", paused ? 1L : 0L);
         return map;
     }
 }

@@ -1,5 +1,6 @@
 package dev.reliableredis.queue;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -108,6 +109,17 @@ public interface ReliableQueue {
 
     /** Removes every ready, delayed and dead message; returns how many were removed. */
     long purge();
+
+    /**
+     * Pauses the queue for every consumer of it in every JVM: once this returns, no claim takes a message until
+     * {@link #resume()}, or until {@code duration} has passed (Redis time) when it is positive; zero pauses until
+     * resumed. A pause of a paused queue replaces it. Sends, lease extensions, acks, nacks and the reaper go on, and
+     * so do dead-letter consumers; a pause outlives consumer restarts. A sharded queue pauses every shard.
+     */
+    void pause(Duration duration);
+
+    /** Ends the queue's pause and wakes its waiting consumers at once; returns whether it was paused. */
+    boolean resume();
 
     QueueStats stats();
 

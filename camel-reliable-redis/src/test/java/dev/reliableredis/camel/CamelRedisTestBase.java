@@ -146,6 +146,13 @@ abstract class CamelRedisTestBase {
                 all.get("dead"));
     }
 
+    /** Whether the queue is paused, as the stats operation reports it. */
+    boolean paused(String queue) {
+        Map<?, ?> all = template.requestBodyAndHeader("reliable-redis:" + queue + "?mode=" + mode, null,
+                ReliableRedisConstants.OPERATION, "stats", Map.class);
+        return all.get("paused").equals(1L);
+    }
+
     boolean streamMode() {
         return "stream".equals(mode);
     }

@@ -47,6 +47,37 @@ class DevConsoleTest extends CamelRedisTestBase {
 
     @Test
     @SuppressWarnings("unchecked")
+    void pausesAndResumesTheQueuesItsFilterMatches() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:orders?mode=" + mode).routeId("orders").process(received::add);
+                from("reliable-redis:invoices?mode=" + mode).routeId("invoices").process(received::add);
+            }
+        });
+        DevConsole console = console();
+
+        Map<String, Object> paused = (Map<String, Object>) console.call(DevConsole.MediaType.JSON,
+                Map.of(ReliableRedisDevConsole.ACTION, "pause", ReliableRedisDevConsole.FILTER, "ord*",
+                        ReliableRedisDevConsole.DURATION, "60000"));
+
+        assertThat((Map<String, Object>) paused.get("action")).containsExactly(Map.entry("orders",
+                "paused for 60000 ms"));
+        assertThat(paused("orders")).isTrue();
+        assertThat(paused("invoices")).isFalse();
+        await().atMost(Duration.ofSeconds(5)).until(() -> ((Map<?, ?>) orders(console).get("stats")).get("paused")
+                .equals(1L));
+
+        String resumed = (String) console.call(DevConsole.MediaType.TEXT,
+                Map.of(ReliableRedisDevConsole.ACTION, "resume"));
+
+        assertThat(resumed).contains("orders: resumed").contains("invoices: resumed (it was not paused)");
+        assertThat(paused("orders")).isFalse();
+        assertThat(console.call(DevConsole.MediaType.TEXT, Map.of(ReliableRedisDevConsole.ACTION, "stop")))
+                .asString().contains("'stop' is not one of pause, resume");
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
     void showsTheOutageUnderWayAndThenTheLastOne() throws Exception {
         try (RedisProcess own = RedisProcess.start("--requirepass", "s3cret-pw")) {
             routes(new RouteBuilder() {

@@ -55,6 +55,13 @@ class ManagementTest extends CamelRedisTestBase {
                 .containsEntry("ready", 2L).containsEntry("dead", 1L);
         assertThat(server.invoke(endpoint, "purge", null, null)).isEqualTo(3L);
         awaitStats("q", 0, 0, 0, 0);
+
+        assertThat(server.getAttribute(endpoint, "Paused")).isEqualTo(0L);
+        server.invoke(endpoint, "pauseQueue", new Object[] {0L}, new String[] {"long"});
+        assertThat(paused("q")).isTrue();
+        await().atMost(Duration.ofSeconds(5)).until(() -> (Long) server.getAttribute(endpoint, "Paused") == 1);
+        assertThat(server.invoke(endpoint, "resumeQueue", null, null)).isEqualTo(true);
+        assertThat(paused("q")).isFalse();
     }
 
     @Test

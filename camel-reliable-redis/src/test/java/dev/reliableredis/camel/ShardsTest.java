@@ -8,6 +8,7 @@ import java.util.stream.IntStream;
 
 import dev.reliableredis.queue.QueueNames;
 import dev.reliableredis.queue.sharded.ShardPicker;
+import io.lettuce.core.Range;
 import org.apache.camel.Exchange;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
@@ -105,6 +106,40 @@ class ShardsTest extends CamelRedisTestBase {
         assertThat(received).extracting(e -> e.getMessage().getHeader(ReliableRedisConstants.MESSAGE_ID))
                 .containsExactlyInAnyOrderElementsOf(ids);
         awaitShardedStats("orders", 0, 0);
+    }
+
+    @Test
+    void aPauseHoldsEveryShardUntilTheResume() throws Exception {
+        template.requestBodyAndHeader(uri("orders"), null, ReliableRedisConstants.OPERATION, "pause");
+        for (int shard = 0; shard < SHARDS; shard++) {
+            assertThat(raw.exists(key(QueueNames.shard("orders", shard), "paused"))).as("shard %d", shard).isOne();
+        }
+        assertThat(shardedStats("orders")).containsEntry("paused", 1L);
+        routes(new RouteBuilder() {
+            public void configure() {
+                from(uri("orders") + "&concurrentConsumers=2&pollTimeout=500").process(received::add);
+            }
+        });
+        List<String> ids = IntStream.range(0, 30).mapToObj(i -> sendSharded("orders", "m" + i, Map.of())).toList();
+        String claimers = streamMode() ? key("orders", "group:camel:claimers") : key("orders", "claimers");
+        List<String> time = raw.time();
+        long sent = Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
+        // each claim of a thread asks every shard, shard 0 (named as the queue) among them, which records it with
+        // the claim's time plus two poll timeouts
+        await("both threads claimed since the sends").atMost(Duration.ofSeconds(15)).until(() -> raw.zcount(claimers,
+                Range.create((double) sent + 2 * 500, Double.POSITIVE_INFINITY)) >= 2);
+        assertThat(received).isEmpty();
+        assertThat(shardedStats("orders")).containsEntry("ready", 30L).containsEntry("inflight", 0L);
+
+        assertThat(template.requestBodyAndHeader(uri("orders"), null, ReliableRedisConstants.OPERATION, "resume"))
+                .isEqualTo(true);
+
+        awaitReceived(30);
+        assertThat(received).extracting(e -> e.getMessage().getHeader(ReliableRedisConstants.MESSAGE_ID))
+                .containsExactlyInAnyOrderElementsOf(ids);
+        for (int shard = 0; shard < SHARDS; shard++) {
+            assertThat(raw.exists(key(QueueNames.shard("orders", shard), "paused"))).as("shard %d", shard).isZero();
+        }
     }
 
     @Test

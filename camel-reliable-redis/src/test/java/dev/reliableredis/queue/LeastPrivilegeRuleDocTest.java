@@ -35,9 +35,9 @@ class LeastPrivilegeRuleDocTest {
     private static final Pattern BUILT_CALL = Pattern.compile("\\{\\s*'([A-Z]+)'");
     /** The commands the scripts call with a subcommand, which the rule allows alone ({@code +xinfo|groups}). */
     private static final Set<String> WITH_SUBCOMMANDS = Set.of("XINFO", "XGROUP");
-    /** The commands the component sends itself, outside the scripts (the scripts send ZCARD and XREADGROUP too). */
+    /** The commands the component sends itself, outside the scripts (the scripts send ZCARD, EXISTS, XREADGROUP and XREVRANGE too). */
     private static final Set<String> SENT_FROM_JAVA = Set.of("+evalsha", "+eval", "+ping", "+blpop", "+client|id",
-            "+client|unblock", "+zcard", "+xreadgroup", "+xrevrange", "+xgroup|create");
+            "+client|unblock", "+zcard", "+exists", "+xread", "+xreadgroup", "+xrevrange", "+xgroup|create");
 
     @Test
     void everyDocThatGivesTheRuleGivesTheOneTheTestsRunAs() throws IOException {

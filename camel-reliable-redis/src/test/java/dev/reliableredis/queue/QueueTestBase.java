@@ -105,6 +105,11 @@ abstract class QueueTestBase {
         return messages;
     }
 
+    /** Whether a client of the test's Redis is blocked in the command (CLIENT LIST). */
+    boolean blockedIn(String command) {
+        return raw.clientList().lines().anyMatch(line -> line.contains(" cmd=" + command + " ")
+                && line.matches(".* flags=\\S*b\\S* .*"));
+    }
     /** Redis server time in ms. */
     long now() {
         var time = raw.time();

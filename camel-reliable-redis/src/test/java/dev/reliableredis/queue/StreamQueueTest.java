@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 import dev.reliableredis.queue.stream.StreamOptions;
 import dev.reliableredis.queue.stream.StreamQueue;
@@ -609,5 +610,32 @@ class StreamQueueTest extends QueueTestBase {
         assertThat(q.stats()).extracting(QueueStats::ready, QueueStats::inflight, QueueStats::delayed, QueueStats::dead,
                 QueueStats::oldestPendingAge).containsExactly(3L, 0L, 1L, 0L, 0L);
         assertThat(q.claim(10)).extracting(d -> new String(d.body())).containsExactly("a", "x", "w");
+    }
+
+    /** A blocking read cannot check the pause: what it takes once the pause has landed goes back unrun. */
+    @Test
+    void aReadWaitingWhenThePauseLandsGivesItsEntryBackUnrun() {
+        StreamQueue queue = orders(60_000, 3, 100, "c1");
+        try (Claimer claimer = queue.newClaimer(new Claimant("consumer#0", Duration.ofSeconds(2)))) {
+            CompletableFuture<List<Delivery>> claimed = CompletableFuture.supplyAsync(
+                    () -> claimer.claim(10, Duration.ofSeconds(60)));
+            await().atMost(Duration.ofSeconds(10)).until(() -> blockedIn("xreadgroup"));
+
+            queue.pause(Duration.ZERO);
+            queue.enqueue(message("m1", "arrives while paused"));
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> blockedIn("xread"));
+            assertThat(claimed).isNotDone();
+            assertThat(counts(queue)).as("given back: ready again, not in flight")
+                    .isEqualTo(new QueueStats(1, 0, 0, 0));
+
+            queue.resume();
+
+            assertThat(claimed).succeedsWithin(Duration.ofSeconds(20)).satisfies(got -> assertThat(got)
+                    .singleElement().satisfies(d -> {
+                        assertThat(d.messageId()).isEqualTo("m1");
+                        assertThat(d.deliveryCount()).as("the given-back read is not counted").isOne();
+                    }));
+        }
     }
 }

@@ -30,9 +30,9 @@ public final class LeastPrivilegeUser {
      * the component sends and its Lua scripts run (Redis checks the ACL for each redis.call too).
      */
     public static final String RULE = "resetkeys ~rr:* resetchannels -@all +evalsha +eval +ping +blpop +client|id "
-            + "+client|unblock +time +type +exists +get +set +incrby +lpop +lpush +rpush +llen +lindex +lrange +ltrim +hget +hmget "
+            + "+client|unblock +time +type +exists +get +set +del +pttl +incrby +lpop +lpush +rpush +llen +lindex +lrange +ltrim +hget +hmget "
             + "+hset +hdel +hexists +hscan +zadd +zrem +zscore +zmscore +zcard +zcount +zrange +zrangebyscore +zremrangebyscore +zpopmin "
-            + "+xadd +xack +xclaim +xdel +xlen +xrange +xrevrange +xpending +xreadgroup +xinfo|groups +xinfo|stream "
+            + "+xadd +xack +xclaim +xdel +xlen +xrange +xrevrange +xpending +xread +xreadgroup +xinfo|groups +xinfo|stream "
             + "+xgroup|create +xgroup|delconsumer";
     /**
      * What a Redis Cluster node's user needs besides: Lettuce's cluster client reads the topology with CLUSTER NODES,

@@ -9,9 +9,11 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.reliableredis.queue.ClaimId;
+import dev.reliableredis.queue.Claimed;
 import dev.reliableredis.queue.Claimant;
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
+import dev.reliableredis.queue.Pause;
 import dev.reliableredis.queue.QueueCalls;
 import dev.reliableredis.queue.RedisGateway;
 import io.lettuce.core.RedisCommandTimeoutException;
@@ -32,6 +34,10 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
  * claim goes without a wait, so that a new claimer counts as live for the fair share at once. (A claimer that also
  * claimed again at once after leaving messages behind would race the consumer its token woke, and one of them would
  * claim nothing: measured, more claims than messages.)
+ *
+ * <p>While the queue is paused, the claim tells so ({@link Pause}), and the next wait is for a resume instead, with
+ * XREAD on the queue's resumed stream, no longer than the pause has left: an arrival does not wake a paused
+ * consumer, a resume wakes every one at once, and a timed pause ends on time.
  */
 final class ListClaimer implements Claimer {
 
@@ -50,6 +56,9 @@ final class ListClaimer implements Claimer {
     private final QueueCalls calls;
     private final RedisGateway gateway;
     private final byte[] wakeKey;
+    private final byte[] resumedKey;
+    /** What the last claim found the queue paused with; null when it was not paused. */
+    private Pause pause;
     private StatefulConnection<byte[], byte[]> connection;
     /**
      * The waiting connection's CLIENT ID, asked for in front of its first wait, not of each (a command per claim).
@@ -69,13 +78,14 @@ final class ListClaimer implements Claimer {
     private boolean first = true;
 
     ListClaimer(ListQueue queue, Claimant claimant, ClaimId claimId, QueueCalls calls, RedisGateway gateway,
-            byte[] wakeKey) {
+            byte[] wakeKey, byte[] resumedKey) {
         this.queue = queue;
         this.claimant = claimant;
         this.claimId = claimId;
         this.calls = calls;
         this.gateway = gateway;
         this.wakeKey = wakeKey;
+        this.resumedKey = resumedKey;
     }
 
     @Override
@@ -83,7 +93,7 @@ final class ListClaimer implements Claimer {
         if (woken) {
             return List.of();
         }
-        List<Delivery> result = calls.run("claim", () -> {
+        Claimed result = calls.run("claim", () -> {
             RedisClusterAsyncCommands<byte[], byte[]> waiting = null;
             CompletableFuture<?> wait = null;
             if (!first) {
@@ -97,8 +107,9 @@ final class ListClaimer implements Claimer {
                         addressable = refused == null;
                     });
                 }
-                wait = waiting.blpop(Math.max(waitLimit(maxWait).toMillis(), 1) / 1000.0, wakeKey)
-                        .toCompletableFuture();
+                wait = pause != null ? pause.awaitResume(waiting, resumedKey, waitLimit(pause.waitAtMost(maxWait)))
+                        : waiting.blpop(Math.max(waitLimit(maxWait).toMillis(), 1) / 1000.0, wakeKey)
+                                .toCompletableFuture();
             }
             CompletableFuture<?> waited = wait;
             first = false;
@@ -107,14 +118,15 @@ final class ListClaimer implements Claimer {
                 // Redis answered the wait before the claim behind it. A refused wait (BLPOP not allowed to the user)
                 // ends at once, and an idle consumer would claim again and again without pause: an empty claim
                 // fails with the wait's error instead (join throws it)
-                if (claimed.isEmpty() && waited != null && waited.isCompletedExceptionally()) {
+                if (claimed.deliveries().isEmpty() && waited != null && waited.isCompletedExceptionally()) {
                     waited.join();
                 }
                 return claimed;
             }));
         });
         claimId.renew();
-        return result;
+        pause = result.pause();
+        return result.deliveries();
     }
 
     /**
@@ -131,7 +143,7 @@ final class ListClaimer implements Claimer {
      * an application's client has a longer timeout of its own); once the consumer stops, ends the wait it may be
      * behind.
      */
-    private List<Delivery> await(long deadline, CompletableFuture<List<Delivery>> claim) {
+    private Claimed await(long deadline, CompletableFuture<Claimed> claim) {
         try {
             while (true) {
                 try {

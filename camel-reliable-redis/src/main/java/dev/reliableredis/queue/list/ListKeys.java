@@ -22,6 +22,8 @@ final class ListKeys {
     final byte[] seq;
     final byte[] wake;
     final byte[] claimers;
+    final byte[] paused;
+    final byte[] resumed;
     private final String base;
 
     ListKeys(String keyPrefix, String queue) {
@@ -38,6 +40,8 @@ final class ListKeys {
         seq = key(base, "seq");
         wake = key(base, "wake");
         claimers = key(base, "claimers");
+        paused = key(base, "paused");
+        resumed = key(base, "resumed");
     }
 
     /** The record of one claimant's last claim (see the claim script). */

@@ -1,5 +1,6 @@
 package dev.reliableredis.queue.list;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -7,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 
 import dev.reliableredis.queue.BrowsedMessage;
 import dev.reliableredis.queue.ClaimId;
+import dev.reliableredis.queue.Claimed;
 import dev.reliableredis.queue.Claimant;
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
@@ -14,6 +16,7 @@ import dev.reliableredis.queue.Failure;
 import dev.reliableredis.queue.Lease;
 import dev.reliableredis.queue.LuaScript;
 import dev.reliableredis.queue.NewMessage;
+import dev.reliableredis.queue.Pause;
 import dev.reliableredis.queue.PollingClaimer;
 import dev.reliableredis.queue.QueueCalls;
 import dev.reliableredis.queue.QueueSection;
@@ -55,6 +58,8 @@ public final class ListQueue implements ReliableQueue {
     private static final LuaScript PURGE = LuaScript.load("purge");
     private static final LuaScript STATS = LuaScript.load("stats");
     private static final LuaScript BROWSE = LuaScript.load("browse");
+    private static final LuaScript PAUSE = LuaScript.load("pause");
+    private static final LuaScript RESUME = LuaScript.load("resume");
 
     private final RedisGateway redis;
     private final QueueCalls calls;
@@ -94,7 +99,7 @@ public final class ListQueue implements ReliableQueue {
     public Claimer newClaimer(Claimant claimant, ClaimId claimId) {
         // dead letters fall due by time and leave no wake-up token: their consumers look every maxWait
         return deadLetters ? new PollingClaimer(max -> claim(claimant, max))
-                : new ListClaimer(this, claimant, claimId, calls, redis, keys.wake);
+                : new ListClaimer(this, claimant, claimId, calls, redis, keys.wake, keys.resumed);
     }
 
     @Override
@@ -114,16 +119,16 @@ public final class ListQueue implements ReliableQueue {
 
     @Override
     public List<Delivery> claim(Claimant claimant, int max, ClaimId claimId) {
-        List<Delivery> claimed = QueueCalls.await(claimBatch(null, claimant, max, claimId.value()));
+        Claimed claimed = QueueCalls.await(claimBatch(null, claimant, max, claimId.value()));
         claimId.renew();
-        return claimed;
+        return claimed.deliveries();
     }
 
     /**
      * A claim on the given connection's commands (on the queue's command connection when null), not waited for.
      * Dead letters are claimed without a record of the claim: a dead-letter consumer's lost claim waits out its lease.
      */
-    CompletableFuture<List<Delivery>> claimBatch(RedisClusterAsyncCommands<byte[], byte[]> on, Claimant claimant, int max,
+    CompletableFuture<Claimed> claimBatch(RedisClusterAsyncCommands<byte[], byte[]> on, Claimant claimant, int max,
             String claimId) {
         byte[] visibility = bytes(settings.visibilityTimeout().toMillis());
         CompletableFuture<List<Object>> rows = deadLetters
@@ -132,20 +137,24 @@ public final class ListQueue implements ReliableQueue {
                         visibility, bytes(max))
                 : calls.runAsync(on, "claim", CLAIM, ScriptOutputType.MULTI,
                         keys(keys.ready, keys.inflight, keys.messages, keys.leases, keys.seq, keys.wake,
-                                keys.claimers, keys.claim(claimant.id())),
+                                keys.claimers, keys.claim(claimant.id()), keys.paused, keys.resumed),
                         visibility, bytes(max), bytes(claimant.id()), bytes(claimant.liveFor().toMillis()),
                         bytes(claimId));
-        return rows.thenApply(this::toDeliveries);
+        return rows.thenApply(this::toClaimed);
     }
 
     /** The rows of a claim; the last number, the ready messages left behind, is for the claim's own wake-up. */
-    private List<Delivery> toDeliveries(List<Object> rows) {
+    private Claimed toClaimed(List<Object> rows) {
+        Pause pause = Pause.ofReply(rows);
+        if (pause != null) {
+            return Claimed.paused(pause);
+        }
         int count = rows.size() / FIELDS_PER_DELIVERY;
         List<Delivery> deliveries = new ArrayList<>(count);
         for (int i = 0; i < count * FIELDS_PER_DELIVERY; i += FIELDS_PER_DELIVERY) {
             deliveries.add(toDelivery(rows.subList(i, i + FIELDS_PER_DELIVERY)));
         }
-        return deliveries;
+        return Claimed.of(deliveries);
     }
 
     private Delivery toDelivery(List<Object> row) {
@@ -255,12 +264,24 @@ public final class ListQueue implements ReliableQueue {
     }
 
     @Override
+    public void pause(Duration duration) {
+        calls.run("pause", PAUSE, ScriptOutputType.INTEGER, keys(keys.paused), bytes(calls.pauseMillis(duration)));
+    }
+
+    @Override
+    public boolean resume() {
+        Long was = calls.run("resume", RESUME, ScriptOutputType.INTEGER, keys(keys.paused, keys.resumed, keys.wake));
+        return was == 1;
+    }
+
+    @Override
     public QueueStats stats() {
         List<Long> counts = calls.run("stats", STATS, ScriptOutputType.MULTI,
-                keys(keys.ready, keys.inflight, keys.delayed, keys.dead, keys.deadInflight, keys.messages),
+                keys(keys.ready, keys.inflight, keys.delayed, keys.dead, keys.deadInflight, keys.messages,
+                        keys.paused),
                 bytes(settings.visibilityTimeout().toMillis()));
         return new QueueStats(counts.get(0), counts.get(1), counts.get(2), counts.get(3), -1, counts.get(4),
-                counts.get(5));
+                counts.get(5), counts.get(6) == 1);
     }
 
     @Override

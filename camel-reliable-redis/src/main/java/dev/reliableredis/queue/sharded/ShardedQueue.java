@@ -1,5 +1,6 @@
 package dev.reliableredis.queue.sharded;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -222,13 +223,32 @@ public final class ShardedQueue implements ReliableQueue {
         return eachShard(ReliableQueue::purge).stream().mapToLong(Long::longValue).sum();
     }
 
-    /** The counts summed over the shards; each age the largest of the shards'. */
+    /**
+     * Pauses every shard, each for the same duration from its own call. When a shard fails, the others are paused
+     * all the same and the first failure is thrown: a pause repeated once the shard is back pauses it too.
+     */
+    @Override
+    public void pause(Duration duration) {
+        eachShard(shard -> {
+            shard.pause(duration);
+            return null;
+        });
+    }
+
+    /** Resumes every shard (a failing one as {@link #pause} says); true when any was paused. */
+    @Override
+    public boolean resume() {
+        return eachShard(ReliableQueue::resume).contains(true);
+    }
+
+    /** The counts summed over the shards; each age the largest of the shards'; paused while any shard is. */
     @Override
     public QueueStats stats() {
         List<QueueStats> all = eachShard(ReliableQueue::stats);
         return new QueueStats(sum(all, QueueStats::ready), sum(all, QueueStats::inflight),
                 sum(all, QueueStats::delayed), sum(all, QueueStats::dead), max(all, QueueStats::oldestPendingAge),
-                max(all, QueueStats::oldestReadyAge), max(all, QueueStats::oldestInflightAge));
+                max(all, QueueStats::oldestReadyAge), max(all, QueueStats::oldestInflightAge),
+                all.stream().anyMatch(QueueStats::paused));
     }
 
     /** The oldest {@code limit} of the shards' oldest {@code limit} each: one script call per shard. */

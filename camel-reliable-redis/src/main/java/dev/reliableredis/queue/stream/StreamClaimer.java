@@ -8,9 +8,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import dev.reliableredis.queue.ClaimId;
+import dev.reliableredis.queue.Claimed;
 import dev.reliableredis.queue.Claimant;
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
+import dev.reliableredis.queue.Pause;
 import dev.reliableredis.queue.QueueCalls;
 import dev.reliableredis.queue.RedisGateway;
 import io.lettuce.core.RedisException;
@@ -27,6 +29,11 @@ import io.lettuce.core.api.StatefulConnection;
  * has not answered half a second after that (it is paused or unreachable) does a stopping consumer cut its
  * connection, so that its stop does not wait for the command timeout. Due retries are found by the claim script
  * at the latest after {@code maxWait}.
+ *
+ * <p>While the queue is paused, the claim script tells so ({@link Pause}), and the consumer waits for a resume
+ * instead of reading, with XREAD on the queue's resumed stream, no longer than the pause has left, then claims
+ * again: a resume wakes every paused consumer at once, and a timed pause ends on time. An entry that a read waiting
+ * when the pause landed still took is given back unrun ({@link StreamQueue#readNew}).
  */
 final class StreamClaimer implements Claimer {
 
@@ -55,21 +62,37 @@ final class StreamClaimer implements Claimer {
         if (woken) {
             return List.of();
         }
-        List<Delivery> claimed = queue.claim(claimant, max, claimId);
-        if (!claimed.isEmpty()) {
-            return claimed;
+        Claimed claimed = queue.claimOrPause(claimant, max, claimId);
+        if (!claimed.deliveries().isEmpty()) {
+            return claimed.deliveries();
         }
+        Pause pause = claimed.pause();
         long deadline = System.nanoTime() + maxWait.toNanos();
         long left;
         while (!woken && (left = deadline - System.nanoTime()) > 0) {
-            CompletableFuture<List<Delivery>> read = queue.readNew(connection(), shortest(Duration.ofNanos(left),
-                    MAX_BLOCK, gateway.commandTimeout().dividedBy(2)));
+            Duration block = shortest(Duration.ofNanos(left), MAX_BLOCK, gateway.commandTimeout().dividedBy(2));
+            if (pause != null) {
+                if (!ends(queue.awaitResume(connection(), pause, pause.waitAtMost(block)))) {
+                    return List.of();
+                }
+                claimed = queue.claimOrPause(claimant, max, claimId);
+                if (!claimed.deliveries().isEmpty()) {
+                    return claimed.deliveries();
+                }
+                pause = claimed.pause();
+                continue;
+            }
+            CompletableFuture<StreamQueue.NewEntry> read = queue.readNew(connection(), block);
             if (!ends(read)) {
                 return List.of();
             }
-            List<Delivery> arrived = QueueCalls.await(read);
-            if (!arrived.isEmpty()) {
-                return arrived;
+            StreamQueue.NewEntry arrived = QueueCalls.await(read);
+            if (arrived.paused()) {
+                // taken by a read that was waiting when the pause landed: back unrun, and wait for the resume
+                queue.release(arrived.deliveries().stream().map(Delivery::lease).toList());
+                pause = queue.claimOrPause(claimant, max, claimId).pause();
+            } else if (!arrived.deliveries().isEmpty()) {
+                return arrived.deliveries();
             }
         }
         return List.of();

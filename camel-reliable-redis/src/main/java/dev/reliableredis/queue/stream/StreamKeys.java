@@ -23,6 +23,8 @@ final class StreamKeys {
     final byte[] deadClaimers;
     final byte[] deliveries;
     final byte[] deadDeliveries;
+    final byte[] paused;
+    final byte[] resumed;
     private final String group;
 
     StreamKeys(String keyPrefix, String queue, StreamOptions options) {
@@ -33,6 +35,8 @@ final class StreamKeys {
         acked = bytes(base + "acked");
         delayed = bytes(base + "delayed");
         delayedMessages = bytes(base + "delayed-msg");
+        paused = bytes(base + "paused");
+        resumed = bytes(base + "resumed");
         group = groupBase(base, options.group());
         retry = bytes(group + "retry");
         deadRetry = bytes(group + "dead-retry");

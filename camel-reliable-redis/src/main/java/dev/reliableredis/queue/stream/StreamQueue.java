@@ -11,6 +11,7 @@ import java.util.function.Supplier;
 
 import dev.reliableredis.queue.BrowsedMessage;
 import dev.reliableredis.queue.ClaimId;
+import dev.reliableredis.queue.Claimed;
 import dev.reliableredis.queue.Claimant;
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
@@ -18,6 +19,7 @@ import dev.reliableredis.queue.Failure;
 import dev.reliableredis.queue.Lease;
 import dev.reliableredis.queue.LuaScript;
 import dev.reliableredis.queue.NewMessage;
+import dev.reliableredis.queue.Pause;
 import dev.reliableredis.queue.QueueCalls;
 import dev.reliableredis.queue.QueueException;
 import dev.reliableredis.queue.QueueSection;
@@ -37,6 +39,7 @@ import io.lettuce.core.StreamMessage;
 import io.lettuce.core.XGroupCreateArgs;
 import io.lettuce.core.XReadArgs;
 import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -81,6 +84,8 @@ public final class StreamQueue implements ReliableQueue {
     private static final LuaScript STATS = LuaScript.load("stream/stats");
     private static final LuaScript LEAVE = LuaScript.load("stream/leave");
     private static final LuaScript BROWSE = LuaScript.load("stream/browse");
+    private static final LuaScript PAUSE = LuaScript.load("pause");
+    private static final LuaScript RESUME = LuaScript.load("resume");
 
     private final RedisGateway redis;
     private final QueueCalls calls;
@@ -157,31 +162,60 @@ public final class StreamQueue implements ReliableQueue {
 
     @Override
     public List<Delivery> claim(Claimant claimant, int max, ClaimId claimId) {
+        return claimOrPause(claimant, max, claimId).deliveries();
+    }
+
+    /** As {@link #claim}, telling of the pause that made it take nothing. */
+    Claimed claimOrPause(Claimant claimant, int max, ClaimId claimId) {
         List<Object> rows = inGroup("claim", () -> calls.run("claim", CLAIM, ScriptOutputType.MULTI,
-                keys(source(), retry(), claimers(), deliveries(), keys.claim(deadLetters, claimant.id())),
+                keys(source(), retry(), claimers(), deliveries(), keys.claim(deadLetters, claimant.id()), keys.paused,
+                        keys.resumed),
                 bytes(options.group()), bytes(options.consumerName()), bytes(max), bytes(claimant.id()),
                 bytes(claimant.liveFor().toMillis()), bytes(claimId.value()),
-                bytes(settings.visibilityTimeout().toMillis())));
+                bytes(settings.visibilityTimeout().toMillis()), bytes(deadLetters ? "0" : "1")));
         claimId.renew();
+        Pause pause = Pause.ofReply(rows);
+        if (pause != null) {
+            return Claimed.paused(pause);
+        }
         List<Delivery> deliveries = new ArrayList<>(rows.size() / 3);
         for (int i = 0; i < rows.size(); i += 3) {
             @SuppressWarnings("unchecked")
             List<byte[]> fields = (List<byte[]>) rows.get(i + 2);
             deliveries.add(toDelivery(deadLetters, text(rows.get(i)), (Long) rows.get(i + 1), fieldMap(fields)));
         }
-        return deliveries;
+        return Claimed.of(deliveries);
     }
 
     /**
      * Claims one new entry with a blocking XREADGROUP on the given connection, waiting at most {@code block} for
      * entries to arrive: the waiting half of {@link StreamClaimer}, and like the claim script a read of the group.
      * One entry, a batch of one: a read cannot know the claimant's share, and its entry needs no batch mark.
+     *
+     * <p>A read cannot check the pause, and one that was waiting when a pause landed may still take an entry: the
+     * EXISTS of the paused key written behind it on the connection, which Redis runs the moment the read returns,
+     * tells so ({@link NewEntry#paused}), and the claimer gives the entry back unrun.
      */
-    CompletableFuture<List<Delivery>> readNew(StatefulConnection<byte[], byte[]> connection, Duration block) {
-        return calls.<List<StreamMessage<byte[], byte[]>>>async("claim", () -> RedisGateway.async(connection)
-                .xreadgroup(Consumer.from(bytes(options.group()), bytes(options.consumerName())),
-                        XReadArgs.Builder.count(1).block(block), XReadArgs.StreamOffset.lastConsumed(source())))
-                .thenApply(this::toDeliveries);
+    CompletableFuture<NewEntry> readNew(StatefulConnection<byte[], byte[]> connection, Duration block) {
+        return calls.async("claim", () -> {
+            RedisClusterAsyncCommands<byte[], byte[]> redis = RedisGateway.async(connection);
+            CompletableFuture<List<StreamMessage<byte[], byte[]>>> read = redis.xreadgroup(
+                    Consumer.from(bytes(options.group()), bytes(options.consumerName())),
+                    XReadArgs.Builder.count(1).block(block), XReadArgs.StreamOffset.lastConsumed(source()))
+                    .toCompletableFuture();
+            CompletableFuture<Long> paused = deadLetters ? CompletableFuture.completedFuture(0L)
+                    : redis.exists(keys.paused).toCompletableFuture();
+            return read.thenCombine(paused, (entries, exists) -> new NewEntry(toDeliveries(entries), exists > 0));
+        });
+    }
+
+    /** What a blocking read took, and whether the queue was paused when it returned. */
+    record NewEntry(List<Delivery> deliveries, boolean paused) {
+    }
+
+    /** Waits on the connection for the resume after the one {@code pause} saw, at most {@code block}. */
+    CompletableFuture<?> awaitResume(StatefulConnection<byte[], byte[]> connection, Pause pause, Duration block) {
+        return calls.async("claim", () -> pause.awaitResume(RedisGateway.async(connection), keys.resumed, block));
     }
 
     private List<Delivery> toDeliveries(List<StreamMessage<byte[], byte[]>> read) {
@@ -316,12 +350,23 @@ public final class StreamQueue implements ReliableQueue {
     }
 
     @Override
+    public void pause(Duration duration) {
+        calls.run("pause", PAUSE, ScriptOutputType.INTEGER, keys(keys.paused), bytes(calls.pauseMillis(duration)));
+    }
+
+    @Override
+    public boolean resume() {
+        Long was = calls.run("resume", RESUME, ScriptOutputType.INTEGER, keys(keys.paused, keys.resumed));
+        return was == 1;
+    }
+
+    @Override
     public QueueStats stats() {
         List<Long> counts = calls.run("stats", STATS, ScriptOutputType.MULTI,
-                keys(keys.stream, keys.retry, keys.dead, keys.deadRetry, keys.delayed), bytes(options.group()),
-                bytes(LAG_COUNT_LIMIT), bytes(deletion()), bytes(INFLIGHT_AGE_LIMIT));
+                keys(keys.stream, keys.retry, keys.dead, keys.deadRetry, keys.delayed, keys.paused),
+                bytes(options.group()), bytes(LAG_COUNT_LIMIT), bytes(deletion()), bytes(INFLIGHT_AGE_LIMIT));
         return new QueueStats(counts.get(0), counts.get(1), counts.get(2), counts.get(3), counts.get(4),
-                counts.get(5), counts.get(6));
+                counts.get(5), counts.get(6), counts.get(7) == 1);
     }
 
     @Override

@@ -25,6 +25,8 @@
   KEYS[6] wake      list of wake-up tokens for idle consumers (see includes/wake)
   KEYS[7] claimers  zset claimant id -> server time (ms) until which it counts as live
   KEYS[8] claim     the claimant's last claim (see includes/claim_record)
+  KEYS[9] paused    exists while the queue is paused (see pause)
+  KEYS[10] resumed  stream of the last resume (see resume)
 
   ARGV[1] visibility timeout in ms
   ARGV[2] most messages to claim
@@ -33,7 +35,9 @@
   ARGV[5] claim id: the same as the claimant's last claim when that claim's outcome is unknown to it
 
   A claim that has run before with this claim id (includes/claim_record) takes nothing: it returns those of its
-  first run's messages that are still leased under their first run's tokens, in the same shape.
+  first run's messages that are still leased under their first run's tokens, in the same shape. Else, while the
+  queue is paused, the claim takes nothing and returns {'paused', ms the pause has left (-1: until resumed), the id
+  of the last resume} (includes/pause), and leaves no wake-up token.
 
   Returns a flat array, 5 entries per message, then the number of ready messages left behind:
     id, lease token, delivery count, record ("enqueuedAt|payload"), nil
@@ -46,6 +50,7 @@
 --- @include "includes/lease"
 --- @include "includes/limits"
 --- @include "includes/claim_record"
+--- @include "includes/pause"
 
 require_batch(tonumber(ARGV[2]), 'claim')
 
@@ -80,6 +85,10 @@ if earlier then
   end
   out[#out + 1] = redis.call('LLEN', KEYS[1])
   return out
+end
+local paused = paused_reply(KEYS[9], KEYS[10])
+if paused then
+  return paused
 end
 local ready = redis.call('LLEN', KEYS[1])
 if ready == 0 then

@@ -7,6 +7,7 @@
   KEYS[4] dead           zset
   KEYS[5] dead-inflight  zset id -> lease deadline (ms)
   KEYS[6] messages       hash id -> "enqueuedAt|payload"
+  KEYS[7] paused         exists while the queue is paused (see pause)
 
   ARGV[1] visibility timeout in ms: a lease was taken or last extended at its deadline less this (the consumers
           of a queue share it)
@@ -14,7 +15,8 @@
   Returns {ready, inflight (including dead letters being consumed), delayed, dead,
            ms since the message at the head of the ready list was enqueued (0 when none, or when its record is
            missing or unreadable),
-           ms since the longest-held lease of both in-flight sets was taken or last extended (0 when none)}
+           ms since the longest-held lease of both in-flight sets was taken or last extended (0 when none),
+           1 while the queue is paused, else 0}
 ]]
 --- @include "includes/time"
 
@@ -42,5 +44,6 @@ return {
   redis.call('ZCARD', KEYS[3]),
   redis.call('ZCARD', KEYS[4]),
   oldestReady,
-  oldestInflight
+  oldestInflight,
+  redis.call('EXISTS', KEYS[7])
 }

@@ -19,6 +19,8 @@
   KEYS[3] claimers    zset claimant id -> server time (ms) until which it counts as live
   KEYS[4] deliveries  hash entry id -> "batchedAt|credits|solo" (see stream/includes/deliveries)
   KEYS[5] claim       the claimant's last claim (see includes/claim_record)
+  KEYS[6] paused      exists while the queue is paused (see pause)
+  KEYS[7] resumed     stream of the last resume (see resume)
 
   ARGV[1] group
   ARGV[2] consumer
@@ -27,10 +29,12 @@
   ARGV[5] how long after this claim the claimant counts as live, in ms
   ARGV[6] claim id: the same as the claimant's last claim when that claim's outcome is unknown to it
   ARGV[7] visibility timeout in ms: how long the claim's record is kept
+  ARGV[8] '1' when the queue's pause holds this claim; '0' for a dead-letter consumer, which a pause does not hold
 
   A claim that has run before with this claim id (includes/claim_record) takes nothing: it returns those of its
   first run's entries that are still pending for this consumer with the delivery count of that run, in the same
-  shape.
+  shape. Else, while the queue is paused (and ARGV[8] is '1'), the claim takes nothing and returns {'paused', ms the
+  pause has left (-1: until resumed), the id of the last resume} (includes/pause).
 
   Returns a flat array, 3 entries per delivery: entry id, delivery count, field array {k1, v1, ...}.
   A due retry whose entry was deleted meanwhile is acked away and not returned.
@@ -44,6 +48,7 @@
 --- @include "stream/includes/deliveries"
 --- @include "includes/limits"
 --- @include "includes/claim_record"
+--- @include "includes/pause"
 
 require_batch(tonumber(ARGV[3]), 'claim')
 
@@ -69,6 +74,10 @@ if earlier then
     end
   end
   return out
+end
+local paused = ARGV[8] == '1' and paused_reply(KEYS[6], KEYS[7])
+if paused then
+  return paused
 end
 local count = tonumber(ARGV[3])
 local info = group_info(stream, group)

@@ -21,6 +21,7 @@
   KEYS[3] dead         the dead-letter stream
   KEYS[4] dead-retry   zset entry id -> retry due time, of this group on the dead-letter stream
   KEYS[5] delayed      zset message id -> due time
+  KEYS[6] paused       exists while the queue is paused (see pause)
 
   ARGV[1] group
   ARGV[2] most entries to count when neither Redis nor the stream's shape tells the lag (counting reads whole
@@ -28,7 +29,8 @@
   ARGV[3] 'all-groups' or 'never': whether acked entries are deleted (deleteAfterAck)
   ARGV[4] most pending entries of each consumer to look at for oldestInflight
 
-  Returns {ready, inflight, delayed, dead, oldest, oldestReady, oldestInflight}
+  Returns {ready, inflight, delayed, dead, oldest, oldestReady, oldestInflight, paused: 1 while the queue is paused,
+           else 0}
 ]]
 local group = ARGV[1]
 
@@ -130,4 +132,4 @@ if deadInfo then
 end
 
 local delayed = redis.call('ZCARD', KEYS[5]) + waiting - due
-return {ready, inflight, delayed, dead, oldest, oldestReady, oldestInflight}
+return {ready, inflight, delayed, dead, oldest, oldestReady, oldestInflight, redis.call('EXISTS', KEYS[6])}
