@@ -64,6 +64,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "maxMessagesPerPoll": target.getConfiguration().setMaxMessagesPerPoll(property(camelContext, int.class, value)); return true;
         case "maxretries":
         case "maxRetries": target.getConfiguration().setMaxRetries(property(camelContext, int.class, value)); return true;
+        case "maxretryafter":
+        case "maxRetryAfter": target.getConfiguration().setMaxRetryAfter(property(camelContext, java.time.Duration.class, value).toMillis()); return true;
         case "maxretrydelay":
         case "maxRetryDelay": target.getConfiguration().setMaxRetryDelay(property(camelContext, java.time.Duration.class, value).toMillis()); return true;
         case "mode": target.getConfiguration().setMode(property(camelContext, java.lang.String.class, value)); return true;
@@ -150,6 +152,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "maxMessagesPerPoll": return int.class;
         case "maxretries":
         case "maxRetries": return int.class;
+        case "maxretryafter":
+        case "maxRetryAfter": return long.class;
         case "maxretrydelay":
         case "maxRetryDelay": return long.class;
         case "mode": return java.lang.String.class;
@@ -232,6 +236,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "maxMessagesPerPoll": return target.getConfiguration().getMaxMessagesPerPoll();
         case "maxretries":
         case "maxRetries": return target.getConfiguration().getMaxRetries();
+        case "maxretryafter":
+        case "maxRetryAfter": return target.getConfiguration().getMaxRetryAfter();
         case "maxretrydelay":
         case "maxRetryDelay": return target.getConfiguration().getMaxRetryDelay();
         case "mode": return target.getConfiguration().getMode();

@@ -23,7 +23,7 @@ public class ReliableRedisEndpointUriFactory extends org.apache.camel.support.co
     private static final Set<String> SECRET_PROPERTY_NAMES;
     private static final Map<String, String> MULTI_VALUE_PREFIXES;
     static {
-        Set<String> props = new HashSet<>(41);
+        Set<String> props = new HashSet<>(42);
         props.add("bridgeErrorHandler");
         props.add("browseLimit");
         props.add("commandTimeout");
@@ -45,6 +45,7 @@ public class ReliableRedisEndpointUriFactory extends org.apache.camel.support.co
         props.add("maxLen");
         props.add("maxMessagesPerPoll");
         props.add("maxRetries");
+        props.add("maxRetryAfter");
         props.add("maxRetryDelay");
         props.add("mode");
         props.add("password");

@@ -57,7 +57,8 @@ final class MicrometerQueueMeters {
         counter(bound, meters, "reliable.redis.messages.delivered", "Messages delivered to a route", tags,
                 activity.delivered);
         Map<String, LongAdder> outcomes = Map.of("acked", activity.acked, "retried", activity.retried,
-                "dead_lettered", activity.deadLettered, "refused", activity.refused);
+                "dead_lettered", activity.deadLettered, "retried_after", activity.retriedAfter, "refused",
+                activity.refused);
         outcomes.forEach((outcome, count) -> counter(bound, meters, "reliable.redis.messages.settled",
                 "Deliveries settled, by outcome", tags.and("outcome", outcome), count));
         counter(bound, meters, "reliable.redis.messages.sent", "Messages sent, by whether they were stored",

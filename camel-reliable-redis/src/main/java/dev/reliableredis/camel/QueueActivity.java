@@ -18,6 +18,7 @@ final class QueueActivity implements RoundTrips {
     final LongAdder acked = new LongAdder();
     final LongAdder retried = new LongAdder();
     final LongAdder deadLettered = new LongAdder();
+    final LongAdder retriedAfter = new LongAdder();
     final LongAdder refused = new LongAdder();
     /** Acks done on the master that fewer replicas than waitReplicas confirmed. */
     final LongAdder unreplicatedAcks = new LongAdder();
@@ -59,6 +60,7 @@ final class QueueActivity implements RoundTrips {
             case ACKED -> acked.increment();
             case RETRY_SCHEDULED -> retried.increment();
             case DEAD_LETTERED -> deadLettered.increment();
+            case RETRY_AFTER -> retriedAfter.increment();
             default -> refused.increment();
         }
     }
@@ -73,6 +75,7 @@ final class QueueActivity implements RoundTrips {
         map.put("acked", acked.sum());
         map.put("retried", retried.sum());
         map.put("deadLettered", deadLettered.sum());
+        map.put("retriedAfter", retriedAfter.sum());
         map.put("refusedSettlements", refused.sum());
         map.put("unreplicatedAcks", unreplicatedAcks.sum());
         map.put("leaseExtensions", leaseExtensions.sum());

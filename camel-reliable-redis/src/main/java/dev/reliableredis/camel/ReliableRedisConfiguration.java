@@ -53,6 +53,8 @@ public class ReliableRedisConfiguration {
     private double retryBackoffMultiplier = 2.0;
     @UriParam(label = "consumer", defaultValue = "60000", javaType = "java.time.Duration")
     private long maxRetryDelay = 60_000;
+    @UriParam(label = "consumer", defaultValue = "3600000", javaType = "java.time.Duration")
+    private long maxRetryAfter = 3_600_000;
     @UriParam(label = "consumer", defaultValue = "1")
     private int concurrentConsumers = 1;
     @UriParam(label = "consumer", defaultValue = "10")
@@ -117,6 +119,9 @@ public class ReliableRedisConfiguration {
         if (maxMessagesPerPoll < 1 || maxMessagesPerPoll > QueueCalls.MAX_BATCH) {
             throw new IllegalArgumentException("maxMessagesPerPoll must be between 1 and " + QueueCalls.MAX_BATCH
                                                + ", was " + maxMessagesPerPoll);
+        }
+        if (maxRetryAfter <= 0) {
+            throw new IllegalArgumentException("maxRetryAfter must be more than 0 ms, was " + maxRetryAfter + " ms");
         }
         if (reaperInterval <= 0) {
             throw new IllegalArgumentException("reaperInterval must be more than 0 ms, was " + reaperInterval + " ms");
@@ -353,6 +358,18 @@ public class ReliableRedisConfiguration {
     /** The cap on the retry delay: ms, or a duration such as 1m. */
     public void setMaxRetryDelay(long maxRetryDelay) {
         this.maxRetryDelay = maxRetryDelay;
+    }
+
+    public long getMaxRetryAfter() {
+        return maxRetryAfter;
+    }
+
+    /**
+     * The longest delay a route may ask for with the header CamelReliableRedisRetryAfter: ms, or a duration such as
+     * 1h; a longer one is cut to it.
+     */
+    public void setMaxRetryAfter(long maxRetryAfter) {
+        this.maxRetryAfter = maxRetryAfter;
     }
 
     public int getConcurrentConsumers() {

@@ -86,6 +86,13 @@ public interface ReliableRedisConstants {
     String SHARDS = "CamelReliableRedisShards";
 
     @Metadata(label = "consumer",
+              description = "Set by the route on a delivered exchange: give the message back, due again after this "
+                            + "many ms (at most maxRetryAfter), instead of acking or nacking it, whether the exchange "
+                            + "completed or failed. No retry is used up; the delivery count still goes up.",
+              javaType = "Long")
+    String RETRY_AFTER = "CamelReliableRedisRetryAfter";
+
+    @Metadata(label = "consumer",
               description = "On dead letters: why the message was dead-lettered, the exception class and message or "
                             + "'lease expired'.",
               javaType = "String")

@@ -98,7 +98,8 @@ public class ReliableRedisConsumer extends DefaultConsumer implements ShutdownAw
                 pool(name + "-housekeeping", 1, -1));
         outage = new OutageReport(queue.name(), getExceptionHandler(), housekeeping);
         LeaseKeeper leases = new LeaseKeeper(queue);
-        settler = new Settler(queue, leases, endpoint.replicaWait(), leaseTimer, outage, endpoint.activity());
+        settler = new Settler(queue, leases, endpoint.replicaWait(), leaseTimer, outage, endpoint.activity(),
+                Duration.ofMillis(configuration.getMaxRetryAfter()));
         if (configuration.isExtendVisibility()) {
             long every = Math.max(1, configuration.getVisibilityTimeout() / 3);
             leaseTimer.scheduleWithFixedDelay(settler::extendLeases, every, every, TimeUnit.MILLISECONDS);
@@ -322,6 +323,11 @@ public class ReliableRedisConsumer extends DefaultConsumer implements ShutdownAw
     @ManagedAttribute(description = "Deliveries that failed and wait for a retry")
     public long getRetriedCount() {
         return getEndpoint().activity().retried.sum();
+    }
+
+    @ManagedAttribute(description = "Deliveries given back because the route set CamelReliableRedisRetryAfter")
+    public long getRetriedAfterCount() {
+        return getEndpoint().activity().retriedAfter.sum();
     }
 
     @ManagedAttribute(description = "Deliveries that failed for the last time and became dead letters")

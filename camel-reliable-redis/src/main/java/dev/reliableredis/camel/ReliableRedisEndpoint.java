@@ -298,8 +298,8 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
         return queue.purge();
     }
 
-    @ManagedOperation(description = "Pauses the queue for every consumer in every JVM: nothing is claimed until resumeQueue, "
-                                    + "or for durationMillis ms when more than 0")
+    @ManagedOperation(description = "Pauses the queue for every consumer in every JVM: nothing is claimed until "
+                                    + "resumeQueue, or for durationMillis ms when more than 0")
     public void pauseQueue(long durationMillis) {
         queue.pause(Duration.ofMillis(durationMillis));
     }

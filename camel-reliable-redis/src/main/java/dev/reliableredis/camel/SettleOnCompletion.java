@@ -1,16 +1,23 @@
 package dev.reliableredis.camel;
 
+import java.time.Duration;
+
 import dev.reliableredis.queue.Lease;
 import org.apache.camel.Exchange;
+import org.apache.camel.TypeConversionException;
 import org.apache.camel.spi.Synchronization;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Hands one delivery's outcome to the settler when its exchange is done: a completed exchange (also one whose
  * failure an error handler handled, or that was filtered or stopped) is acked; a failed one, or one marked
- * rollback-only, is nacked with the reason.
+ * rollback-only, is nacked with the reason. An exchange that carries the header
+ * {@link ReliableRedisConstants#RETRY_AFTER}, completed or failed, is given back to be due again after it instead.
  */
 final class SettleOnCompletion implements Synchronization {
 
+    private static final Logger LOG = LoggerFactory.getLogger(SettleOnCompletion.class);
     private static final String ROLLED_BACK = "rolled back (marked rollback-only)";
 
     private final Settler settler;
@@ -23,9 +30,12 @@ final class SettleOnCompletion implements Synchronization {
 
     @Override
     public void onComplete(Exchange exchange) {
-        // markRollbackOnly() and markRollbackOnlyLast() stop the route without an exception: Camel reports the
-        // exchange as complete, but the route asked for the message to be tried again
-        if (exchange.isRollbackOnly() || exchange.isRollbackOnlyLast()) {
+        Duration retryAfter = retryAfter(exchange);
+        if (retryAfter != null) {
+            settler.retryAfter(lease, retryAfter);
+        } else if (exchange.isRollbackOnly() || exchange.isRollbackOnlyLast()) {
+            // markRollbackOnly() and markRollbackOnlyLast() stop the route without an exception: Camel reports the
+            // exchange as complete, but the route asked for the message to be tried again
             settler.nack(lease, ROLLED_BACK);
         } else {
             settler.ack(lease);
@@ -34,7 +44,35 @@ final class SettleOnCompletion implements Synchronization {
 
     @Override
     public void onFailure(Exchange exchange) {
-        settler.nack(lease, reason(exchange));
+        Duration retryAfter = retryAfter(exchange);
+        if (retryAfter != null) {
+            settler.retryAfter(lease, retryAfter);
+        } else {
+            settler.nack(lease, reason(exchange));
+        }
+    }
+
+    /**
+     * The retry-after the route asked for, or null. A value that is not a number of ms, or is negative, is not
+     * followed: the exchange settles as if it were not set, and a WARN says why.
+     */
+    private Duration retryAfter(Exchange exchange) {
+        Object value = exchange.getMessage().getHeader(ReliableRedisConstants.RETRY_AFTER);
+        if (value == null) {
+            return null;
+        }
+        Long millis;
+        try {
+            millis = exchange.getContext().getTypeConverter().convertTo(Long.class, exchange, value);
+        } catch (TypeConversionException e) {
+            millis = null;
+        }
+        if (millis == null || millis < 0) {
+            LOG.warn("The header {} of message '{}' is '{}', not a number of ms of 0 or more: the message is settled as "
+                     + "if it were not set", ReliableRedisConstants.RETRY_AFTER, lease.messageId(), value);
+            return null;
+        }
+        return Duration.ofMillis(millis);
     }
 
     private static String reason(Exchange exchange) {

@@ -1,5 +1,6 @@
 package dev.reliableredis.camel;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
@@ -36,6 +37,7 @@ final class Settler {
     private final ScheduledExecutorService timer;
     private final OutageReport outage;
     private final QueueActivity activity;
+    private final Duration maxRetryAfter;
     /** Settlements whose last attempt failed: the settle activity fails while there are any. Guarded by this. */
     private int failing;
     private volatile boolean stopped;
@@ -43,16 +45,18 @@ final class Settler {
     /**
      * @param leases   the leases of the consumer's deliveries, held from their claim on
      * @param timer    runs lease extensions and settlement retries
-     * @param replicas what acks wait for
+     * @param replicas      what acks wait for
+     * @param maxRetryAfter the longest retry-after a route may ask for
      */
     Settler(ReliableQueue queue, LeaseKeeper leases, ReplicaWait replicas, ScheduledExecutorService timer,
-            OutageReport outage, QueueActivity activity) {
+            OutageReport outage, QueueActivity activity, Duration maxRetryAfter) {
         this.queue = queue.name();
         this.leases = leases;
         this.batcher = new SettlementBatcher(queue, BATCH, activity, replicas, this::unreplicated);
         this.timer = timer;
         this.outage = outage;
         this.activity = activity;
+        this.maxRetryAfter = maxRetryAfter;
     }
 
     void ack(Lease lease) {
@@ -62,14 +66,19 @@ final class Settler {
 
     void nack(Lease lease, String reason) {
         leases.settling(lease);
-        settle(lease, reason, 0);
+        settle(lease, new Failure(lease, reason), 0);
     }
 
-    private void settle(Lease lease, String failureReason, int failedAttempts) {
-        CompletableFuture<Settled> sent = failureReason == null
-                ? batcher.ack(lease)
-                : batcher.nack(new Failure(lease, failureReason));
-        String operation = failureReason == null ? "ack" : "nack";
+    /** Gives the delivery back, due again after {@code delay}, at most maxRetryAfter: no failure, no retry used. */
+    void retryAfter(Lease lease, Duration delay) {
+        leases.settling(lease);
+        settle(lease, Failure.retryAfter(lease, delay.compareTo(maxRetryAfter) > 0 ? maxRetryAfter : delay), 0);
+    }
+
+    /** Acks the lease when {@code failure} is null, else nacks it with the failure. */
+    private void settle(Lease lease, Failure failure, int failedAttempts) {
+        CompletableFuture<Settled> sent = failure == null ? batcher.ack(lease) : batcher.nack(failure);
+        String operation = failure == null ? "ack" : "nack";
         sent.whenComplete((result, error) -> {
             if (error == null) {
                 if (failedAttempts > 0) {
@@ -85,19 +94,19 @@ final class Settler {
                     failed();
                 }
                 outage.failed("settle", error);
-                retry(lease, failureReason, failedAttempts + 1);
+                retry(lease, failure, failedAttempts + 1);
             }
         });
     }
 
-    private void retry(Lease lease, String failureReason, int failedAttempts) {
+    private void retry(Lease lease, Failure failure, int failedAttempts) {
         if (!leases.holds(lease)) {
             giveUp(lease, true, "Could not settle message '{}' of queue '{}' before its lease ended; unless an "
                                 + "attempt whose answer was lost carried it out, the message is delivered again");
             return;
         }
         try {
-            timer.schedule(() -> settle(lease, failureReason, failedAttempts),
+            timer.schedule(() -> settle(lease, failure, failedAttempts),
                     CallBackoff.after(failedAttempts).toMillis(), TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException stopping) {
             giveUp(lease, true, "Gave up settling message '{}' of queue '{}': the consumer stopped; it is delivered "

@@ -154,6 +154,7 @@ public final class QueueCalls {
             args.add(bytes(failure.lease().ref()));
             args.add(bytes(failure.lease().token()));
             args.add(bytes(failure.reason()));
+            args.add(bytes(failure.retryAfterMillis()));
         }
     }
 

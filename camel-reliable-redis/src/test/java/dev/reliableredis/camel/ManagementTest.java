@@ -95,6 +95,7 @@ class ManagementTest extends CamelRedisTestBase {
             assertThat(server.getAttribute(consumer, "DeliveredCount")).isEqualTo(3L);
             assertThat(server.getAttribute(consumer, "AckedCount")).isEqualTo(1L);
             assertThat(server.getAttribute(consumer, "RetriedCount")).isEqualTo(1L);
+            assertThat(server.getAttribute(consumer, "RetriedAfterCount")).isEqualTo(0L);
             assertThat(server.getAttribute(consumer, "DeadLetteredCount")).isEqualTo(1L);
         });
         assertThat((Long) server.getAttribute(consumer, "LeaseExtensionCount")).isPositive();

@@ -46,6 +46,7 @@ class MetricsTest extends CamelRedisTestBase {
             assertThat(count("reliable.redis.messages.delivered", queue)).isEqualTo(4);
             assertThat(count("reliable.redis.messages.settled", queue.and("outcome", "acked"))).isEqualTo(2);
             assertThat(count("reliable.redis.messages.settled", queue.and("outcome", "retried"))).isEqualTo(1);
+            assertThat(count("reliable.redis.messages.settled", queue.and("outcome", "retried_after"))).isZero();
             assertThat(count("reliable.redis.messages.settled", queue.and("outcome", "dead_lettered"))).isEqualTo(1);
             assertThat(count("reliable.redis.messages.settled", queue.and("outcome", "refused"))).isZero();
             assertThat(count("reliable.redis.messages.sent", queue.and("result", "stored"))).isEqualTo(3);

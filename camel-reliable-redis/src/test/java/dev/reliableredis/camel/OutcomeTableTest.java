@@ -1,6 +1,7 @@
 package dev.reliableredis.camel;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -168,6 +169,68 @@ class OutcomeTableTest extends CamelRedisTestBase {
         awaitStats("q", 0, 0, 0, 1);
         assertThat(received).hasSize(2);
         assertThat(failureOf("q", id)).isEqualTo("rolled back (marked rollback-only)");
+    }
+
+    @Test
+    void aRetryAfterFromTheRouteGivesTheMessageBackWithoutUsingARetryWhetherItCompletedOrFailed() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                // maxRetries=0: a single failure would dead-letter it
+                from("reliable-redis:q?mode=" + mode + FAST_RETRY + "&maxRetries=0").routeId("consume")
+                        .process(received::add)
+                        .choice()
+                        .when(header(ReliableRedisConstants.DELIVERY_COUNT).isEqualTo(1))
+                        .setHeader(ReliableRedisConstants.RETRY_AFTER, constant(50L))
+                        .when(header(ReliableRedisConstants.DELIVERY_COUNT).isEqualTo(2))
+                        .setHeader(ReliableRedisConstants.RETRY_AFTER, constant("50"))
+                        .throwException(new IllegalStateException("busy downstream"))
+                        .end();
+            }
+        });
+        String id = send("q", "later");
+
+        awaitReceived(3);
+        awaitStats("q", 0, 0, 0, 0);
+        assertThat(received).extracting(e -> e.getMessage().getHeader(ReliableRedisConstants.DELIVERY_COUNT))
+                .containsExactly(1, 2, 3);
+        assertThat(raw.zscore(key("q", "acked"), id)).as("acked on its third delivery").isNotNull();
+        ReliableRedisConsumer consumer = (ReliableRedisConsumer) context.getRoute("consume").getConsumer();
+        assertThat(consumer.getRetriedAfterCount()).isEqualTo(2);
+        assertThat(consumer.getDeadLetteredCount()).isZero();
+    }
+
+    @Test
+    void aRetryAfterLongerThanMaxRetryAfterIsCutToIt() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:q?mode=" + mode + "&maxRetryAfter=60000").process(received::add)
+                        .setHeader(ReliableRedisConstants.RETRY_AFTER, constant(86_400_000L));
+            }
+        });
+        send("q", "tomorrow?");
+        awaitReceived(1);
+
+        awaitStats("q", 0, 0, 1, 0);
+        String due = streamMode() ? key("q", "group:camel:retry") : key("q", "delayed");
+        double at = raw.zrangeWithScores(due, 0, 0).get(0).getScore();
+        List<String> time = raw.time();
+        long now = Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
+        assertThat(at - now).as("due within maxRetryAfter, not in a day").isBetween(0.0, 60_000.0);
+    }
+
+    @Test
+    void aRetryAfterThatIsNotANumberIsIgnoredAndTheExchangeSettlesAsUsual() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:q?mode=" + mode + FAST_RETRY).process(received::add)
+                        .setHeader(ReliableRedisConstants.RETRY_AFTER, constant("soon"));
+            }
+        });
+        String id = send("q", "x");
+
+        awaitReceived(1);
+        awaitStats("q", 0, 0, 0, 0);
+        assertThat(raw.zscore(key("q", "acked"), id)).isNotNull();
     }
 
     @Test

@@ -43,6 +43,6 @@ final class ShardLeases {
     }
 
     static Failure untag(Failure failure) {
-        return new Failure(untag(failure.lease()), failure.reason());
+        return new Failure(untag(failure.lease()), failure.reason(), failure.retryAfter());
     }
 }

@@ -75,25 +75,26 @@ final class StreamClaimer implements Claimer {
                 if (!ends(queue.awaitResume(connection(), pause, pause.waitAtMost(block)))) {
                     return List.of();
                 }
-                claimed = queue.claimOrPause(claimant, max, claimId);
-                if (!claimed.deliveries().isEmpty()) {
-                    return claimed.deliveries();
+            } else {
+                CompletableFuture<StreamQueue.NewEntry> read = queue.readNew(connection(), block);
+                if (!ends(read)) {
+                    return List.of();
                 }
-                pause = claimed.pause();
-                continue;
-            }
-            CompletableFuture<StreamQueue.NewEntry> read = queue.readNew(connection(), block);
-            if (!ends(read)) {
-                return List.of();
-            }
-            StreamQueue.NewEntry arrived = QueueCalls.await(read);
-            if (arrived.paused()) {
-                // taken by a read that was waiting when the pause landed: back unrun, and wait for the resume
+                StreamQueue.NewEntry arrived = QueueCalls.await(read);
+                if (!arrived.paused()) {
+                    if (!arrived.deliveries().isEmpty()) {
+                        return arrived.deliveries();
+                    }
+                    continue;
+                }
+                // what a read under way when the pause landed took goes back unrun
                 queue.release(arrived.deliveries().stream().map(Delivery::lease).toList());
-                pause = queue.claimOrPause(claimant, max, claimId).pause();
-            } else if (!arrived.deliveries().isEmpty()) {
-                return arrived.deliveries();
             }
+            claimed = queue.claimOrPause(claimant, max, claimId);
+            if (!claimed.deliveries().isEmpty()) {
+                return claimed.deliveries();
+            }
+            pause = claimed.pause();
         }
         return List.of();
     }

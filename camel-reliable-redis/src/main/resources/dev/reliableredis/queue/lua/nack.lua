@@ -3,8 +3,13 @@
   A delivery with deliveries left is scheduled for a retry after the backoff delay
   retryDelay * multiplier^(failed - 1), capped at maxRetryDelay; one whose failed
   deliveries are used up moves to the dead letters. The reason is kept either way.
-  Failed deliveries are the deliveries less those credited to a crashed batch (see
-  includes/lease).
+  Failed deliveries are the deliveries less those credited to a crashed batch or to a
+  retry-after (see includes/lease).
+
+  A delivery given a retry-after (the route asked for it: CamelReliableRedisRetryAfter)
+  did not fail: it is due again after that many ms, with one more credit, so that it uses
+  up no retry, and its reason is not kept. Its delivery count still goes up when it is
+  claimed again.
 
   KEYS[1] inflight  zset id -> lease deadline (the dead-inflight set for dead letters)
   KEYS[2] retry     zset id -> due time: the delayed set (the dead set for dead letters,
@@ -17,11 +22,13 @@
   ARGV[2] retry delay in ms
   ARGV[3] backoff multiplier
   ARGV[4] max retry delay in ms
-  ARGV[3k+2], ARGV[3k+3], ARGV[3k+4]  id, lease token and failure reason of the k-th delivery
+  ARGV[4k+1], ARGV[4k+2], ARGV[4k+3], ARGV[4k+4]  id, lease token, failure reason and retry-after
+                    in ms (-1: none, a failure) of the k-th delivery (k from 1)
 
   Returns an array with one code per delivery:
     1 scheduled for a retry
     2 dead-lettered
+    3 due again after its retry-after
     0 refused: the token is not the current lease, or the message no longer exists
 
   Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
@@ -32,7 +39,7 @@
 --- @include "includes/types"
 --- @include "includes/limits"
 
-require_batch((#ARGV - 4) / 3, 'nack')
+require_batch((#ARGV - 4) / 4, 'nack')
 
 require_type(KEYS[2], 'zset')
 require_type(KEYS[3], 'zset')
@@ -40,7 +47,7 @@ require_type(KEYS[5], 'hash')
 local maxDeliveries = tonumber(ARGV[1])
 local retryDelay, multiplier, maxDelay = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 local now = now_ms()
-local ids, held, values = held_leases(KEYS[1], KEYS[4], 5, 3)
+local ids, held, values = held_leases(KEYS[1], KEYS[4], 5, 4)
 local codes = {}
 for k, id in ipairs(ids) do
   if held[k] then
@@ -48,14 +55,21 @@ for k, id in ipairs(ids) do
     local failed = deliveries - credits
     -- ZREM first: on a Redis at its maxmemory only a script whose first write cannot need memory runs
     redis.call('ZREM', KEYS[1], id)
-    redis.call('HSET', KEYS[4], id, lease_value(deliveries, '', credits, lease_flags(false, is_solo(flags))))
-    redis.call('HSET', KEYS[5], id, ARGV[5 + 3 * (k - 1) + 2])
-    if maxDeliveries > 0 and failed >= maxDeliveries then
-      redis.call('ZADD', KEYS[3], now, id)
-      codes[k] = 2
+    local retryAfter = tonumber(ARGV[5 + 4 * (k - 1) + 3])
+    if retryAfter >= 0 then
+      redis.call('HSET', KEYS[4], id, lease_value(deliveries, '', credits + 1, lease_flags(false, is_solo(flags))))
+      redis.call('ZADD', KEYS[2], now + retryAfter, id)
+      codes[k] = 3
     else
-      redis.call('ZADD', KEYS[2], now + retry_delay(retryDelay, multiplier, maxDelay, math.max(failed, 1)), id)
-      codes[k] = 1
+      redis.call('HSET', KEYS[4], id, lease_value(deliveries, '', credits, lease_flags(false, is_solo(flags))))
+      redis.call('HSET', KEYS[5], id, ARGV[5 + 4 * (k - 1) + 2])
+      if maxDeliveries > 0 and failed >= maxDeliveries then
+        redis.call('ZADD', KEYS[3], now, id)
+        codes[k] = 2
+      else
+        redis.call('ZADD', KEYS[2], now + retry_delay(retryDelay, multiplier, maxDelay, math.max(failed, 1)), id)
+        codes[k] = 1
+      end
     end
   else
     codes[k] = 0

@@ -381,6 +381,40 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
+         * The longest delay a route may ask for with the header
+         * CamelReliableRedisRetryAfter: ms, or a duration such as 1h; a longer
+         * one is cut to it.
+         * 
+         * The option is a: <code>long</code> type.
+         * 
+         * Default: 3600000
+         * Group: consumer
+         * 
+         * @param maxRetryAfter the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointConsumerBuilder maxRetryAfter(long maxRetryAfter) {
+            doSetProperty("maxRetryAfter", maxRetryAfter);
+            return this;
+        }
+        /**
+         * The longest delay a route may ask for with the header
+         * CamelReliableRedisRetryAfter: ms, or a duration such as 1h; a longer
+         * one is cut to it.
+         * 
+         * The option will be converted to a <code>long</code> type.
+         * 
+         * Default: 3600000
+         * Group: consumer
+         * 
+         * @param maxRetryAfter the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointConsumerBuilder maxRetryAfter(String maxRetryAfter) {
+            doSetProperty("maxRetryAfter", maxRetryAfter);
+            return this;
+        }
+        /**
          * The cap on the retry delay: ms, or a duration such as 1m.
          * 
          * The option is a: <code>long</code> type.
@@ -2588,6 +2622,21 @@ public interface ReliableRedisEndpointBuilderFactory {
          */
         public String reliableRedisShards() {
             return "CamelReliableRedisShards";
+        }
+        /**
+         * Set by the route on a delivered exchange: give the message back, due
+         * again after this many ms (at most maxRetryAfter), instead of acking
+         * or nacking it, whether the exchange completed or failed. No retry is
+         * used up; the delivery count still goes up.
+         * 
+         * The option is a: {@code Long} type.
+         * 
+         * Group: consumer
+         * 
+         * @return the name of the header {@code ReliableRedisRetryAfter}.
+         */
+        public String reliableRedisRetryAfter() {
+            return "CamelReliableRedisRetryAfter";
         }
         /**
          * On dead letters: why the message was dead-lettered, the exception

@@ -1,12 +1,13 @@
 --[[
   Included by the list scripts: a message's delivery state, one field of the leases hash per message id,
-  "deliveries|leaseToken", or "deliveries|leaseToken|credits|flags" once a crashed batch was involved. The token
-  is empty while the message is not leased, so a settlement with an old token never matches. A message that was
-  never delivered (or was given back before its first delivery counted) has no field: its deliveries are 0, and a
-  queued message costs no memory here.
+  "deliveries|leaseToken", or "deliveries|leaseToken|credits|flags" once a crashed batch or a retry-after was
+  involved. The token is empty while the message is not leased, so a settlement with an old token never matches. A
+  message that was never delivered (or was given back before its first delivery counted) has no field: its
+  deliveries are 0, and a queued message costs no memory here.
 
-  credits: deliveries that do not count as failed, one for each batch of more than one message whose consumer died
-  while holding it (reap). Failed deliveries are deliveries - credits: they decide retries and dead-lettering.
+  credits: deliveries that do not count as failed: one for each batch of more than one message whose consumer died
+  while holding it (reap), and one for each retry-after a route asked for (nack). Failed deliveries are
+  deliveries - credits: they decide retries and dead-lettering.
   flags: 'b' the current lease was claimed in a batch of more than one; 's' the message is claimed alone, since it
   was in a batch whose consumer died.
 ]]

@@ -8,6 +8,9 @@
   dead-letter stream with origin_id, content, failure, deliveries (plus id, headers and enqueued when it
   had them) and XACKed, in this one script; it is deleted from the stream like an acked entry.
 
+  A delivery given a retry-after (the route asked for it: CamelReliableRedisRetryAfter) did not fail: it stays
+  pending, parked, and is due again after that many ms, with one more credit, so that it uses up no retry.
+
   KEYS[1] stream  the stream read (the dead-letter stream for a dead-letter consumer)
   KEYS[2] retry   zset entry id -> retry due time, of this group
   KEYS[3] dead    the dead-letter stream
@@ -21,13 +24,14 @@
   ARGV[5] backoff multiplier
   ARGV[6] max retry delay in ms
   ARGV[7] 'all-groups' or 'never': when to delete a dead-lettered entry from the stream (see ack)
-  ARGV[3k+5], ARGV[3k+6], ARGV[3k+7]  entry id, lease token and failure reason of the k-th delivery
+  ARGV[4k+4] .. ARGV[4k+7]  entry id, lease token, failure reason and retry-after in ms (-1: none, a failure) of
+                           the k-th delivery (k from 1)
 
   Every nacked entry is first parked with the retry consumer (see stream/includes/groups), which is also the
   script's first write: Redis at its maxmemory refuses only scripts whose first write may need memory.
 
-  Returns an array with one code per delivery: 1 retry scheduled, 2 dead-lettered, 0 refused (or, with
-  deliveries left, trimmed away meanwhile: there is nothing to retry).
+  Returns an array with one code per delivery: 1 retry scheduled, 2 dead-lettered, 3 due again after its
+  retry-after, 0 refused (or, not dead-lettered, trimmed away meanwhile: there is nothing to retry).
 
   Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
 ]]
@@ -43,7 +47,7 @@ local multiplier, maxDelay, deletion = tonumber(ARGV[5]), tonumber(ARGV[6]), ARG
 --- @include "stream/includes/deliveries"
 --- @include "includes/limits"
 
-require_batch((#ARGV - 7) / 3, 'nack')
+require_batch((#ARGV - 7) / 4, 'nack')
 
 local now = now_ms()
 
@@ -52,8 +56,8 @@ require_type(KEYS[3], 'stream')
 require_type(KEYS[4], 'hash')
 require_type(KEYS[5], 'hash')
 local codes = {}
-for i = 8, #ARGV, 3 do
-  local entry, token, reason = ARGV[i], ARGV[i + 1], ARGV[i + 2]
+for i = 8, #ARGV, 4 do
+  local entry, token, reason, retryAfter = ARGV[i], ARGV[i + 1], ARGV[i + 2], tonumber(ARGV[i + 3])
   local pending = redis.call('XPENDING', stream, group, entry, entry, 1)
   if #pending == 1 and pending[1][2] == consumer and tostring(pending[1][4]) == token then
     local deliveries = tonumber(pending[1][4])
@@ -61,7 +65,13 @@ for i = 8, #ARGV, 3 do
     local state = redis.call('HGET', KEYS[5], entry)
     local _, credits, solo = parse_delivery(state)
     local failed = deliveries - credits
-    if maxDeliveries > 0 and failed >= maxDeliveries then
+    if retryAfter >= 0 then
+      if parked then
+        store_delivery(KEYS[5], entry, 0, credits + 1, solo)
+        redis.call('ZADD', KEYS[2], now + retryAfter, entry)
+      end
+      codes[#codes + 1] = parked and 3 or 0
+    elseif maxDeliveries > 0 and failed >= maxDeliveries then
       -- also for an entry trimmed away meanwhile: its failure is not hidden
       dead_letter(stream, group, KEYS[2], KEYS[3], KEYS[4], KEYS[5], entry, deliveries, reason, deletion)
       codes[#codes + 1] = 2

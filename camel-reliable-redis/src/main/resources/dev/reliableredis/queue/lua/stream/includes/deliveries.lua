@@ -4,8 +4,9 @@
 
   batchedAt  the delivery count of the entry's current delivery when it was claimed in a batch of more than one,
              else 0: the reaper then credits that delivery when the consumer dies, instead of failing it
-  credits    deliveries that do not count as failed (one per crashed batch); failed deliveries are the pending
-             entries list's delivery count less the credits, and decide retries and dead-lettering
+  credits    deliveries that do not count as failed (one per crashed batch, one per retry-after a route asked
+             for); failed deliveries are the pending entries list's delivery count less the credits, and decide
+             retries and dead-lettering
   solo       1: the entry is claimed alone, since it was in a batch whose consumer died
 ]]
 
