@@ -58,6 +58,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "keyPrefix": target.getConfiguration().setKeyPrefix(property(camelContext, java.lang.String.class, value)); return true;
         case "lazystartproducer":
         case "lazyStartProducer": target.setLazyStartProducer(property(camelContext, boolean.class, value)); return true;
+        case "maxinflight":
+        case "maxInflight": target.getConfiguration().setMaxInflight(property(camelContext, int.class, value)); return true;
         case "maxlen":
         case "maxLen": target.getConfiguration().setMaxLen(property(camelContext, long.class, value)); return true;
         case "maxmessagesperpoll":
@@ -146,6 +148,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "keyPrefix": return java.lang.String.class;
         case "lazystartproducer":
         case "lazyStartProducer": return boolean.class;
+        case "maxinflight":
+        case "maxInflight": return int.class;
         case "maxlen":
         case "maxLen": return long.class;
         case "maxmessagesperpoll":
@@ -230,6 +234,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "keyPrefix": return target.getConfiguration().getKeyPrefix();
         case "lazystartproducer":
         case "lazyStartProducer": return target.isLazyStartProducer();
+        case "maxinflight":
+        case "maxInflight": return target.getConfiguration().getMaxInflight();
         case "maxlen":
         case "maxLen": return target.getConfiguration().getMaxLen();
         case "maxmessagesperpoll":

@@ -23,7 +23,7 @@ public class ReliableRedisEndpointUriFactory extends org.apache.camel.support.co
     private static final Set<String> SECRET_PROPERTY_NAMES;
     private static final Map<String, String> MULTI_VALUE_PREFIXES;
     static {
-        Set<String> props = new HashSet<>(42);
+        Set<String> props = new HashSet<>(43);
         props.add("bridgeErrorHandler");
         props.add("browseLimit");
         props.add("commandTimeout");
@@ -42,6 +42,7 @@ public class ReliableRedisEndpointUriFactory extends org.apache.camel.support.co
         props.add("idempotencyWindow");
         props.add("keyPrefix");
         props.add("lazyStartProducer");
+        props.add("maxInflight");
         props.add("maxLen");
         props.add("maxMessagesPerPoll");
         props.add("maxRetries");

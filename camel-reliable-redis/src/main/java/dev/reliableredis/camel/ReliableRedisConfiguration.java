@@ -55,6 +55,8 @@ public class ReliableRedisConfiguration {
     private long maxRetryDelay = 60_000;
     @UriParam(label = "consumer", defaultValue = "3600000", javaType = "java.time.Duration")
     private long maxRetryAfter = 3_600_000;
+    @UriParam(label = "consumer", defaultValue = "0")
+    private int maxInflight;
     @UriParam(label = "consumer", defaultValue = "1")
     private int concurrentConsumers = 1;
     @UriParam(label = "consumer", defaultValue = "10")
@@ -120,6 +122,17 @@ public class ReliableRedisConfiguration {
             throw new IllegalArgumentException("maxMessagesPerPoll must be between 1 and " + QueueCalls.MAX_BATCH
                                                + ", was " + maxMessagesPerPoll);
         }
+        if (maxInflight < 0) {
+            throw new IllegalArgumentException("maxInflight must be 0 (no cap) or more, was " + maxInflight);
+        }
+        if (maxInflight > 0 && isStreamMode()) {
+            throw new IllegalArgumentException("maxInflight=" + maxInflight + " is for list mode only so far: stream "
+                    + "mode's blocking read of new entries cannot be capped yet; use mode=list, or maxInflight=0");
+        }
+        if (maxInflight > 0 && shards > 1) {
+            throw new IllegalArgumentException("maxInflight=" + maxInflight + " cannot be combined with shards="
+                    + shards + ": the cap is counted on one queue's in-flight set; use shards=1, or maxInflight=0");
+        }
         if (maxRetryAfter <= 0) {
             throw new IllegalArgumentException("maxRetryAfter must be more than 0 ms, was " + maxRetryAfter + " ms");
         }
@@ -180,7 +193,7 @@ public class ReliableRedisConfiguration {
     public QueueSettings queueSettings() {
         return new QueueSettings(Duration.ofMillis(visibilityTimeout), maxRetries, Duration.ofMillis(retryDelay),
                 retryBackoffMultiplier, Duration.ofMillis(maxRetryDelay), reaperBatchSize,
-                Duration.ofMillis(idempotencyWindow));
+                Duration.ofMillis(idempotencyWindow), maxInflight);
     }
 
     /** The stream-mode options, checked; a consumer name is made up when none is set. */
@@ -358,6 +371,19 @@ public class ReliableRedisConfiguration {
     /** The cap on the retry delay: ms, or a duration such as 1m. */
     public void setMaxRetryDelay(long maxRetryDelay) {
         this.maxRetryDelay = maxRetryDelay;
+    }
+
+    public int getMaxInflight() {
+        return maxInflight;
+    }
+
+    /**
+     * List mode: the most messages of the queue claimed and not settled at once, across all its consumers in every
+     * JVM (batch-mates waiting their turn and expired leases not yet returned included); 0: no cap. Give every
+     * consumer of the queue the same value.
+     */
+    public void setMaxInflight(int maxInflight) {
+        this.maxInflight = maxInflight;
     }
 
     public long getMaxRetryAfter() {

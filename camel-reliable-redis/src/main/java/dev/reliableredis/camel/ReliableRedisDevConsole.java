@@ -149,6 +149,8 @@ public class ReliableRedisDevConsole extends AbstractDevConsole {
         options.put("maxRetries", configuration.getMaxRetries());
         options.put("retryDelay", configuration.getRetryDelay());
         options.put("maxRetryDelay", configuration.getMaxRetryDelay());
+        options.put("maxRetryAfter", configuration.getMaxRetryAfter());
+        options.put("maxInflight", configuration.getMaxInflight());
         options.put("concurrentConsumers", configuration.getConcurrentConsumers());
         options.put("maxMessagesPerPoll", configuration.getMaxMessagesPerPoll());
         options.put("reaperInterval", configuration.getReaperInterval());

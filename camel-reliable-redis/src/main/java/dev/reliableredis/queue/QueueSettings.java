@@ -5,6 +5,8 @@ import java.time.Duration;
 /**
  * The consumer-side settings a queue's scripts need. Names match the component's options,
  * so that a bad value is reported by the name the user wrote.
+ *
+ * @param maxInflight list mode: the most messages of the queue in flight at once across all its consumers; 0: no cap
  */
 public record QueueSettings(
         Duration visibilityTimeout,
@@ -13,7 +15,8 @@ public record QueueSettings(
         double retryBackoffMultiplier,
         Duration maxRetryDelay,
         int reaperBatchSize,
-        Duration idempotencyWindow) {
+        Duration idempotencyWindow,
+        int maxInflight) {
 
     /** Far beyond any use, and low enough that the deliveries it allows (one more) stay an int. */
     public static final int MAX_RETRIES = 1_000_000;
@@ -39,6 +42,22 @@ public record QueueSettings(
                                                + ", was " + reaperBatchSize);
         }
         notNegative("idempotencyWindow", idempotencyWindow);
+        if (maxInflight < 0) {
+            throw new IllegalArgumentException("maxInflight must be 0 (no cap) or more, was " + maxInflight);
+        }
+    }
+
+    /** The settings without a cap on the messages in flight. */
+    public QueueSettings(Duration visibilityTimeout, int maxRetries, Duration retryDelay, double retryBackoffMultiplier,
+            Duration maxRetryDelay, int reaperBatchSize, Duration idempotencyWindow) {
+        this(visibilityTimeout, maxRetries, retryDelay, retryBackoffMultiplier, maxRetryDelay, reaperBatchSize,
+                idempotencyWindow, 0);
+    }
+
+    /** The same settings with another cap on the messages in flight. */
+    public QueueSettings withMaxInflight(int cap) {
+        return new QueueSettings(visibilityTimeout, maxRetries, retryDelay, retryBackoffMultiplier, maxRetryDelay,
+                reaperBatchSize, idempotencyWindow, cap);
     }
 
     /** The contract's defaults. */

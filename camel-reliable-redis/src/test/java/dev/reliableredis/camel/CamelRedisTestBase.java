@@ -93,6 +93,15 @@ abstract class CamelRedisTestBase {
         }
     }
 
+    /** Another CamelContext on the Redis under test, with these routes, started: another instance of the app. */
+    static CamelContext startedContext(RouteBuilder routes) throws Exception {
+        CamelContext other = new DefaultCamelContext();
+        connect(other.getComponent("reliable-redis", ReliableRedisComponent.class), redisUri());
+        other.addRoutes(routes);
+        other.start();
+        return other;
+    }
+
     /** The redisUri of the Redis or the Redis Cluster under test. */
     static String redisUri() {
         return cluster != null ? cluster.uri() : redis.uri();

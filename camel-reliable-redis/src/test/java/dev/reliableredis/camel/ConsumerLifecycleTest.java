@@ -46,10 +46,12 @@ class ConsumerLifecycleTest extends CamelRedisTestBase {
     void anArrivalWakesOneOfEightIdleConsumersAndCostsTwoScriptCalls() throws Exception {
         routes(new RouteBuilder() {
             public void configure() {
-                // no reaper rounds and no fallback claims while the test counts; one thread each, so
+                // no reaper rounds, no fallback claims and no lease extensions (every visibilityTimeout / 3: the
+                // sends, each awaited, take about 10 s) while the test counts; one thread each, so
                 // maxMessagesPerPoll only tells the endpoints apart
                 for (int i = 1; i <= 8; i++) {
-                    from("reliable-redis:q?mode=" + mode + "&reaperInterval=1m&pollTimeout=1m&maxMessagesPerPoll=" + i)
+                    from("reliable-redis:q?mode=" + mode + "&reaperInterval=1m&pollTimeout=1m&visibilityTimeout=10m"
+                         + "&maxMessagesPerPoll=" + i)
                             .process(received::add);
                 }
             }

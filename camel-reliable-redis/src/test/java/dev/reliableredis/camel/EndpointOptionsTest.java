@@ -57,6 +57,9 @@ class EndpointOptionsTest {
             "shards, 0, shards must be between 1 and 1024, was 0",
             "shards, 1025, shards must be between 1 and 1024, was 1025",
             "shards, many, shards",
+            "maxInflight, -1, maxInflight must be 0 (no cap) or more, was -1",
+            "maxInflight, 3&shards=2, maxInflight=3 cannot be combined with shards=2",
+            "maxRetryAfter, 0, maxRetryAfter must be more than 0 ms, was 0 ms",
     })
     void aBadOptionValueFailsAtEndpointCreationNamingIt(String option, String value, String message) {
         assertThatThrownBy(() -> context.getEndpoint("reliable-redis:orders?" + option + "=" + value))
@@ -124,6 +127,7 @@ class EndpointOptionsTest {
             "groupStartId, 5, groupStartId must be '0' or '$', was '5'",
             "maxLen, -1, maxLen must be 0 (off) or more, was -1",
             "streamKey, same&deadLetterKey=same, streamKey and deadLetterKey must differ",
+            "maxInflight, 3, maxInflight=3 is for list mode only so far",
     })
     void aBadStreamOptionFailsAtEndpointCreationNamingIt(String option, String value, String message) {
         assertThatThrownBy(() -> context.getEndpoint("reliable-redis:orders?mode=stream&" + option + "=" + value))

@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Messages flowing through one queue while its master fails over, for SentinelTest and ClusterFailoverTest: a timer
+ * Messages flowing through one queue while its master fails over, for SentinelTest and FailoverClusterTest: a timer
  * route sends a message with a fresh deduplication id every 5 ms, another route consumes them, and a {@link
  * SendLedger} keeps what was sent, acknowledged and received; after the failover, what must hold of them.
  */

@@ -10,7 +10,6 @@ import io.lettuce.core.Range;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.builder.RouteBuilder;
-import org.apache.camel.impl.DefaultCamelContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,9 +39,7 @@ class PauseRoutesTest extends CamelRedisTestBase {
     @BeforeEach
     void twoConsumingContexts() throws Exception {
         for (int i = 0; i < 2; i++) {
-            CamelContext consumer = new DefaultCamelContext();
-            connect(consumer.getComponent("reliable-redis", ReliableRedisComponent.class), redisUri());
-            consumer.addRoutes(new RouteBuilder() {
+            consumers.add(startedContext(new RouteBuilder() {
                 public void configure() {
                     from(uri() + "&concurrentConsumers=" + THREADS_PER_CONTEXT + "&pollTimeout=" + POLL_TIMEOUT)
                             .routeId("work").process(e -> {
@@ -50,9 +47,7 @@ class PauseRoutesTest extends CamelRedisTestBase {
                                 received.add(e);
                             });
                 }
-            });
-            consumer.start();
-            consumers.add(consumer);
+            }));
         }
     }
 

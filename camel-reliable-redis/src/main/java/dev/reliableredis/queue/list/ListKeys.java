@@ -24,6 +24,7 @@ final class ListKeys {
     final byte[] claimers;
     final byte[] paused;
     final byte[] resumed;
+    final byte[] capped;
     private final String base;
 
     ListKeys(String keyPrefix, String queue) {
@@ -42,6 +43,7 @@ final class ListKeys {
         claimers = key(base, "claimers");
         paused = key(base, "paused");
         resumed = key(base, "resumed");
+        capped = key(base, "capped");
     }
 
     /** The record of one claimant's last claim (see the claim script). */

@@ -137,9 +137,9 @@ public final class ListQueue implements ReliableQueue {
                         visibility, bytes(max))
                 : calls.runAsync(on, "claim", CLAIM, ScriptOutputType.MULTI,
                         keys(keys.ready, keys.inflight, keys.messages, keys.leases, keys.seq, keys.wake,
-                                keys.claimers, keys.claim(claimant.id()), keys.paused, keys.resumed),
+                                keys.claimers, keys.claim(claimant.id()), keys.paused, keys.resumed, keys.capped),
                         visibility, bytes(max), bytes(claimant.id()), bytes(claimant.liveFor().toMillis()),
-                        bytes(claimId));
+                        bytes(claimId), bytes(settings.maxInflight()));
         return rows.thenApply(this::toClaimed);
     }
 
@@ -172,7 +172,8 @@ public final class ListQueue implements ReliableQueue {
         List<byte[]> args = new ArrayList<>(1 + 2 * leases.size());
         args.add(bytes(settings.idempotencyWindow().toMillis()));
         QueueCalls.addLeases(args, leases);
-        return calls.settle("ack", ACK, keys(inflight(), keys.messages, keys.leases, keys.failure, keys.acked),
+        return calls.settle("ack", ACK, keys(inflight(), keys.messages, keys.leases, keys.failure, keys.acked,
+                keys.capped, keys.wake),
                 args, Settled::ofAck);
     }
 
@@ -185,7 +186,8 @@ public final class ListQueue implements ReliableQueue {
         QueueCalls.addRetryPolicy(args, settings, deadLetters);
         QueueCalls.addFailures(args, failures);
         byte[] retryTarget = deadLetters ? keys.dead : keys.delayed;
-        return calls.settle("nack", NACK, keys(inflight(), retryTarget, keys.dead, keys.leases, keys.failure), args,
+        return calls.settle("nack", NACK, keys(inflight(), retryTarget, keys.dead, keys.leases, keys.failure,
+                keys.capped, keys.wake), args,
                 Settled::ofNack);
     }
 

@@ -7,9 +7,14 @@
   KEYS[3] leases    hash id -> "deliveries|leaseToken[|credits|flags]"
   KEYS[4] failure   hash id -> last failure
   KEYS[5] acked     zset id -> time until which the acked id is remembered (ms)
+  KEYS[6] capped    exists while a claim found the queue at its maxInflight (see includes/capacity)
+  KEYS[7] wake      list of wake-up tokens for idle consumers (see includes/wake)
 
   ARGV[1]  idempotency window in ms (0: the id is forgotten at once)
   ARGV[2k], ARGV[2k+1]  id and lease token of the k-th delivery
+
+  An ack that settles anything wakes a consumer when a claim found the queue at its maxInflight
+  (includes/capacity).
 
   Returns an array with one code per delivery:
     1 acked
@@ -22,12 +27,15 @@
 --- @include "includes/lease"
 --- @include "includes/types"
 --- @include "includes/limits"
+--- @include "includes/wake"
+--- @include "includes/capacity"
 
 require_batch((#ARGV - 1) / 2, 'ack')
 
 require_type(KEYS[2], 'hash')
 require_type(KEYS[4], 'hash')
 require_type(KEYS[5], 'zset')
+require_type(KEYS[7], 'list')
 local window = tonumber(ARGV[1])
 local ids, held = held_leases(KEYS[1], KEYS[3], 2, 2)
 local codes, done, remember = {}, {}, {}
@@ -49,5 +57,6 @@ if #done > 0 then
   if until_ms then
     redis.call('ZADD', KEYS[5], unpack(remember))
   end
+  capacity_freed(KEYS[6], KEYS[7])
 end
 return codes

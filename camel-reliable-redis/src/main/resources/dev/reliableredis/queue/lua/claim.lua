@@ -27,12 +27,19 @@
   KEYS[8] claim     the claimant's last claim (see includes/claim_record)
   KEYS[9] paused    exists while the queue is paused (see pause)
   KEYS[10] resumed  stream of the last resume (see resume)
+  KEYS[11] capped   exists while a claim found the queue at its maxInflight (see includes/capacity)
 
   ARGV[1] visibility timeout in ms
   ARGV[2] most messages to claim
   ARGV[3] claimant id
   ARGV[4] how long after this claim the claimant counts as live, in ms
   ARGV[5] claim id: the same as the claimant's last claim when that claim's outcome is unknown to it
+  ARGV[6] maxInflight: the most messages of the queue in flight at once, across all its consumers; 0: no cap
+
+  With a cap, a claim takes at most cap - in flight, where in flight counts every lease of the in-flight set,
+  those of batch-mates waiting their turn and expired ones the reaper has not returned yet included. A claim that
+  finds no room takes nothing, leaves no wake-up token and marks the queue capped, so that the next ack or nack
+  leaves a token (includes/capacity).
 
   A claim that has run before with this claim id (includes/claim_record) takes nothing: it returns those of its
   first run's messages that are still leased under their first run's tokens, in the same shape. Else, while the
@@ -94,8 +101,18 @@ local ready = redis.call('LLEN', KEYS[1])
 if ready == 0 then
   return {0}
 end
+local room = tonumber(ARGV[2])
+local cap = tonumber(ARGV[6])
+if cap > 0 then
+  room = math.min(room, cap - redis.call('ZCARD', KEYS[2]))
+  if room <= 0 then
+    -- pcall: on a Redis at its maxmemory the mark is lost, and the consumers find the room by their pollTimeout
+    redis.pcall('SET', KEYS[11], '1')
+    return {ready}
+  end
+end
 local live = math.max(1, redis.call('ZCOUNT', KEYS[7], now, '+inf'))
-local ids = redis.call('LRANGE', KEYS[1], 0, math.min(tonumber(ARGV[2]), math.ceil(ready / live)) - 1)
+local ids = redis.call('LRANGE', KEYS[1], 0, math.min(room, math.ceil(ready / live)) - 1)
 local records = redis.call('HMGET', KEYS[3], unpack(ids))
 local states = redis.call('HMGET', KEYS[4], unpack(ids))
 -- reads that also check the types of the keys written below

@@ -17,6 +17,8 @@
   KEYS[3] dead      zset id -> time available to a dead-letter consumer (ms)
   KEYS[4] leases    hash id -> "deliveries|leaseToken[|credits|flags]"
   KEYS[5] failure   hash id -> last failure
+  KEYS[6] capped    exists while a claim found the queue at its maxInflight (see includes/capacity)
+  KEYS[7] wake      list of wake-up tokens for idle consumers (see includes/wake)
 
   ARGV[1] failed deliveries after which a failure dead-letters (maxRetries + 1); 0: never
   ARGV[2] retry delay in ms
@@ -24,6 +26,9 @@
   ARGV[4] max retry delay in ms
   ARGV[4k+1], ARGV[4k+2], ARGV[4k+3], ARGV[4k+4]  id, lease token, failure reason and retry-after
                     in ms (-1: none, a failure) of the k-th delivery (k from 1)
+
+  A nack that settles anything wakes a consumer when a claim found the queue at its maxInflight
+  (includes/capacity).
 
   Returns an array with one code per delivery:
     1 scheduled for a retry
@@ -38,19 +43,23 @@
 --- @include "includes/backoff"
 --- @include "includes/types"
 --- @include "includes/limits"
+--- @include "includes/wake"
+--- @include "includes/capacity"
 
 require_batch((#ARGV - 4) / 4, 'nack')
 
 require_type(KEYS[2], 'zset')
 require_type(KEYS[3], 'zset')
 require_type(KEYS[5], 'hash')
+require_type(KEYS[7], 'list')
 local maxDeliveries = tonumber(ARGV[1])
 local retryDelay, multiplier, maxDelay = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 local now = now_ms()
 local ids, held, values = held_leases(KEYS[1], KEYS[4], 5, 4)
-local codes = {}
+local codes, freed = {}, false
 for k, id in ipairs(ids) do
   if held[k] then
+    freed = true
     local deliveries, _, credits, flags = parse_lease(values[k])
     local failed = deliveries - credits
     -- ZREM first: on a Redis at its maxmemory only a script whose first write cannot need memory runs
@@ -74,5 +83,8 @@ for k, id in ipairs(ids) do
   else
     codes[k] = 0
   end
+end
+if freed then
+  capacity_freed(KEYS[6], KEYS[7])
 end
 return codes

@@ -309,6 +309,42 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
+         * List mode: the most messages of the queue claimed and not settled at
+         * once, across all its consumers in every JVM (batch-mates waiting
+         * their turn and expired leases not yet returned included); 0: no cap.
+         * Give every consumer of the queue the same value.
+         * 
+         * The option is a: <code>int</code> type.
+         * 
+         * Default: 0
+         * Group: consumer
+         * 
+         * @param maxInflight the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointConsumerBuilder maxInflight(int maxInflight) {
+            doSetProperty("maxInflight", maxInflight);
+            return this;
+        }
+        /**
+         * List mode: the most messages of the queue claimed and not settled at
+         * once, across all its consumers in every JVM (batch-mates waiting
+         * their turn and expired leases not yet returned included); 0: no cap.
+         * Give every consumer of the queue the same value.
+         * 
+         * The option will be converted to a <code>int</code> type.
+         * 
+         * Default: 0
+         * Group: consumer
+         * 
+         * @param maxInflight the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointConsumerBuilder maxInflight(String maxInflight) {
+            doSetProperty("maxInflight", maxInflight);
+            return this;
+        }
+        /**
          * The most messages one consumer thread claims in one script call (its
          * batch), and no more than its fair share of what is ready; 1: one
          * message per claim.

@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @ParameterizedClass(name = "{0} mode")
 @ValueSource(strings = {"list", "stream"})
-class ClusterFailoverTest {
+class FailoverClusterTest {
 
     /** The node timeout (5 s) before the replica starts its election, and the election. */
     private static final Duration FAILOVER = Duration.ofSeconds(30);

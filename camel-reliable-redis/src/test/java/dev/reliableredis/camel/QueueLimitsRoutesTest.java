@@ -1,0 +1,51 @@
+package dev.reliableredis.camel;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.apache.camel.CamelContext;
+import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Queue-wide limits across two CamelContexts on one queue: what one JVM's own tools cannot bound. */
+class QueueLimitsRoutesTest extends CamelRedisTestBase {
+
+    private final List<CamelContext> consumers = new ArrayList<>();
+    private final AtomicInteger running = new AtomicInteger();
+    private final AtomicInteger mostAtOnce = new AtomicInteger();
+
+    @AfterEach
+    void stopConsumers() {
+        consumers.forEach(CamelContext::stop);
+    }
+
+    @Test
+    void withMaxInflight3AndTenThreadsNeverMoreThanThreeExchangesRunAtOnce() throws Exception {
+        for (int i = 0; i < 2; i++) {
+            consumers.add(startedContext(new RouteBuilder() {
+                public void configure() {
+                    from("reliable-redis:capped?maxInflight=3&concurrentConsumers=5&maxMessagesPerPoll=10")
+                            .process(e -> {
+                                mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
+                                Thread.sleep(ThreadLocalRandom.current().nextInt(1, 20));
+                                running.decrementAndGet();
+                                received.add(e);
+                            });
+                }
+            }));
+        }
+
+        for (int i = 0; i < 60; i++) {
+            send("capped", "m" + i);
+        }
+
+        awaitReceived(60);
+        awaitStats("capped", 0, 0, 0, 0);
+        assertThat(mostAtOnce.get()).as("exchanges at once, of both contexts").isBetween(1, 3);
+    }
+}
