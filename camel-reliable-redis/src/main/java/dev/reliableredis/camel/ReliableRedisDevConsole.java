@@ -85,7 +85,16 @@ public class ReliableRedisDevConsole extends AbstractDevConsole {
             return Map.of("error", ACTION + " '" + action + "' is not one of pause, resume");
         }
         String filter = (String) options.get(FILTER);
-        long millis = Long.parseLong(String.valueOf(options.getOrDefault(DURATION, "0")));
+        String duration = String.valueOf(options.getOrDefault(DURATION, "0"));
+        long millis;
+        try {
+            millis = Long.parseLong(duration);
+        } catch (NumberFormatException e) {
+            millis = -1;
+        }
+        if (millis < 0) {
+            return Map.of("error", DURATION + " '" + duration + "' is not a number of ms of 0 or more");
+        }
         Map<String, Object> done = new LinkedHashMap<>();
         for (Endpoint candidate : getCamelContext().getEndpoints()) {
             if (candidate instanceof ReliableRedisEndpoint endpoint && endpoint.isStarted()

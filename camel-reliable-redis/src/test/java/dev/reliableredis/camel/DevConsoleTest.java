@@ -74,6 +74,9 @@ class DevConsoleTest extends CamelRedisTestBase {
         assertThat(paused("orders")).isFalse();
         assertThat(console.call(DevConsole.MediaType.TEXT, Map.of(ReliableRedisDevConsole.ACTION, "stop")))
                 .asString().contains("'stop' is not one of pause, resume");
+        assertThat(console.call(DevConsole.MediaType.TEXT, Map.of(ReliableRedisDevConsole.ACTION, "pause",
+                ReliableRedisDevConsole.DURATION, "soon"))).asString().contains("duration 'soon' is not a number");
+        assertThat(paused("orders")).isFalse();
     }
 
     @Test

@@ -4,8 +4,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-import dev.reliableredis.queue.list.ListQueue;
-import dev.reliableredis.queue.sharded.ShardedQueue;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.Parameter;
@@ -35,13 +33,7 @@ class PauseTest extends QueueTestBase {
 
     @BeforeEach
     void openQueue() {
-        QueueSettings settings = settings(60_000, 0, 100);
-        queue = switch (mode) {
-            case "list" -> queue("orders", settings);
-            case "stream" -> streamQueue("orders", settings, group("g", "c1"));
-            default -> ShardedQueue.of("orders", 3, i -> ListQueue.of(gateway, "rr", QueueNames.shard("orders", i),
-                    settings));
-        };
+        queue = queueOfMode(mode, settings(60_000, 0, 100));
     }
 
     @Test

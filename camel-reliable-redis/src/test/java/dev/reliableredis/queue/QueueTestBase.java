@@ -9,6 +9,7 @@ import java.util.function.Supplier;
 import java.util.stream.IntStream;
 
 import dev.reliableredis.queue.list.ListQueue;
+import dev.reliableredis.queue.sharded.ShardedQueue;
 import dev.reliableredis.queue.stream.StreamOptions;
 import dev.reliableredis.queue.stream.StreamQueue;
 import dev.reliableredis.testsupport.RedisProcess;
@@ -60,6 +61,16 @@ abstract class QueueTestBase {
 
     StreamQueue streamQueue(String name, QueueSettings settings, StreamOptions options) {
         return StreamQueue.of(gateway, "rr", name, options, settings);
+    }
+
+    /** The queue "orders" in list mode, stream mode (group g, consumer c1), or list mode over 3 shards. */
+    ReliableQueue queueOfMode(String mode, QueueSettings settings) {
+        return switch (mode) {
+            case "list" -> queue("orders", settings);
+            case "stream" -> streamQueue("orders", settings, group("g", "c1"));
+            default -> ShardedQueue.of("orders", 3, i -> ListQueue.of(gateway, "rr", QueueNames.shard("orders", i),
+                    settings));
+        };
     }
 
     static StreamOptions group(String group, String consumer) {

@@ -3,8 +3,6 @@ package dev.reliableredis.queue;
 import java.time.Duration;
 import java.util.List;
 
-import dev.reliableredis.queue.list.ListQueue;
-import dev.reliableredis.queue.sharded.ShardedQueue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
@@ -26,13 +24,7 @@ class RetryAfterTest extends QueueTestBase {
 
     /** maxRetries=0: one failed delivery dead-letters. */
     private ReliableQueue queue() {
-        QueueSettings settings = settings(60_000, 0, 100);
-        return switch (mode) {
-            case "list" -> queue("orders", settings);
-            case "stream" -> streamQueue("orders", settings, group("g", "c1"));
-            default -> ShardedQueue.of("orders", 2, i -> ListQueue.of(gateway, "rr", QueueNames.shard("orders", i),
-                    settings));
-        };
+        return queueOfMode(mode, settings(60_000, 0, 100));
     }
 
     @Test
