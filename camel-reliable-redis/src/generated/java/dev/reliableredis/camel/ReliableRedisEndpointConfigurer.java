@@ -74,6 +74,10 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "password": target.getConfiguration().setPassword(property(camelContext, java.lang.String.class, value)); return true;
         case "polltimeout":
         case "pollTimeout": target.getConfiguration().setPollTimeout(property(camelContext, java.time.Duration.class, value).toMillis()); return true;
+        case "ratelimit":
+        case "rateLimit": target.getConfiguration().setRateLimit(property(camelContext, java.lang.String.class, value)); return true;
+        case "ratelimitburst":
+        case "rateLimitBurst": target.getConfiguration().setRateLimitBurst(property(camelContext, int.class, value)); return true;
         case "reaperbatchsize":
         case "reaperBatchSize": target.getConfiguration().setReaperBatchSize(property(camelContext, int.class, value)); return true;
         case "reaperinterval":
@@ -164,6 +168,10 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "password": return java.lang.String.class;
         case "polltimeout":
         case "pollTimeout": return long.class;
+        case "ratelimit":
+        case "rateLimit": return java.lang.String.class;
+        case "ratelimitburst":
+        case "rateLimitBurst": return int.class;
         case "reaperbatchsize":
         case "reaperBatchSize": return int.class;
         case "reaperinterval":
@@ -250,6 +258,10 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "password": return target.getConfiguration().getPassword();
         case "polltimeout":
         case "pollTimeout": return target.getConfiguration().getPollTimeout();
+        case "ratelimit":
+        case "rateLimit": return target.getConfiguration().getRateLimit();
+        case "ratelimitburst":
+        case "rateLimitBurst": return target.getConfiguration().getRateLimitBurst();
         case "reaperbatchsize":
         case "reaperBatchSize": return target.getConfiguration().getReaperBatchSize();
         case "reaperinterval":

@@ -23,7 +23,7 @@ public class ReliableRedisEndpointUriFactory extends org.apache.camel.support.co
     private static final Set<String> SECRET_PROPERTY_NAMES;
     private static final Map<String, String> MULTI_VALUE_PREFIXES;
     static {
-        Set<String> props = new HashSet<>(43);
+        Set<String> props = new HashSet<>(45);
         props.add("bridgeErrorHandler");
         props.add("browseLimit");
         props.add("commandTimeout");
@@ -52,6 +52,8 @@ public class ReliableRedisEndpointUriFactory extends org.apache.camel.support.co
         props.add("password");
         props.add("pollTimeout");
         props.add("queueName");
+        props.add("rateLimit");
+        props.add("rateLimitBurst");
         props.add("reaperBatchSize");
         props.add("reaperInterval");
         props.add("redisClient");

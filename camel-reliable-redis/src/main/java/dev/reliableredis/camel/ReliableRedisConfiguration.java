@@ -5,6 +5,7 @@ import java.time.Duration;
 import dev.reliableredis.queue.QueueCalls;
 import dev.reliableredis.queue.QueueNames;
 import dev.reliableredis.queue.QueueSettings;
+import dev.reliableredis.queue.RateLimit;
 import dev.reliableredis.queue.sharded.ShardedQueue;
 import dev.reliableredis.queue.stream.StreamOptions;
 import io.lettuce.core.AbstractRedisClient;
@@ -13,6 +14,7 @@ import org.apache.camel.spi.Metadata;
 import org.apache.camel.spi.UriParam;
 import org.apache.camel.spi.UriParams;
 import org.apache.camel.support.jsse.SSLContextParameters;
+import org.apache.camel.util.TimeUtils;
 
 /** The options of a reliable-redis endpoint; each endpoint has its own copy. */
 @UriParams
@@ -57,6 +59,10 @@ public class ReliableRedisConfiguration {
     private long maxRetryAfter = 3_600_000;
     @UriParam(label = "consumer", defaultValue = "0")
     private int maxInflight;
+    @UriParam(label = "consumer")
+    private String rateLimit;
+    @UriParam(label = "consumer", defaultValue = "1")
+    private int rateLimitBurst = 1;
     @UriParam(label = "consumer", defaultValue = "1")
     private int concurrentConsumers = 1;
     @UriParam(label = "consumer", defaultValue = "10")
@@ -133,6 +139,10 @@ public class ReliableRedisConfiguration {
             throw new IllegalArgumentException("maxInflight=" + maxInflight + " cannot be combined with shards="
                     + shards + ": the cap is counted on one queue's in-flight set; use shards=1, or maxInflight=0");
         }
+        if (rateLimit().isOn() && shards > 1) {
+            throw new IllegalArgumentException("rateLimit=" + rateLimit + " cannot be combined with shards=" + shards
+                    + ": the limit is kept on one queue; use shards=1, or no rateLimit");
+        }
         if (maxRetryAfter <= 0) {
             throw new IllegalArgumentException("maxRetryAfter must be more than 0 ms, was " + maxRetryAfter + " ms");
         }
@@ -193,7 +203,32 @@ public class ReliableRedisConfiguration {
     public QueueSettings queueSettings() {
         return new QueueSettings(Duration.ofMillis(visibilityTimeout), maxRetries, Duration.ofMillis(retryDelay),
                 retryBackoffMultiplier, Duration.ofMillis(maxRetryDelay), reaperBatchSize,
-                Duration.ofMillis(idempotencyWindow), maxInflight);
+                Duration.ofMillis(idempotencyWindow), maxInflight, rateLimit());
+    }
+
+    /**
+     * The rate limit option, checked: {@code <messages>/<period>}, the period in ms or a duration such as 1s or 1m.
+     */
+    private RateLimit rateLimit() {
+        if (rateLimit == null || rateLimit.isBlank()) {
+            return new RateLimit(0, Duration.ofSeconds(1), rateLimitBurst);
+        }
+        int slash = rateLimit.indexOf('/');
+        int permits = 0;
+        long period = 0;
+        try {
+            if (slash > 0) {
+                permits = Integer.parseInt(rateLimit.substring(0, slash).trim());
+                period = TimeUtils.toMilliSeconds(rateLimit.substring(slash + 1).trim());
+            }
+        } catch (RuntimeException unreadable) {
+            // reported below with the expected form (Camel's TimeUtils throws more than IllegalArgumentException)
+        }
+        if (permits < 1 || period < 1) {
+            throw new IllegalArgumentException("rateLimit must be <messages>/<period> with at least 1 message and a "
+                    + "period of 1 ms or more, such as 100/1s or 5/500ms, was '" + rateLimit + "'");
+        }
+        return new RateLimit(permits, Duration.ofMillis(period), rateLimitBurst);
     }
 
     /** The stream-mode options, checked; a consumer name is made up when none is set. */
@@ -384,6 +419,30 @@ public class ReliableRedisConfiguration {
      */
     public void setMaxInflight(int maxInflight) {
         this.maxInflight = maxInflight;
+    }
+
+    public String getRateLimit() {
+        return rateLimit;
+    }
+
+    /**
+     * The most messages claimed per period across all consumers of the queue in every JVM, as
+     * {@code <messages>/<period>} (such as 100/1s or 5/500ms), spread evenly over the period (a generic cell rate
+     * algorithm on the Redis clock, not a fixed window). A consumer at the limit waits as long as Redis says and
+     * uses no delivery attempt. Give every consumer of the queue the same value; in stream mode it applies to the
+     * consumer group.
+     */
+    public void setRateLimit(String rateLimit) {
+        this.rateLimit = rateLimit;
+    }
+
+    public int getRateLimitBurst() {
+        return rateLimitBurst;
+    }
+
+    /** With rateLimit: the most messages claimed at once, after the queue was idle. */
+    public void setRateLimitBurst(int rateLimitBurst) {
+        this.rateLimitBurst = rateLimitBurst;
     }
 
     public long getMaxRetryAfter() {

@@ -160,6 +160,8 @@ public class ReliableRedisDevConsole extends AbstractDevConsole {
         options.put("maxRetryDelay", configuration.getMaxRetryDelay());
         options.put("maxRetryAfter", configuration.getMaxRetryAfter());
         options.put("maxInflight", configuration.getMaxInflight());
+        options.put("rateLimit", configuration.getRateLimit());
+        options.put("rateLimitBurst", configuration.getRateLimitBurst());
         options.put("concurrentConsumers", configuration.getConcurrentConsumers());
         options.put("maxMessagesPerPoll", configuration.getMaxMessagesPerPoll());
         options.put("reaperInterval", configuration.getReaperInterval());

@@ -7,6 +7,7 @@ import java.time.Duration;
  * so that a bad value is reported by the name the user wrote.
  *
  * @param maxInflight list mode: the most messages of the queue in flight at once across all its consumers; 0: no cap
+ * @param rateLimit   the most messages claimed per period across all its consumers
  */
 public record QueueSettings(
         Duration visibilityTimeout,
@@ -16,7 +17,8 @@ public record QueueSettings(
         Duration maxRetryDelay,
         int reaperBatchSize,
         Duration idempotencyWindow,
-        int maxInflight) {
+        int maxInflight,
+        RateLimit rateLimit) {
 
     /** Far beyond any use, and low enough that the deliveries it allows (one more) stay an int. */
     public static final int MAX_RETRIES = 1_000_000;
@@ -45,19 +47,28 @@ public record QueueSettings(
         if (maxInflight < 0) {
             throw new IllegalArgumentException("maxInflight must be 0 (no cap) or more, was " + maxInflight);
         }
+        if (rateLimit == null) {
+            throw new IllegalArgumentException("rateLimit must be given; RateLimit.NONE for no limit");
+        }
     }
 
-    /** The settings without a cap on the messages in flight. */
+    /** The settings without a cap on the messages in flight or a rate limit. */
     public QueueSettings(Duration visibilityTimeout, int maxRetries, Duration retryDelay, double retryBackoffMultiplier,
             Duration maxRetryDelay, int reaperBatchSize, Duration idempotencyWindow) {
         this(visibilityTimeout, maxRetries, retryDelay, retryBackoffMultiplier, maxRetryDelay, reaperBatchSize,
-                idempotencyWindow, 0);
+                idempotencyWindow, 0, RateLimit.NONE);
     }
 
     /** The same settings with another cap on the messages in flight. */
     public QueueSettings withMaxInflight(int cap) {
         return new QueueSettings(visibilityTimeout, maxRetries, retryDelay, retryBackoffMultiplier, maxRetryDelay,
-                reaperBatchSize, idempotencyWindow, cap);
+                reaperBatchSize, idempotencyWindow, cap, rateLimit);
+    }
+
+    /** The same settings with another rate limit. */
+    public QueueSettings withRateLimit(RateLimit limit) {
+        return new QueueSettings(visibilityTimeout, maxRetries, retryDelay, retryBackoffMultiplier, maxRetryDelay,
+                reaperBatchSize, idempotencyWindow, maxInflight, limit);
     }
 
     /** The contract's defaults. */

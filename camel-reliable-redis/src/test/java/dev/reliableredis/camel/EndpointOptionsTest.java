@@ -1,5 +1,8 @@
 package dev.reliableredis.camel;
 
+import java.time.Duration;
+
+import dev.reliableredis.queue.RateLimit;
 import io.lettuce.core.cluster.RedisClusterClient;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Endpoint;
@@ -60,6 +63,13 @@ class EndpointOptionsTest {
             "maxInflight, -1, maxInflight must be 0 (no cap) or more, was -1",
             "maxInflight, 3&shards=2, maxInflight=3 cannot be combined with shards=2",
             "maxRetryAfter, 0, maxRetryAfter must be more than 0 ms, was 0 ms",
+            "rateLimit, 100, rateLimit must be <messages>/<period> with at least 1 message and a period of 1 ms or more",
+            "rateLimit, 0/1s, was '0/1s'",
+            "rateLimit, 10/0, was '10/0'",
+            "rateLimit, ten/1s, was 'ten/1s'",
+            "rateLimit, 10/soon, was '10/soon'",
+            "rateLimitBurst, 0, rateLimitBurst must be between 1 and 1000, was 0",
+            "rateLimit, 10/1s&shards=2, rateLimit=10/1s cannot be combined with shards=2",
     })
     void aBadOptionValueFailsAtEndpointCreationNamingIt(String option, String value, String message) {
         assertThatThrownBy(() -> context.getEndpoint("reliable-redis:orders?" + option + "=" + value))
@@ -132,6 +142,17 @@ class EndpointOptionsTest {
     void aBadStreamOptionFailsAtEndpointCreationNamingIt(String option, String value, String message) {
         assertThatThrownBy(() -> context.getEndpoint("reliable-redis:orders?mode=stream&" + option + "=" + value))
                 .hasStackTraceContaining(message);
+    }
+
+    @Test
+    void aRateLimitIsMessagesPerACamelDuration() {
+        ReliableRedisEndpoint endpoint = context.getEndpoint("reliable-redis:orders?rateLimit=5/1m30s&rateLimitBurst=3",
+                ReliableRedisEndpoint.class);
+
+        assertThat(endpoint.getConfiguration().queueSettings().rateLimit())
+                .isEqualTo(new RateLimit(5, Duration.ofSeconds(90), 3));
+        assertThat(context.getEndpoint("reliable-redis:orders", ReliableRedisEndpoint.class).getConfiguration()
+                .queueSettings().rateLimit().isOn()).as("off by default").isFalse();
     }
 
     @Test

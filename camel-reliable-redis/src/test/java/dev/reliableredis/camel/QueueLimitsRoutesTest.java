@@ -2,6 +2,7 @@ package dev.reliableredis.camel;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -47,5 +48,42 @@ class QueueLimitsRoutesTest extends CamelRedisTestBase {
         awaitReceived(60);
         awaitStats("capped", 0, 0, 0, 0);
         assertThat(mostAtOnce.get()).as("exchanges at once, of both contexts").isBetween(1, 3);
+    }
+
+    /**
+     * Judged by the claim times the claim script recorded: a lease's deadline less the visibility timeout, which no
+     * extension moves.
+     */
+    @Test
+    void withRateLimit20PerSecondNoSecondOfRedisTimeClaimsMoreThan21AndNoDeliveryIsUsedUp() throws Exception {
+        List<Long> claimedAt = new CopyOnWriteArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            consumers.add(startedContext(new RouteBuilder() {
+                public void configure() {
+                    from("reliable-redis:limited?rateLimit=20/1s&concurrentConsumers=5&maxMessagesPerPoll=10"
+                         + "&visibilityTimeout=60000&extendVisibility=false")
+                            .process(e -> {
+                                String id = e.getMessage().getHeader(ReliableRedisConstants.MESSAGE_ID, String.class);
+                                claimedAt.add(Math.round(serverOf("limited").zscore(key("limited", "inflight"), id))
+                                              - 60_000);
+                                received.add(e);
+                            });
+                }
+            }));
+        }
+
+        for (int i = 0; i < 100; i++) {
+            send("limited", "m" + i);
+        }
+
+        awaitReceived(100);
+        assertThat(received).extracting(e -> e.getMessage().getHeader(ReliableRedisConstants.DELIVERY_COUNT))
+                .as("being limited uses up no delivery").containsOnly(1);
+        List<Long> times = claimedAt.stream().sorted().toList();
+        for (long start : times) {
+            assertThat(times.stream().filter(t -> t >= start && t < start + 1000).count())
+                    .as("claims in the second of Redis time from %d", start).isLessThanOrEqualTo(21);
+        }
+        assertThat(times.get(99) - times.get(0)).as("99 intervals of 50 ms").isGreaterThanOrEqualTo(4900);
     }
 }

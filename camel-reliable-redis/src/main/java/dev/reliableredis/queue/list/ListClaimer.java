@@ -13,9 +13,10 @@ import dev.reliableredis.queue.Claimed;
 import dev.reliableredis.queue.Claimant;
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
-import dev.reliableredis.queue.Pause;
+import dev.reliableredis.queue.Hold;
 import dev.reliableredis.queue.QueueCalls;
 import dev.reliableredis.queue.RedisGateway;
+import dev.reliableredis.queue.WakeableSleep;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.UnblockType;
@@ -35,9 +36,12 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
  * claimed again at once after leaving messages behind would race the consumer its token woke, and one of them would
  * claim nothing: measured, more claims than messages.)
  *
- * <p>While the queue is paused, the claim tells so ({@link Pause}), and the next wait is for a resume instead, with
+ * <p>While the queue is paused, the claim tells so ({@link Hold}), and the next wait is for a resume instead, with
  * XREAD on the queue's resumed stream, no longer than the pause has left: an arrival does not wake a paused
- * consumer, a resume wakes every one at once, and a timed pause ends on time.
+ * consumer, a resume wakes every one at once, and a timed pause ends on time. At the rate limit the claim tells how
+ * long until the limit allows a message, and the claimer sleeps that long, then claims without a wait for a token:
+ * the claim at the limit took the token and left none, so the other consumers go on waiting for one, which the next
+ * claim leaves when it leaves messages behind.
  */
 final class ListClaimer implements Claimer {
 
@@ -57,8 +61,8 @@ final class ListClaimer implements Claimer {
     private final RedisGateway gateway;
     private final byte[] wakeKey;
     private final byte[] resumedKey;
-    /** What the last claim found the queue paused with; null when it was not paused. */
-    private Pause pause;
+    /** What held the last claim back (a pause, the rate limit); null when nothing did. */
+    private Hold hold;
     private StatefulConnection<byte[], byte[]> connection;
     /**
      * The waiting connection's CLIENT ID, asked for in front of its first wait, not of each (a command per claim).
@@ -73,6 +77,7 @@ final class ListClaimer implements Claimer {
     /** Requests to end the wait that Redis has not answered yet. */
     private final AtomicInteger unansweredUnblocks = new AtomicInteger();
     private volatile boolean woken;
+    private final WakeableSleep sleep = new WakeableSleep();
     private boolean closed;
     /** No claim was made yet: the first claims at once. */
     private boolean first = true;
@@ -93,10 +98,16 @@ final class ListClaimer implements Claimer {
         if (woken) {
             return List.of();
         }
+        boolean limited = hold != null && hold.reason() == Hold.Reason.LIMITED;
+        if (limited && !sleep.sleep(hold.waitAtMost(maxWait))) {
+            return List.of();
+        }
+        // after the wait the limit asked for, the claim goes at once: a token may not come
+        boolean atOnce = first || limited;
         Claimed result = calls.run("claim", () -> {
             RedisClusterAsyncCommands<byte[], byte[]> waiting = null;
             CompletableFuture<?> wait = null;
-            if (!first) {
+            if (!atOnce) {
                 StatefulConnection<byte[], byte[]> opened = connection(maxWait);
                 waiting = RedisGateway.async(opened);
                 if (!(opened instanceof StatefulRedisConnection<byte[], byte[]>)) {
@@ -107,7 +118,7 @@ final class ListClaimer implements Claimer {
                         addressable = refused == null;
                     });
                 }
-                wait = pause != null ? pause.awaitResume(waiting, resumedKey, waitLimit(pause.waitAtMost(maxWait)))
+                wait = hold != null ? hold.await(waiting, resumedKey, waitLimit(hold.waitAtMost(maxWait)))
                         : waiting.blpop(Math.max(waitLimit(maxWait).toMillis(), 1) / 1000.0, wakeKey)
                                 .toCompletableFuture();
             }
@@ -125,7 +136,7 @@ final class ListClaimer implements Claimer {
             }));
         });
         claimId.renew();
-        pause = result.pause();
+        hold = result.hold();
         return result.deliveries();
     }
 
@@ -213,6 +224,7 @@ final class ListClaimer implements Claimer {
     @Override
     public void wakeUp() {
         woken = true;
+        sleep.end();
         unblock();
     }
 
@@ -243,6 +255,7 @@ final class ListClaimer implements Claimer {
     @Override
     public synchronized void close() {
         woken = true;
+        sleep.end();
         closed = true;
         discardConnection();
     }

@@ -25,6 +25,7 @@ final class ListKeys {
     final byte[] paused;
     final byte[] resumed;
     final byte[] capped;
+    final byte[] rate;
     private final String base;
 
     ListKeys(String keyPrefix, String queue) {
@@ -44,6 +45,7 @@ final class ListKeys {
         paused = key(base, "paused");
         resumed = key(base, "resumed");
         capped = key(base, "capped");
+        rate = key(base, "rate");
     }
 
     /** The record of one claimant's last claim (see the claim script). */

@@ -13,15 +13,16 @@ import dev.reliableredis.queue.Claimant;
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.Failure;
+import dev.reliableredis.queue.Hold;
 import dev.reliableredis.queue.Lease;
 import dev.reliableredis.queue.LuaScript;
 import dev.reliableredis.queue.NewMessage;
-import dev.reliableredis.queue.Pause;
 import dev.reliableredis.queue.PollingClaimer;
 import dev.reliableredis.queue.QueueCalls;
 import dev.reliableredis.queue.QueueSection;
 import dev.reliableredis.queue.QueueSettings;
 import dev.reliableredis.queue.QueueStats;
+import dev.reliableredis.queue.RateLimit;
 import dev.reliableredis.queue.ReapResult;
 import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.ReliableQueue;
@@ -131,23 +132,26 @@ public final class ListQueue implements ReliableQueue {
     CompletableFuture<Claimed> claimBatch(RedisClusterAsyncCommands<byte[], byte[]> on, Claimant claimant, int max,
             String claimId) {
         byte[] visibility = bytes(settings.visibilityTimeout().toMillis());
+        RateLimit rate = settings.rateLimit();
         CompletableFuture<List<Object>> rows = deadLetters
                 ? calls.runAsync(on, "claim", CLAIM_DEAD, ScriptOutputType.MULTI,
                         keys(keys.dead, keys.deadInflight, keys.messages, keys.leases, keys.failure, keys.seq),
                         visibility, bytes(max))
                 : calls.runAsync(on, "claim", CLAIM, ScriptOutputType.MULTI,
                         keys(keys.ready, keys.inflight, keys.messages, keys.leases, keys.seq, keys.wake,
-                                keys.claimers, keys.claim(claimant.id()), keys.paused, keys.resumed, keys.capped),
+                                keys.claimers, keys.claim(claimant.id()), keys.paused, keys.resumed, keys.capped,
+                                keys.rate),
                         visibility, bytes(max), bytes(claimant.id()), bytes(claimant.liveFor().toMillis()),
-                        bytes(claimId), bytes(settings.maxInflight()));
+                        bytes(claimId), bytes(settings.maxInflight()), bytes(rate.permits()),
+                        bytes(rate.period().toMillis()), bytes(rate.burst()));
         return rows.thenApply(this::toClaimed);
     }
 
     /** The rows of a claim; the last number, the ready messages left behind, is for the claim's own wake-up. */
     private Claimed toClaimed(List<Object> rows) {
-        Pause pause = Pause.ofReply(rows);
-        if (pause != null) {
-            return Claimed.paused(pause);
+        Hold hold = Hold.ofReply(rows);
+        if (hold != null) {
+            return Claimed.held(hold);
         }
         int count = rows.size() / FIELDS_PER_DELIVERY;
         List<Delivery> deliveries = new ArrayList<>(count);

@@ -12,9 +12,10 @@ import dev.reliableredis.queue.Claimed;
 import dev.reliableredis.queue.Claimant;
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
-import dev.reliableredis.queue.Pause;
+import dev.reliableredis.queue.Hold;
 import dev.reliableredis.queue.QueueCalls;
 import dev.reliableredis.queue.RedisGateway;
+import dev.reliableredis.queue.WakeableSleep;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.api.StatefulConnection;
 
@@ -30,10 +31,13 @@ import io.lettuce.core.api.StatefulConnection;
  * connection, so that its stop does not wait for the command timeout. Due retries are found by the claim script
  * at the latest after {@code maxWait}.
  *
- * <p>While the queue is paused, the claim script tells so ({@link Pause}), and the consumer waits for a resume
+ * <p>While the queue is paused, the claim script tells so ({@link Hold}), and the consumer waits for a resume
  * instead of reading, with XREAD on the queue's resumed stream, no longer than the pause has left, then claims
  * again: a resume wakes every paused consumer at once, and a timed pause ends on time. An entry that a read waiting
- * when the pause landed still took is given back unrun ({@link StreamQueue#readNew}).
+ * when the pause landed still took is given back unrun ({@link StreamQueue#readNew}). Under a rate limit the
+ * consumer never reads by itself: it sleeps as long as the claim script says, or, when it found nothing to take,
+ * waits for an arrival with XREAD (which takes nothing), and claims again; so every entry is taken by the script,
+ * under the limit, and an arrival wakes every waiting consumer of the group.
  */
 final class StreamClaimer implements Claimer {
 
@@ -48,6 +52,7 @@ final class StreamClaimer implements Claimer {
     private final RedisGateway gateway;
     private StatefulConnection<byte[], byte[]> connection;
     private volatile boolean woken;
+    private final WakeableSleep sleep = new WakeableSleep();
     private boolean closed;
 
     StreamClaimer(StreamQueue queue, Claimant claimant, ClaimId claimId, RedisGateway gateway) {
@@ -62,17 +67,21 @@ final class StreamClaimer implements Claimer {
         if (woken) {
             return List.of();
         }
-        Claimed claimed = queue.claimOrPause(claimant, max, claimId);
+        Claimed claimed = queue.claimOrHold(claimant, max, claimId);
         if (!claimed.deliveries().isEmpty()) {
             return claimed.deliveries();
         }
-        Pause pause = claimed.pause();
+        Hold hold = claimed.hold();
         long deadline = System.nanoTime() + maxWait.toNanos();
         long left;
         while (!woken && (left = deadline - System.nanoTime()) > 0) {
             Duration block = shortest(Duration.ofNanos(left), MAX_BLOCK, gateway.commandTimeout().dividedBy(2));
-            if (pause != null) {
-                if (!ends(queue.awaitResume(connection(), pause, pause.waitAtMost(block)))) {
+            if (hold != null && hold.reason() == Hold.Reason.LIMITED) {
+                if (!sleep.sleep(hold.waitAtMost(Duration.ofNanos(left)))) {
+                    return List.of();
+                }
+            } else if (hold != null) {
+                if (!ends(queue.await(connection(), hold, hold.waitAtMost(block)))) {
                     return List.of();
                 }
             } else {
@@ -90,11 +99,11 @@ final class StreamClaimer implements Claimer {
                 // what a read under way when the pause landed took goes back unrun
                 queue.release(arrived.deliveries().stream().map(Delivery::lease).toList());
             }
-            claimed = queue.claimOrPause(claimant, max, claimId);
+            claimed = queue.claimOrHold(claimant, max, claimId);
             if (!claimed.deliveries().isEmpty()) {
                 return claimed.deliveries();
             }
-            pause = claimed.pause();
+            hold = claimed.hold();
         }
         return List.of();
     }
@@ -157,11 +166,13 @@ final class StreamClaimer implements Claimer {
     @Override
     public void wakeUp() {
         woken = true;
+        sleep.end();
     }
 
     @Override
     public synchronized void close() {
         woken = true;
+        sleep.end();
         closed = true;
         discardConnection();
     }

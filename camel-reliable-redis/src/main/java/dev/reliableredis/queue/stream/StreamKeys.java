@@ -25,6 +25,7 @@ final class StreamKeys {
     final byte[] deadDeliveries;
     final byte[] paused;
     final byte[] resumed;
+    final byte[] rate;
     private final String group;
 
     StreamKeys(String keyPrefix, String queue, StreamOptions options) {
@@ -44,6 +45,7 @@ final class StreamKeys {
         deadClaimers = bytes(group + "dead-claimers");
         deliveries = bytes(group + "deliveries");
         deadDeliveries = bytes(group + "dead-deliveries");
+        rate = bytes(group + "rate");
     }
 
     /** The claimers and dead-claimers sets of one group of a queue (a group of any name, as XINFO GROUPS lists it). */

@@ -16,15 +16,16 @@ import dev.reliableredis.queue.Claimant;
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.Failure;
+import dev.reliableredis.queue.Hold;
 import dev.reliableredis.queue.Lease;
 import dev.reliableredis.queue.LuaScript;
 import dev.reliableredis.queue.NewMessage;
-import dev.reliableredis.queue.Pause;
 import dev.reliableredis.queue.QueueCalls;
 import dev.reliableredis.queue.QueueException;
 import dev.reliableredis.queue.QueueSection;
 import dev.reliableredis.queue.QueueSettings;
 import dev.reliableredis.queue.QueueStats;
+import dev.reliableredis.queue.RateLimit;
 import dev.reliableredis.queue.ReapResult;
 import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.ReliableQueue;
@@ -162,21 +163,23 @@ public final class StreamQueue implements ReliableQueue {
 
     @Override
     public List<Delivery> claim(Claimant claimant, int max, ClaimId claimId) {
-        return claimOrPause(claimant, max, claimId).deliveries();
+        return claimOrHold(claimant, max, claimId).deliveries();
     }
 
-    /** As {@link #claim}, telling of the pause that made it take nothing. */
-    Claimed claimOrPause(Claimant claimant, int max, ClaimId claimId) {
+    /** As {@link #claim}, telling of the pause or rate limit that made it take nothing ({@link Hold}). */
+    Claimed claimOrHold(Claimant claimant, int max, ClaimId claimId) {
+        RateLimit rate = rateLimit();
         List<Object> rows = inGroup("claim", () -> calls.run("claim", CLAIM, ScriptOutputType.MULTI,
                 keys(source(), retry(), claimers(), deliveries(), keys.claim(deadLetters, claimant.id()), keys.paused,
-                        keys.resumed),
+                        keys.resumed, keys.rate),
                 bytes(options.group()), bytes(options.consumerName()), bytes(max), bytes(claimant.id()),
                 bytes(claimant.liveFor().toMillis()), bytes(claimId.value()),
-                bytes(settings.visibilityTimeout().toMillis()), bytes(deadLetters ? "0" : "1")));
+                bytes(settings.visibilityTimeout().toMillis()), bytes(deadLetters ? "0" : "1"),
+                bytes(rate.permits()), bytes(rate.period().toMillis()), bytes(rate.burst())));
         claimId.renew();
-        Pause pause = Pause.ofReply(rows);
-        if (pause != null) {
-            return Claimed.paused(pause);
+        Hold hold = Hold.ofReply(rows);
+        if (hold != null) {
+            return Claimed.held(hold);
         }
         List<Delivery> deliveries = new ArrayList<>(rows.size() / 3);
         for (int i = 0; i < rows.size(); i += 3) {
@@ -213,9 +216,15 @@ public final class StreamQueue implements ReliableQueue {
     record NewEntry(List<Delivery> deliveries, boolean paused) {
     }
 
-    /** Waits on the connection for the resume after the one {@code pause} saw, at most {@code block}. */
-    CompletableFuture<?> awaitResume(StatefulConnection<byte[], byte[]> connection, Pause pause, Duration block) {
-        return calls.async("claim", () -> pause.awaitResume(RedisGateway.async(connection), keys.resumed, block));
+    /** Waits on the connection for the end of the hold, at most {@code block}. */
+    CompletableFuture<?> await(StatefulConnection<byte[], byte[]> connection, Hold hold, Duration block) {
+        byte[] stream = hold.reason() == Hold.Reason.CAUGHT_UP ? source() : keys.resumed;
+        return calls.async("claim", () -> hold.await(RedisGateway.async(connection), stream, block));
+    }
+
+    /** The rate limit this queue's claims keep to; a dead-letter consumer keeps to none. */
+    private RateLimit rateLimit() {
+        return deadLetters ? RateLimit.NONE : settings.rateLimit();
     }
 
     private List<Delivery> toDeliveries(List<StreamMessage<byte[], byte[]>> read) {

@@ -28,6 +28,7 @@
   KEYS[9] paused    exists while the queue is paused (see pause)
   KEYS[10] resumed  stream of the last resume (see resume)
   KEYS[11] capped   exists while a claim found the queue at its maxInflight (see includes/capacity)
+  KEYS[12] rate     the rate limit's theoretical arrival time (see includes/rate)
 
   ARGV[1] visibility timeout in ms
   ARGV[2] most messages to claim
@@ -35,11 +36,19 @@
   ARGV[4] how long after this claim the claimant counts as live, in ms
   ARGV[5] claim id: the same as the claimant's last claim when that claim's outcome is unknown to it
   ARGV[6] maxInflight: the most messages of the queue in flight at once, across all its consumers; 0: no cap
+  ARGV[7] rateLimit: the most messages claimed per period, across all consumers; 0: no limit
+  ARGV[8] the rate limit's period in ms
+  ARGV[9] rateLimitBurst: the most messages claimed at once at the rate limit
 
   With a cap, a claim takes at most cap - in flight, where in flight counts every lease of the in-flight set,
   those of batch-mates waiting their turn and expired ones the reaper has not returned yet included. A claim that
   finds no room takes nothing, leaves no wake-up token and marks the queue capped, so that the next ack or nack
   leaves a token (includes/capacity).
+
+  With a rate limit, a claim takes at most what the limit allows now (includes/rate), and only the messages it
+  delivers count against it. A claim that the limit allows none takes nothing and returns {'limited', ms until the
+  limit allows one, ''} (the shape of a paused claim's reply: its claimant sleeps that long), and leaves no wake-up
+  token, so that one consumer waits on the limit, not all of them.
 
   A claim that has run before with this claim id (includes/claim_record) takes nothing: it returns those of its
   first run's messages that are still leased under their first run's tokens, in the same shape. Else, while the
@@ -58,6 +67,7 @@
 --- @include "includes/limits"
 --- @include "includes/claim_record"
 --- @include "includes/pause"
+--- @include "includes/rate"
 
 require_batch(tonumber(ARGV[2]), 'claim')
 
@@ -110,6 +120,15 @@ if cap > 0 then
     redis.pcall('SET', KEYS[11], '1')
     return {ready}
   end
+end
+local interval, burst = nil, tonumber(ARGV[9])
+if tonumber(ARGV[7]) > 0 then
+  interval = tonumber(ARGV[8]) / tonumber(ARGV[7])
+  local allowed, wait = rate_allows(KEYS[12], now, interval, burst)
+  if allowed == 0 then
+    return {'limited', wait, ''}
+  end
+  room = math.min(room, allowed)
 end
 local live = math.max(1, redis.call('ZCOUNT', KEYS[7], now, '+inf'))
 local ids = redis.call('LRANGE', KEYS[1], 0, math.min(room, math.ceil(ready / live)) - 1)
@@ -177,5 +196,8 @@ end
 redis.call('HSET', KEYS[4], unpack(leases))
 redis.call('ZADD', KEYS[2], unpack(inflight))
 record_claim(KEYS[8], ARGV[5], claimed, ARGV[1])
+if interval then
+  rate_take(KEYS[12], now, interval, #batch)
+end
 out[#out + 1] = left
 return out

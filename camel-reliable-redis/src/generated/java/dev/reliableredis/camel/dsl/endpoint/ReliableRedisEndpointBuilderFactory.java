@@ -519,6 +519,58 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
+         * The most messages claimed per period across all consumers of the
+         * queue in every JVM, as {code /} (such as 100/1s or 5/500ms), spread
+         * evenly over the period (a generic cell rate algorithm on the Redis
+         * clock, not a fixed window). A consumer at the limit waits as long as
+         * Redis says and uses no delivery attempt. Give every consumer of the
+         * queue the same value; in stream mode it applies to the consumer
+         * group.
+         * 
+         * The option is a: <code>java.lang.String</code> type.
+         * 
+         * Group: consumer
+         * 
+         * @param rateLimit the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointConsumerBuilder rateLimit(String rateLimit) {
+            doSetProperty("rateLimit", rateLimit);
+            return this;
+        }
+        /**
+         * With rateLimit: the most messages claimed at once, after the queue
+         * was idle.
+         * 
+         * The option is a: <code>int</code> type.
+         * 
+         * Default: 1
+         * Group: consumer
+         * 
+         * @param rateLimitBurst the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointConsumerBuilder rateLimitBurst(int rateLimitBurst) {
+            doSetProperty("rateLimitBurst", rateLimitBurst);
+            return this;
+        }
+        /**
+         * With rateLimit: the most messages claimed at once, after the queue
+         * was idle.
+         * 
+         * The option will be converted to a <code>int</code> type.
+         * 
+         * Default: 1
+         * Group: consumer
+         * 
+         * @param rateLimitBurst the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointConsumerBuilder rateLimitBurst(String rateLimitBurst) {
+            doSetProperty("rateLimitBurst", rateLimitBurst);
+            return this;
+        }
+        /**
          * The most messages one reaper call moves, which bounds how long Redis
          * is busy with it.
          * 

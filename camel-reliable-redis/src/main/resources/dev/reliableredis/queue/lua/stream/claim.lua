@@ -21,6 +21,7 @@
   KEYS[5] claim       the claimant's last claim (see includes/claim_record)
   KEYS[6] paused      exists while the queue is paused (see pause)
   KEYS[7] resumed     stream of the last resume (see resume)
+  KEYS[8] rate        the rate limit's theoretical arrival time (see includes/rate)
 
   ARGV[1] group
   ARGV[2] consumer
@@ -30,11 +31,21 @@
   ARGV[6] claim id: the same as the claimant's last claim when that claim's outcome is unknown to it
   ARGV[7] visibility timeout in ms: how long the claim's record is kept
   ARGV[8] '1' when the queue's pause holds this claim; '0' for a dead-letter consumer, which a pause does not hold
+  ARGV[9] rateLimit: the most entries claimed per period, across all consumers; 0: no limit (a dead-letter consumer)
+  ARGV[10] the rate limit's period in ms
+  ARGV[11] rateLimitBurst: the most entries claimed at once at the rate limit
 
   A claim that has run before with this claim id (includes/claim_record) takes nothing: it returns those of its
   first run's entries that are still pending for this consumer with the delivery count of that run, in the same
   shape. Else, while the queue is paused (and ARGV[8] is '1'), the claim takes nothing and returns {'paused', ms the
   pause has left (-1: until resumed), the id of the last resume} (includes/pause).
+
+  With a rate limit (includes/rate), a claim takes at most what the limit allows now; when the limit allows none,
+  it takes nothing and returns {'limited', ms until the limit allows one, ''}, the shape of a paused claim's reply.
+  A blocking XREADGROUP would take an entry past the limit, so a rate-limited claimant never reads by itself: a
+  claim that finds nothing to take returns {'caught-up', -1, the group's last delivered id}, and its claimant waits
+  for an entry after that id with a blocking XREAD, which takes nothing, then claims again. No permit is held while
+  it waits.
 
   Returns a flat array, 3 entries per delivery: entry id, delivery count, field array {k1, v1, ...}.
   A due retry whose entry was deleted meanwhile is acked away and not returned.
@@ -49,12 +60,14 @@
 --- @include "includes/limits"
 --- @include "includes/claim_record"
 --- @include "includes/pause"
+--- @include "includes/rate"
 
 require_batch(tonumber(ARGV[3]), 'claim')
 
 require_type(KEYS[2], 'zset')
 require_type(KEYS[3], 'zset')
 require_type(KEYS[4], 'hash')
+require_type(KEYS[8], 'string')
 local now = now_ms()
 local stream, group, consumer = KEYS[1], ARGV[1], ARGV[2]
 -- pcall: Redis at its maxmemory refuses a first write that may need memory; a full Redis must still be drained,
@@ -75,11 +88,22 @@ if earlier then
   end
   return out
 end
+local interval, burst = nil, tonumber(ARGV[11])
+if tonumber(ARGV[9]) > 0 then
+  interval = tonumber(ARGV[10]) / tonumber(ARGV[9])
+end
 local paused = ARGV[8] == '1' and paused_reply(KEYS[6], KEYS[7])
 if paused then
   return paused
 end
 local count = tonumber(ARGV[3])
+if interval then
+  local allowed, wait = rate_allows(KEYS[8], now, interval, burst)
+  if allowed == 0 then
+    return {'limited', wait, ''}
+  end
+  count = math.min(count, allowed)
+end
 local info = group_info(stream, group)
 local lag = info and info['lag']
 if type(lag) == 'number' then
@@ -162,5 +186,11 @@ for _, d in ipairs(batch) do
 end
 if #batch > 0 then
   record_claim(KEYS[5], ARGV[6], claimed, ARGV[7])
+end
+if interval then
+  if #batch == 0 then
+    return {'caught-up', -1, info and info['last-delivered-id'] or '$'}
+  end
+  rate_take(KEYS[8], now, interval, #batch)
 end
 return out
