@@ -126,8 +126,10 @@ public final class Bench {
         List<Spec> specs = new ArrayList<>();
         specs.add(spec("ceiling", "", "plain", PER_POLL, round, redis, port, senders, queuedFirst));
         // sync: plain sends with the producer's synchronous option, which wakes the sending thread from the reply;
-        // shared: plain sends through the consumer's endpoint, on its command connection
-        List<String> sends = senders == 64 ? List.of("plain", "sync", "fast", "shared") : List.of("plain", "fast");
+        // shared: plain sends through the consumer's endpoint, on its command connection; limited: plain sends with
+        // the queue-wide limits and a time to live on, not binding (see ComponentRoute)
+        List<String> sends = senders == 64 ? List.of("plain", "sync", "fast", "shared", "limited")
+                : List.of("plain", "fast");
         for (String mode : List.of("list", "stream")) {
             for (String send : sends) {
                 specs.add(spec("component", mode, send, PER_POLL, round, redis, port, senders, queuedFirst));

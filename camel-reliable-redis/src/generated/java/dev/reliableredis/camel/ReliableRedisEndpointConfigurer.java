@@ -45,6 +45,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "exceptionHandler": target.setExceptionHandler(property(camelContext, org.apache.camel.spi.ExceptionHandler.class, value)); return true;
         case "exchangepattern":
         case "exchangePattern": target.setExchangePattern(property(camelContext, org.apache.camel.ExchangePattern.class, value)); return true;
+        case "expiredmessages":
+        case "expiredMessages": target.getConfiguration().setExpiredMessages(property(camelContext, java.lang.String.class, value)); return true;
         case "extendvisibility":
         case "extendVisibility": target.getConfiguration().setExtendVisibility(property(camelContext, boolean.class, value)); return true;
         case "group": target.getConfiguration().setGroup(property(camelContext, java.lang.String.class, value)); return true;
@@ -96,6 +98,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "streamkey":
         case "streamKey": target.getConfiguration().setStreamKey(property(camelContext, java.lang.String.class, value)); return true;
         case "synchronous": target.getConfiguration().setSynchronous(property(camelContext, boolean.class, value)); return true;
+        case "timetolive":
+        case "timeToLive": target.getConfiguration().setTimeToLive(property(camelContext, java.time.Duration.class, value).toMillis()); return true;
         case "username": target.getConfiguration().setUsername(property(camelContext, java.lang.String.class, value)); return true;
         case "visibilitytimeout":
         case "visibilityTimeout": target.getConfiguration().setVisibilityTimeout(property(camelContext, java.time.Duration.class, value).toMillis()); return true;
@@ -139,6 +143,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "exceptionHandler": return org.apache.camel.spi.ExceptionHandler.class;
         case "exchangepattern":
         case "exchangePattern": return org.apache.camel.ExchangePattern.class;
+        case "expiredmessages":
+        case "expiredMessages": return java.lang.String.class;
         case "extendvisibility":
         case "extendVisibility": return boolean.class;
         case "group": return java.lang.String.class;
@@ -190,6 +196,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "streamkey":
         case "streamKey": return java.lang.String.class;
         case "synchronous": return boolean.class;
+        case "timetolive":
+        case "timeToLive": return long.class;
         case "username": return java.lang.String.class;
         case "visibilitytimeout":
         case "visibilityTimeout": return long.class;
@@ -229,6 +237,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "exceptionHandler": return target.getExceptionHandler();
         case "exchangepattern":
         case "exchangePattern": return target.getExchangePattern();
+        case "expiredmessages":
+        case "expiredMessages": return target.getConfiguration().getExpiredMessages();
         case "extendvisibility":
         case "extendVisibility": return target.getConfiguration().isExtendVisibility();
         case "group": return target.getConfiguration().getGroup();
@@ -280,6 +290,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "streamkey":
         case "streamKey": return target.getConfiguration().getStreamKey();
         case "synchronous": return target.getConfiguration().isSynchronous();
+        case "timetolive":
+        case "timeToLive": return target.getConfiguration().getTimeToLive();
         case "username": return target.getConfiguration().getUsername();
         case "visibilitytimeout":
         case "visibilityTimeout": return target.getConfiguration().getVisibilityTimeout();

@@ -23,7 +23,7 @@ public class ReliableRedisEndpointUriFactory extends org.apache.camel.support.co
     private static final Set<String> SECRET_PROPERTY_NAMES;
     private static final Map<String, String> MULTI_VALUE_PREFIXES;
     static {
-        Set<String> props = new HashSet<>(45);
+        Set<String> props = new HashSet<>(47);
         props.add("bridgeErrorHandler");
         props.add("browseLimit");
         props.add("commandTimeout");
@@ -35,6 +35,7 @@ public class ReliableRedisEndpointUriFactory extends org.apache.camel.support.co
         props.add("deleteAfterAck");
         props.add("exceptionHandler");
         props.add("exchangePattern");
+        props.add("expiredMessages");
         props.add("extendVisibility");
         props.add("group");
         props.add("groupStartId");
@@ -64,6 +65,7 @@ public class ReliableRedisEndpointUriFactory extends org.apache.camel.support.co
         props.add("sslContextParameters");
         props.add("streamKey");
         props.add("synchronous");
+        props.add("timeToLive");
         props.add("username");
         props.add("visibilityTimeout");
         props.add("waitAof");

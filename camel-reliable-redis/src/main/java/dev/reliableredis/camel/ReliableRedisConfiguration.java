@@ -84,6 +84,10 @@ public class ReliableRedisConfiguration {
 
     @UriParam(label = "producer,advanced", defaultValue = "false")
     private boolean synchronous;
+    @UriParam(label = "producer", defaultValue = "0", javaType = "java.time.Duration")
+    private long timeToLive;
+    @UriParam(label = "consumer", enums = "deadLetter,drop", defaultValue = "deadLetter")
+    private String expiredMessages = "deadLetter";
 
     @UriParam(label = "replication", defaultValue = "0")
     private int waitReplicas;
@@ -131,10 +135,6 @@ public class ReliableRedisConfiguration {
         if (maxInflight < 0) {
             throw new IllegalArgumentException("maxInflight must be 0 (no cap) or more, was " + maxInflight);
         }
-        if (maxInflight > 0 && isStreamMode()) {
-            throw new IllegalArgumentException("maxInflight=" + maxInflight + " is for list mode only so far: stream "
-                    + "mode's blocking read of new entries cannot be capped yet; use mode=list, or maxInflight=0");
-        }
         if (maxInflight > 0 && shards > 1) {
             throw new IllegalArgumentException("maxInflight=" + maxInflight + " cannot be combined with shards="
                     + shards + ": the cap is counted on one queue's in-flight set; use shards=1, or maxInflight=0");
@@ -142,6 +142,17 @@ public class ReliableRedisConfiguration {
         if (rateLimit().isOn() && shards > 1) {
             throw new IllegalArgumentException("rateLimit=" + rateLimit + " cannot be combined with shards=" + shards
                     + ": the limit is kept on one queue; use shards=1, or no rateLimit");
+        }
+        if (timeToLive < 0) {
+            throw new IllegalArgumentException("timeToLive must be 0 ms (none) or more, was " + timeToLive + " ms");
+        }
+        if (timeToLive > 0 && isStreamMode()) {
+            throw new IllegalArgumentException("timeToLive=" + timeToLive + " is for list mode only so far; use "
+                    + "mode=list, or timeToLive=0");
+        }
+        if (!"deadLetter".equals(expiredMessages) && !"drop".equals(expiredMessages)) {
+            throw new IllegalArgumentException("expiredMessages must be 'deadLetter' or 'drop', was '"
+                                               + expiredMessages + "'");
         }
         if (maxRetryAfter <= 0) {
             throw new IllegalArgumentException("maxRetryAfter must be more than 0 ms, was " + maxRetryAfter + " ms");
@@ -203,7 +214,7 @@ public class ReliableRedisConfiguration {
     public QueueSettings queueSettings() {
         return new QueueSettings(Duration.ofMillis(visibilityTimeout), maxRetries, Duration.ofMillis(retryDelay),
                 retryBackoffMultiplier, Duration.ofMillis(maxRetryDelay), reaperBatchSize,
-                Duration.ofMillis(idempotencyWindow), maxInflight, rateLimit());
+                Duration.ofMillis(idempotencyWindow), maxInflight, rateLimit(), "drop".equals(expiredMessages));
     }
 
     /**
@@ -413,12 +424,37 @@ public class ReliableRedisConfiguration {
     }
 
     /**
-     * List mode: the most messages of the queue claimed and not settled at once, across all its consumers in every
-     * JVM (batch-mates waiting their turn and expired leases not yet returned included); 0: no cap. Give every
-     * consumer of the queue the same value.
+     * The most messages of the queue claimed and not settled at once, across all its consumers in every JVM
+     * (batch-mates waiting their turn and expired leases not yet returned included); 0: no cap. Give every consumer
+     * of the queue the same value; in stream mode it caps the consumer group.
      */
     public void setMaxInflight(int maxInflight) {
         this.maxInflight = maxInflight;
+    }
+
+    public long getTimeToLive() {
+        return timeToLive;
+    }
+
+    /**
+     * List mode: a message sent by this endpoint and not claimed within this long of the send (Redis time) is never
+     * delivered: it is dead-lettered, or dropped (expiredMessages); ms, or a duration such as 10m; 0: it lives until
+     * consumed. The header CamelReliableRedisTimeToLive overrides it.
+     */
+    public void setTimeToLive(long timeToLive) {
+        this.timeToLive = timeToLive;
+    }
+
+    public String getExpiredMessages() {
+        return expiredMessages;
+    }
+
+    /**
+     * What a claim does with a message whose time to live has passed: deadLetter (with a failure starting with
+     * 'expired') or drop. Never is it delivered to the route.
+     */
+    public void setExpiredMessages(String expiredMessages) {
+        this.expiredMessages = expiredMessages;
     }
 
     public String getRateLimit() {

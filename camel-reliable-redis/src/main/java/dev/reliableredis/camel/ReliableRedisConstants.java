@@ -57,6 +57,13 @@ public interface ReliableRedisConstants {
     String DELAY = "CamelReliableRedisDelay";
 
     @Metadata(label = "producer",
+              description = "List mode: the message is never delivered unless claimed within this many ms of the "
+                            + "send (Redis server time): it is dead-lettered, or dropped (expiredMessages); 0: it "
+                            + "lives until consumed. Overrides the timeToLive option.",
+              javaType = "Long")
+    String TIME_TO_LIVE = "CamelReliableRedisTimeToLive";
+
+    @Metadata(label = "producer",
               description = "The operation: enqueue (default); stats (the body becomes a Map with ready, inflight, "
                             + "delayed, dead, oldestReadyAge, oldestInflightAge and paused, and oldestPendingAge in "
                             + "stream mode); redrive (move dead letters back to ready, the body becomes the "

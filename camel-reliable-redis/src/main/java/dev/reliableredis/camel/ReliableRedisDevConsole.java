@@ -162,6 +162,8 @@ public class ReliableRedisDevConsole extends AbstractDevConsole {
         options.put("maxInflight", configuration.getMaxInflight());
         options.put("rateLimit", configuration.getRateLimit());
         options.put("rateLimitBurst", configuration.getRateLimitBurst());
+        options.put("timeToLive", configuration.getTimeToLive());
+        options.put("expiredMessages", configuration.getExpiredMessages());
         options.put("concurrentConsumers", configuration.getConcurrentConsumers());
         options.put("maxMessagesPerPoll", configuration.getMaxMessagesPerPoll());
         options.put("reaperInterval", configuration.getReaperInterval());

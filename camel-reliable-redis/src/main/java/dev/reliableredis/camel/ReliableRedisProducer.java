@@ -144,7 +144,8 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
                         message.getHeader(ReliableRedisConstants.DELAY, 0L, Long.class),
                         idOrGenerated(message.getHeader(ReliableRedisConstants.DEDUPLICATION_ID, String.class), ids,
                                 0),
-                        message.getHeader(ReliableRedisConstants.SHARD_KEY, String.class)));
+                        message.getHeader(ReliableRedisConstants.SHARD_KEY, String.class),
+                        timeToLive(message, getEndpoint().getConfiguration().getTimeToLive())));
         if (getEndpoint().getConfiguration().isSynchronous()) {
             List<Boolean> enqueued;
             try {
@@ -189,8 +190,8 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
 
     /**
      * The messages of a List body: an element that is a Camel Message brings its own body, headers, delay,
-     * deduplication id and shard key (the exchange's when it has none); any other element is a body, sent with the
-     * exchange's headers, delay and shard key. With a deduplication
+     * deduplication id, shard key and time to live (the exchange's when it has none); any other element is a body,
+     * sent with the exchange's headers, delay, shard key and time to live. With a deduplication
      * id on the exchange, element i gets {@code <id>:<i>}, so sending the same batch again is a no-op.
      */
     private List<NewMessage> elements(Exchange exchange, List<?> body, UnsentIds unsent) throws Exception {
@@ -199,6 +200,7 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
         Map<String, Object> headers = travellingHeaders(exchange, message);
         long delay = message.getHeader(ReliableRedisConstants.DELAY, 0L, Long.class);
         String shardKey = message.getHeader(ReliableRedisConstants.SHARD_KEY, String.class);
+        long timeToLive = timeToLive(message, getEndpoint().getConfiguration().getTimeToLive());
         List<NewMessage> messages = new ArrayList<>(body.size());
         for (int i = 0; i < body.size(); i++) {
             String id = batchId == null || batchId.isEmpty() ? null : batchId + ":" + i;
@@ -207,20 +209,27 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
                 messages.add(toMessage(exchange, element.getBody(), travellingHeaders(exchange, element),
                         element.getHeader(ReliableRedisConstants.DELAY, 0L, Long.class),
                         idOrGenerated(own != null ? own : id, unsent, i),
-                        element.getHeader(ReliableRedisConstants.SHARD_KEY, shardKey, String.class)));
+                        element.getHeader(ReliableRedisConstants.SHARD_KEY, shardKey, String.class),
+                        timeToLive(element, timeToLive)));
             } else {
                 messages.add(toMessage(exchange, body.get(i), headers, delay, idOrGenerated(id, unsent, i),
-                        shardKey));
+                        shardKey, timeToLive));
             }
         }
         return messages;
     }
 
     private static NewMessage toMessage(Exchange exchange, Object body, Map<String, Object> headers, long delay,
-            String id, String shardKey) throws Exception {
+            String id, String shardKey, long timeToLive) throws Exception {
         byte[] bytes = body == null ? new byte[0]
                 : exchange.getContext().getTypeConverter().mandatoryConvertTo(byte[].class, exchange, body);
-        return new NewMessage(id, bytes, headers, delay, shardKey == null || shardKey.isEmpty() ? null : shardKey);
+        return new NewMessage(id, bytes, headers, delay, shardKey == null || shardKey.isEmpty() ? null : shardKey,
+                timeToLive);
+    }
+
+    /** The message's CamelReliableRedisTimeToLive, else the fallback (the timeToLive option, or the exchange's). */
+    private static long timeToLive(Message message, long fallback) {
+        return message.getHeader(ReliableRedisConstants.TIME_TO_LIVE, fallback, Long.class);
     }
 
     private static void logNoOps(ReliableQueue queue, List<String> ids, List<Boolean> enqueued) {

@@ -18,20 +18,22 @@ import static dev.reliableredis.queue.RedisBytes.text;
  * consumer wakes, not one;</li>
  * <li>{@link Reason#LIMITED}: at the rate limit, {@code leftMillis} exactly, as the claim script said, on the
  * claimant's own thread ({@link WakeableSleep});</li>
- * <li>{@link Reason#CAUGHT_UP}: stream mode under a rate limit, a blocking XREAD of the queue's stream after the
- * group's last delivered entry ({@code after}): an XREAD takes nothing, so the entry it sees is claimed by the next
- * claim, under the limit.</li>
+ * <li>{@link Reason#CAPPED}: stream mode at the group's maxInflight, a blocking XREAD of the group's freed stream
+ * after its last entry ({@code after}), which the next settlement adds;</li>
+ * <li>{@link Reason#CAUGHT_UP}: stream mode under a rate limit or a cap, a blocking XREAD of the queue's stream
+ * after the group's last delivered entry ({@code after}): an XREAD takes nothing, so the entry it sees is claimed by
+ * the next claim, under the limit and the cap.</li>
  * </ul>
  *
  * @param reason     what holds the claim back
  * @param leftMillis ms until the pause ends by itself or the rate limit allows a message (Redis time); -1 while a
- *                   pause lasts until resumed, and while caught up
+ *                   pause lasts until resumed, at the cap and while caught up
  * @param after      the entry id the wait reads after ({@code 0-0} for a queue never resumed); unused at the limit
  */
 public record Hold(Reason reason, long leftMillis, String after) {
 
     public enum Reason {
-        PAUSED, LIMITED, CAUGHT_UP
+        PAUSED, LIMITED, CAPPED, CAUGHT_UP
     }
 
     /**
@@ -43,6 +45,7 @@ public record Hold(Reason reason, long leftMillis, String after) {
             Reason reason = switch (text(first)) {
                 case "paused" -> Reason.PAUSED;
                 case "limited" -> Reason.LIMITED;
+                case "capped" -> Reason.CAPPED;
                 case "caught-up" -> Reason.CAUGHT_UP;
                 default -> null;
             };

@@ -22,6 +22,7 @@ public final class NewMessage {
     private final Map<String, Object> headers;
     private final long delayMs;
     private final String shardKey;
+    private final long timeToLiveMs;
     private final String encodedHeaders;
 
     /**
@@ -32,8 +33,11 @@ public final class NewMessage {
      * @param delayMs  deliver no sooner than this many ms after the enqueue (Redis server time); 0 for now
      * @param shardKey for a sharded queue: messages with the same shard key go to the same shard; null: the id picks
      *                 the shard
+     * @param timeToLiveMs list mode: a message not claimed within this many ms of the enqueue (Redis server time) is
+     *                     never delivered but dead-lettered or dropped; 0: it lives until consumed
      */
-    public NewMessage(String id, byte[] body, Map<String, Object> headers, long delayMs, String shardKey) {
+    public NewMessage(String id, byte[] body, Map<String, Object> headers, long delayMs, String shardKey,
+            long timeToLiveMs) {
         this.id = Objects.requireNonNull(id, "id");
         this.body = Objects.requireNonNull(body, "body");
         this.headers = headers == null ? Map.of() : headers;
@@ -43,8 +47,13 @@ public final class NewMessage {
         if (delayMs < 0) {
             throw new IllegalArgumentException("Delay must be 0 ms or more, was " + delayMs + " ms");
         }
+        if (timeToLiveMs < 0) {
+            throw new IllegalArgumentException("Time to live must be 0 ms (none) or more, was " + timeToLiveMs
+                                               + " ms");
+        }
         this.delayMs = delayMs;
         this.shardKey = shardKey;
+        this.timeToLiveMs = timeToLiveMs;
         this.encodedHeaders = HeaderCodec.encode(shardKey == null ? this.headers : withShardKey(this.headers, shardKey));
     }
 
@@ -54,9 +63,14 @@ public final class NewMessage {
         return stored;
     }
 
-    /** A message whose id picks its shard. */
+    /** A message that lives until consumed. */
+    public NewMessage(String id, byte[] body, Map<String, Object> headers, long delayMs, String shardKey) {
+        this(id, body, headers, delayMs, shardKey, 0);
+    }
+
+    /** A message whose id picks its shard, and that lives until consumed. */
     public NewMessage(String id, byte[] body, Map<String, Object> headers, long delayMs) {
-        this(id, body, headers, delayMs, null);
+        this(id, body, headers, delayMs, null, 0);
     }
 
     public String id() {
@@ -79,6 +93,11 @@ public final class NewMessage {
         return shardKey;
     }
 
+    /** The time to live in ms from the enqueue; 0: none. */
+    public long timeToLiveMs() {
+        return timeToLiveMs;
+    }
+
     /** The headers as they travel ({@link HeaderCodec#encode}), "" for none. */
     public String encodedHeaders() {
         return encodedHeaders;
@@ -87,6 +106,7 @@ public final class NewMessage {
     @Override
     public String toString() {
         return "NewMessage[" + id + ", " + body.length + " bytes, " + headers.size() + " headers, delay " + delayMs
-               + " ms" + (shardKey != null ? ", shard key " + shardKey : "") + "]";
+               + " ms" + (timeToLiveMs > 0 ? ", time to live " + timeToLiveMs + " ms" : "")
+               + (shardKey != null ? ", shard key " + shardKey : "") + "]";
     }
 }

@@ -6,8 +6,11 @@ import java.time.Duration;
  * The consumer-side settings a queue's scripts need. Names match the component's options,
  * so that a bad value is reported by the name the user wrote.
  *
- * @param maxInflight list mode: the most messages of the queue in flight at once across all its consumers; 0: no cap
+ * @param maxInflight the most messages of the queue (of a stream group) in flight at once across all its consumers;
+ *                    0: no cap
  * @param rateLimit   the most messages claimed per period across all its consumers
+ * @param dropExpired list mode: a message whose time to live passed before a claim took it is dropped; false: it is
+ *                    dead-lettered
  */
 public record QueueSettings(
         Duration visibilityTimeout,
@@ -18,7 +21,8 @@ public record QueueSettings(
         int reaperBatchSize,
         Duration idempotencyWindow,
         int maxInflight,
-        RateLimit rateLimit) {
+        RateLimit rateLimit,
+        boolean dropExpired) {
 
     /** Far beyond any use, and low enough that the deliveries it allows (one more) stay an int. */
     public static final int MAX_RETRIES = 1_000_000;
@@ -56,19 +60,25 @@ public record QueueSettings(
     public QueueSettings(Duration visibilityTimeout, int maxRetries, Duration retryDelay, double retryBackoffMultiplier,
             Duration maxRetryDelay, int reaperBatchSize, Duration idempotencyWindow) {
         this(visibilityTimeout, maxRetries, retryDelay, retryBackoffMultiplier, maxRetryDelay, reaperBatchSize,
-                idempotencyWindow, 0, RateLimit.NONE);
+                idempotencyWindow, 0, RateLimit.NONE, false);
     }
 
     /** The same settings with another cap on the messages in flight. */
     public QueueSettings withMaxInflight(int cap) {
         return new QueueSettings(visibilityTimeout, maxRetries, retryDelay, retryBackoffMultiplier, maxRetryDelay,
-                reaperBatchSize, idempotencyWindow, cap, rateLimit);
+                reaperBatchSize, idempotencyWindow, cap, rateLimit, dropExpired);
     }
 
     /** The same settings with another rate limit. */
     public QueueSettings withRateLimit(RateLimit limit) {
         return new QueueSettings(visibilityTimeout, maxRetries, retryDelay, retryBackoffMultiplier, maxRetryDelay,
-                reaperBatchSize, idempotencyWindow, maxInflight, limit);
+                reaperBatchSize, idempotencyWindow, maxInflight, limit, dropExpired);
+    }
+
+    /** The same settings, dropping expired messages ({@code true}) or dead-lettering them. */
+    public QueueSettings withDropExpired(boolean drop) {
+        return new QueueSettings(visibilityTimeout, maxRetries, retryDelay, retryBackoffMultiplier, maxRetryDelay,
+                reaperBatchSize, idempotencyWindow, maxInflight, rateLimit, drop);
     }
 
     /** The contract's defaults. */

@@ -69,6 +69,8 @@ class EndpointOptionsTest {
             "rateLimit, ten/1s, was 'ten/1s'",
             "rateLimit, 10/soon, was '10/soon'",
             "rateLimitBurst, 0, rateLimitBurst must be between 1 and 1000, was 0",
+            "timeToLive, -1, timeToLive must be 0 ms (none) or more, was -1 ms",
+            "expiredMessages, keep, expiredMessages must be 'deadLetter' or 'drop', was 'keep'",
             "rateLimit, 10/1s&shards=2, rateLimit=10/1s cannot be combined with shards=2",
     })
     void aBadOptionValueFailsAtEndpointCreationNamingIt(String option, String value, String message) {
@@ -137,7 +139,7 @@ class EndpointOptionsTest {
             "groupStartId, 5, groupStartId must be '0' or '$', was '5'",
             "maxLen, -1, maxLen must be 0 (off) or more, was -1",
             "streamKey, same&deadLetterKey=same, streamKey and deadLetterKey must differ",
-            "maxInflight, 3, maxInflight=3 is for list mode only so far",
+            "timeToLive, 1m, timeToLive=60000 is for list mode only so far",
     })
     void aBadStreamOptionFailsAtEndpointCreationNamingIt(String option, String value, String message) {
         assertThatThrownBy(() -> context.getEndpoint("reliable-redis:orders?mode=stream&" + option + "=" + value))

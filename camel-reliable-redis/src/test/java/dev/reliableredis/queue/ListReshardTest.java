@@ -52,7 +52,7 @@ class ListReshardTest extends QueueTestBase {
         retried.addAll(List.of("m4", "m5", "m6"));
         dead.addAll(List.of("m7", "m8", "m9"));
         three.enqueue(keyedMessages(10, 60, keys));
-        three.enqueue(new NewMessage("later", "later".getBytes(), null, 600_000, "customer-1"));
+        three.enqueue(new NewMessage("later", "later".getBytes(), null, 600_000, "customer-1", 3_600_000));
         readyOrder.addAll(ids(10, 60));
         assertThat(counts(three)).isEqualTo(new QueueStats(50, 0, 4, 3));
     }
@@ -64,9 +64,12 @@ class ListReshardTest extends QueueTestBase {
         ShardedQueue two = sharded(gateway, 2, SETTINGS);
         assertThat(moved).isPositive();
         assertThat(counts(two)).isEqualTo(new QueueStats(50, 0, 4, 3));
-        assertThat(raw.exists(Stream.of("ready", "delayed", "dead", "messages", "leases", "failure", "acked")
+        assertThat(raw.exists(Stream.of("ready", "delayed", "dead", "messages", "leases", "failure", "acked", "expires")
                 .map(part -> key("orders#2", part)).toArray(String[]::new)))
                 .as("shard 2's messages, states and ids all moved").isZero();
+        String laterShard = two.shards().get(ShardPicker.shardOf("customer-1", 2)).name();
+        assertThat(raw.hexists(key(laterShard, "expires"), "later"))
+                .as("the delayed message's time to live moved with it").isTrue();
         for (int shard = 0; shard < 2; shard++) {
             int s = shard;
             List<String> ready = raw.lrange(key(two.shards().get(shard).name(), "ready"), 0, -1);

@@ -5,47 +5,59 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-import dev.reliableredis.queue.list.ListQueue;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * List mode's queue-wide cap on the messages in flight, decided by the claim script: a claim takes at most cap - in
- * flight, whoever claims, expired leases not yet returned counting, and the settlement that frees room wakes a
- * waiting consumer.
+ * The queue-wide cap on the messages in flight (a stream group's), decided by the claim script: a claim takes at most
+ * cap - in flight, whoever claims, expired leases not yet returned counting, and the settlement that frees room wakes
+ * a waiting consumer.
  */
+@ParameterizedClass(name = "{0} mode")
+@ValueSource(strings = {"list", "stream"})
 class MaxInflightTest extends QueueTestBase {
 
     private static final Claimant ONE = new Claimant("consumer#0", Duration.ofSeconds(2));
     private static final Claimant OTHER = new Claimant("consumer#1", Duration.ofSeconds(2));
 
-    private ListQueue capped(long visibilityMs) {
-        return queue("orders", settings(visibilityMs, 3, 100).withMaxInflight(3));
+    @Parameter
+    String mode;
+
+    /** Retries due after a minute: a nacked message does not come back within a test. */
+    private ReliableQueue capped(long visibilityMs) {
+        return queueOfMode(mode, settings(visibilityMs, 3, 60_000).withMaxInflight(3));
+    }
+
+    private String cappedKey() {
+        return key("orders", mode.equals("list") ? "capped" : "group:g:capped");
     }
 
     @Test
     void claimsTakeAtMostTheCapLessWhatIsInFlightWhoeverClaims() {
-        ListQueue queue = capped(60_000);
+        ReliableQueue queue = capped(60_000);
         queue.enqueue(messages(10));
 
         List<Delivery> first = queue.claim(ONE, 2);
         assertThat(first).hasSize(2);
         assertThat(queue.claim(OTHER, 10)).as("3 - 2 in flight").hasSize(1);
         assertThat(queue.claim(ONE, 10)).as("at the cap").isEmpty();
-        assertThat(raw.exists(key("orders", "capped"))).isOne();
+        assertThat(raw.exists(cappedKey())).isOne();
 
         assertThat(queue.ack(List.of(first.get(0).lease()))).containsExactly(Settled.ACKED);
 
-        assertThat(raw.exists(key("orders", "capped"))).as("cleared by the ack that freed room").isZero();
+        assertThat(raw.exists(cappedKey())).as("cleared by the ack that freed room").isZero();
         assertThat(queue.claim(OTHER, 10)).hasSize(1);
         assertThat(counts(queue)).isEqualTo(new QueueStats(6, 3, 0, 0));
     }
 
     @Test
     void anExpiredLeaseTheReaperHasNotReturnedStillCounts() {
-        ListQueue queue = capped(200);
+        ReliableQueue queue = capped(200);
         queue.enqueue(messages(5));
         assertThat(queue.claim(ONE, 10)).hasSize(3);
         long claimedAt = now();
@@ -64,7 +76,7 @@ class MaxInflightTest extends QueueTestBase {
 
     @Test
     void aConsumerWaitingAtTheCapIsWokenByTheSettlementThatFreesRoom() {
-        ListQueue queue = capped(60_000);
+        ReliableQueue queue = capped(60_000);
         queue.enqueue(messages(4));
         List<Delivery> held = queue.claim(ONE, 3);
         try (Claimer claimer = queue.newClaimer(OTHER)) {
@@ -76,7 +88,7 @@ class MaxInflightTest extends QueueTestBase {
                 }
                 return got;
             });
-            await().atMost(Duration.ofSeconds(10)).until(() -> blockedIn("blpop"));
+            await().atMost(Duration.ofSeconds(10)).until(() -> blockedIn(mode.equals("list") ? "blpop" : "xread"));
             assertThat(waiting).isNotDone();
 
             queue.nack(List.of(new Failure(held.get(0).lease(), "boom")));

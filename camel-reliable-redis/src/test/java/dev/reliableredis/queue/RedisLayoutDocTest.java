@@ -28,7 +28,7 @@ class RedisLayoutDocTest {
             "stream/nack", "stream/extend", "stream/release", "stream/reap", "stream/redrive", "stream/purge",
             "stream/stats", "stream/browse", "stream/leave", "stream/includes/groups", "stream/includes/dead_letter",
             "stream/includes/add", "stream/includes/deliveries", "stream/reshard-read", "stream/reshard-put",
-            "stream/reshard-drop");
+            "stream/reshard-drop", "stream/includes/capacity");
 
     @Test
     void theScriptReferenceIsTheScriptsOwnHeaders() throws IOException {

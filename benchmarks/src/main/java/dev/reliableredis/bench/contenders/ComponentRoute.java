@@ -25,15 +25,22 @@ public final class ComponentRoute extends CamelRouteContender {
 
     private static final int BATCH = 100;
     private static final int BATCHES_IN_FLIGHT = 4;
+    /**
+     * limited: the queue-wide cap and rate limit switched on, far above what this machine moves, and in list mode a
+     * time to live on every message: what these features cost when they do not bind.
+     */
+    private static final String UNBINDING_LIMITS = "&maxInflight=100000&rateLimit=10000000/1s&rateLimitBurst=1000";
 
     private final Spec spec;
 
     public ComponentRoute(Spec spec) throws Exception {
         this.spec = spec;
         String uri = "reliable-redis:bench?mode=" + spec.mode() + "&redisUri=" + spec.redisUri();
-        String consumerUri = uri + "&concurrentConsumers=" + spec.consumers() + "&maxMessagesPerPoll=" + spec.perPoll();
+        String consumerUri = uri + "&concurrentConsumers=" + spec.consumers() + "&maxMessagesPerPoll=" + spec.perPoll()
+                             + (spec.send().equals("limited") ? UNBINDING_LIMITS : "");
         start(consumerUri, spec.send().equals("sync") ? uri + "&synchronous=true"
-                : spec.send().equals("shared") ? consumerUri : uri);
+                : spec.send().equals("shared") ? consumerUri
+                : spec.send().equals("limited") && spec.mode().equals("list") ? uri + "&timeToLive=3600000" : uri);
     }
 
     @Override

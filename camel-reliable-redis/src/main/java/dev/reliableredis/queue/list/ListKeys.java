@@ -26,6 +26,7 @@ final class ListKeys {
     final byte[] resumed;
     final byte[] capped;
     final byte[] rate;
+    final byte[] expires;
     private final String base;
 
     ListKeys(String keyPrefix, String queue) {
@@ -46,6 +47,7 @@ final class ListKeys {
         resumed = key(base, "resumed");
         capped = key(base, "capped");
         rate = key(base, "rate");
+        expires = key(base, "expires");
     }
 
     /** The record of one claimant's last claim (see the claim script). */

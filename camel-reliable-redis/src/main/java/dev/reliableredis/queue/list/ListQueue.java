@@ -108,14 +108,16 @@ public final class ListQueue implements ReliableQueue {
         if (messages.isEmpty()) {
             return CompletableFuture.completedFuture(List.of());
         }
-        byte[][] args = new byte[3 * messages.size()][];
+        byte[][] args = new byte[4 * messages.size()][];
         int i = 0;
         for (NewMessage message : messages) {
             args[i++] = bytes(message.id());
             args[i++] = MessageRecord.payload(message.encodedHeaders(), message.body());
             args[i++] = bytes(message.delayMs());
+            args[i++] = bytes(message.timeToLiveMs());
         }
-        return calls.enqueue(ENQUEUE, keys(keys.ready, keys.delayed, keys.messages, keys.acked, keys.wake), args);
+        return calls.enqueue(ENQUEUE, keys(keys.ready, keys.delayed, keys.messages, keys.acked, keys.wake,
+                keys.expires), args);
     }
 
     @Override
@@ -140,10 +142,11 @@ public final class ListQueue implements ReliableQueue {
                 : calls.runAsync(on, "claim", CLAIM, ScriptOutputType.MULTI,
                         keys(keys.ready, keys.inflight, keys.messages, keys.leases, keys.seq, keys.wake,
                                 keys.claimers, keys.claim(claimant.id()), keys.paused, keys.resumed, keys.capped,
-                                keys.rate),
+                                keys.rate, keys.expires, keys.dead, keys.failure),
                         visibility, bytes(max), bytes(claimant.id()), bytes(claimant.liveFor().toMillis()),
                         bytes(claimId), bytes(settings.maxInflight()), bytes(rate.permits()),
-                        bytes(rate.period().toMillis()), bytes(rate.burst()));
+                        bytes(rate.period().toMillis()), bytes(rate.burst()),
+                        bytes(settings.dropExpired() ? "drop" : "dead"));
         return rows.thenApply(this::toClaimed);
     }
 
@@ -177,7 +180,7 @@ public final class ListQueue implements ReliableQueue {
         args.add(bytes(settings.idempotencyWindow().toMillis()));
         QueueCalls.addLeases(args, leases);
         return calls.settle("ack", ACK, keys(inflight(), keys.messages, keys.leases, keys.failure, keys.acked,
-                keys.capped, keys.wake),
+                keys.capped, keys.wake, keys.expires),
                 args, Settled::ofAck);
     }
 
@@ -237,7 +240,8 @@ public final class ListQueue implements ReliableQueue {
         while (moved < limit) {
             long batch = Math.min(BULK_BATCH, limit - moved);
             Long n = calls.run("redrive", REDRIVE, ScriptOutputType.INTEGER,
-                    keys(keys.dead, keys.ready, keys.messages, keys.leases, keys.failure, keys.wake), bytes(batch));
+                    keys(keys.dead, keys.ready, keys.messages, keys.leases, keys.failure, keys.wake, keys.expires),
+                    bytes(batch));
             moved += n;
             if (n < batch) {
                 break;
@@ -249,7 +253,8 @@ public final class ListQueue implements ReliableQueue {
     @Override
     public boolean redrive(String messageId) {
         Long moved = calls.run("redrive", REDRIVE, ScriptOutputType.INTEGER,
-                keys(keys.dead, keys.ready, keys.messages, keys.leases, keys.failure, keys.wake), bytes(1),
+                keys(keys.dead, keys.ready, keys.messages, keys.leases, keys.failure, keys.wake, keys.expires),
+                bytes(1),
                 bytes(messageId));
         return moved == 1;
     }
@@ -259,7 +264,8 @@ public final class ListQueue implements ReliableQueue {
         long removed = 0;
         while (true) {
             List<Long> result = calls.run("purge", PURGE, ScriptOutputType.MULTI,
-                    keys(keys.ready, keys.delayed, keys.dead, keys.messages, keys.leases, keys.failure),
+                    keys(keys.ready, keys.delayed, keys.dead, keys.messages, keys.leases, keys.failure,
+                            keys.expires),
                     bytes(BULK_BATCH));
             removed += result.get(0);
             if (result.get(1) == 0) {

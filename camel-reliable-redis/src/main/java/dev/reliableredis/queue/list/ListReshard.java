@@ -36,7 +36,7 @@ public final class ListReshard implements ShardMover {
     private static final LuaScript PUT = LuaScript.load("reshard-put");
     private static final LuaScript DROP = LuaScript.load("reshard-drop");
     private static final int CHUNK = 500;
-    private static final int FIELDS = 5;
+    private static final int FIELDS = 6;
 
     private final RedisGateway redis;
     private final String keyPrefix;
@@ -160,7 +160,7 @@ public final class ListReshard implements ShardMover {
     }
 
     /** One message as reshard-read returns it. */
-    private record Row(String id, byte[] score, byte[] record, byte[] lease, byte[] failure) {
+    private record Row(String id, byte[] score, byte[] record, byte[] lease, byte[] failure, byte[] expiry) {
     }
 
     /** One shard's keys and calls, by its index. */
@@ -179,16 +179,17 @@ public final class ListReshard implements ShardMover {
 
         byte[][] readKeys() {
             return keys(keys.ready, keys.delayed, keys.dead, keys.acked, keys.messages, keys.leases, keys.failure,
-                    keys.inflight, keys.deadInflight, keys.claimers);
+                    keys.inflight, keys.deadInflight, keys.claimers, keys.expires);
         }
 
         byte[][] putKeys() {
             return keys(keys.ready, keys.delayed, keys.dead, keys.acked, keys.messages, keys.leases, keys.failure,
-                    keys.wake);
+                    keys.wake, keys.expires);
         }
 
         byte[][] dropKeys() {
-            return keys(keys.ready, keys.delayed, keys.dead, keys.acked, keys.messages, keys.leases, keys.failure);
+            return keys(keys.ready, keys.delayed, keys.dead, keys.acked, keys.messages, keys.leases, keys.failure,
+                    keys.expires);
         }
 
         List<Row> read(String section, int rank, int count) {
@@ -197,13 +198,13 @@ public final class ListReshard implements ShardMover {
             List<Row> rows = new ArrayList<>(flat.size() / FIELDS);
             for (int i = 0; i < flat.size(); i += FIELDS) {
                 rows.add(new Row(text(flat.get(i)), (byte[]) flat.get(i + 1), (byte[]) flat.get(i + 2),
-                        (byte[]) flat.get(i + 3), (byte[]) flat.get(i + 4)));
+                        (byte[]) flat.get(i + 3), (byte[]) flat.get(i + 4), (byte[]) flat.get(i + 5)));
             }
             return rows;
         }
 
         void put(String section, List<Row> rows) {
-            List<byte[]> args = new ArrayList<>(rows.size() * 6);
+            List<byte[]> args = new ArrayList<>(rows.size() * 7);
             for (Row row : rows) {
                 args.add(bytes(section));
                 args.add(bytes(row.id));
@@ -211,6 +212,7 @@ public final class ListReshard implements ShardMover {
                 args.add(orEmpty(row.record));
                 args.add(orEmpty(row.lease));
                 args.add(orEmpty(row.failure));
+                args.add(orEmpty(row.expiry));
             }
             calls.run("reshard", PUT, ScriptOutputType.INTEGER, putKeys(), args);
         }

@@ -34,10 +34,11 @@ import io.lettuce.core.api.StatefulConnection;
  * <p>While the queue is paused, the claim script tells so ({@link Hold}), and the consumer waits for a resume
  * instead of reading, with XREAD on the queue's resumed stream, no longer than the pause has left, then claims
  * again: a resume wakes every paused consumer at once, and a timed pause ends on time. An entry that a read waiting
- * when the pause landed still took is given back unrun ({@link StreamQueue#readNew}). Under a rate limit the
- * consumer never reads by itself: it sleeps as long as the claim script says, or, when it found nothing to take,
- * waits for an arrival with XREAD (which takes nothing), and claims again; so every entry is taken by the script,
- * under the limit, and an arrival wakes every waiting consumer of the group.
+ * when the pause landed still took is given back unrun ({@link StreamQueue#readNew}). Under a rate limit or a
+ * maxInflight cap the consumer never reads by itself: at the limit it sleeps as long as the claim script says, at
+ * the cap it waits for the settlement that frees room (XREAD of the group's freed stream), and when it found nothing
+ * to take it waits for an arrival with XREAD (which takes nothing); then it claims again. So every entry is taken by
+ * the script, under the limit and the cap, and an arrival wakes every waiting consumer of the group.
  */
 final class StreamClaimer implements Claimer {
 

@@ -26,6 +26,8 @@ final class StreamKeys {
     final byte[] paused;
     final byte[] resumed;
     final byte[] rate;
+    final byte[] capped;
+    final byte[] freed;
     private final String group;
 
     StreamKeys(String keyPrefix, String queue, StreamOptions options) {
@@ -46,6 +48,8 @@ final class StreamKeys {
         deliveries = bytes(group + "deliveries");
         deadDeliveries = bytes(group + "dead-deliveries");
         rate = bytes(group + "rate");
+        capped = bytes(group + "capped");
+        freed = bytes(group + "freed");
     }
 
     /** The claimers and dead-claimers sets of one group of a queue (a group of any name, as XINFO GROUPS lists it). */

@@ -151,6 +151,10 @@ public final class StreamQueue implements ReliableQueue {
         List<byte[]> args = new ArrayList<>(1 + 4 * messages.size());
         args.add(bytes(options.maxLen()));
         for (NewMessage message : messages) {
+            if (message.timeToLiveMs() > 0) {
+                return CompletableFuture.failedFuture(new IllegalArgumentException("Message '" + message.id()
+                        + "' has a time to live, which stream-mode queue '" + name + "' does not support yet"));
+            }
             args.add(bytes(message.id()));
             args.add(message.body());
             args.add(bytes(message.encodedHeaders()));
@@ -171,11 +175,12 @@ public final class StreamQueue implements ReliableQueue {
         RateLimit rate = rateLimit();
         List<Object> rows = inGroup("claim", () -> calls.run("claim", CLAIM, ScriptOutputType.MULTI,
                 keys(source(), retry(), claimers(), deliveries(), keys.claim(deadLetters, claimant.id()), keys.paused,
-                        keys.resumed, keys.rate),
+                        keys.resumed, keys.rate, keys.capped, keys.freed),
                 bytes(options.group()), bytes(options.consumerName()), bytes(max), bytes(claimant.id()),
                 bytes(claimant.liveFor().toMillis()), bytes(claimId.value()),
                 bytes(settings.visibilityTimeout().toMillis()), bytes(deadLetters ? "0" : "1"),
-                bytes(rate.permits()), bytes(rate.period().toMillis()), bytes(rate.burst())));
+                bytes(rate.permits()), bytes(rate.period().toMillis()), bytes(rate.burst()),
+                bytes(deadLetters ? 0 : settings.maxInflight())));
         claimId.renew();
         Hold hold = Hold.ofReply(rows);
         if (hold != null) {
@@ -218,7 +223,11 @@ public final class StreamQueue implements ReliableQueue {
 
     /** Waits on the connection for the end of the hold, at most {@code block}. */
     CompletableFuture<?> await(StatefulConnection<byte[], byte[]> connection, Hold hold, Duration block) {
-        byte[] stream = hold.reason() == Hold.Reason.CAUGHT_UP ? source() : keys.resumed;
+        byte[] stream = switch (hold.reason()) {
+            case CAUGHT_UP -> source();
+            case CAPPED -> keys.freed;
+            case PAUSED, LIMITED -> keys.resumed;
+        };
         return calls.async("claim", () -> hold.await(RedisGateway.async(connection), stream, block));
     }
 
@@ -251,7 +260,8 @@ public final class StreamQueue implements ReliableQueue {
             args.add(bytes(lease.token()));
             args.add(bytes(lease.messageId()));
         }
-        return calls.settle("ack", ACK, keys(source(), retry(), keys.ids, keys.acked, deliveries()), args,
+        return calls.settle("ack", ACK, keys(source(), retry(), keys.ids, keys.acked, deliveries(), keys.capped,
+                keys.freed), args,
                 Settled::ofAck);
     }
 
@@ -264,7 +274,8 @@ public final class StreamQueue implements ReliableQueue {
         QueueCalls.addRetryPolicy(args, settings, deadLetters);
         args.add(bytes(deletion()));
         QueueCalls.addFailures(args, failures);
-        return calls.settle("nack", NACK, keys(source(), retry(), keys.dead, keys.ids, deliveries()), args,
+        return calls.settle("nack", NACK, keys(source(), retry(), keys.dead, keys.ids, deliveries(), keys.capped,
+                keys.freed), args,
                 Settled::ofNack);
     }
 

@@ -29,6 +29,9 @@
   KEYS[10] resumed  stream of the last resume (see resume)
   KEYS[11] capped   exists while a claim found the queue at its maxInflight (see includes/capacity)
   KEYS[12] rate     the rate limit's theoretical arrival time (see includes/rate)
+  KEYS[13] expires  hash id -> server time (ms) after which the message is not delivered (see enqueue)
+  KEYS[14] dead     zset id -> time available to a dead-letter consumer (ms)
+  KEYS[15] failure  hash id -> last failure
 
   ARGV[1] visibility timeout in ms
   ARGV[2] most messages to claim
@@ -39,6 +42,7 @@
   ARGV[7] rateLimit: the most messages claimed per period, across all consumers; 0: no limit
   ARGV[8] the rate limit's period in ms
   ARGV[9] rateLimitBurst: the most messages claimed at once at the rate limit
+  ARGV[10] 'drop' to drop expired messages; else they are dead-lettered
 
   With a cap, a claim takes at most cap - in flight, where in flight counts every lease of the in-flight set,
   those of batch-mates waiting their turn and expired ones the reaper has not returned yet included. A claim that
@@ -49,6 +53,11 @@
   delivers count against it. A claim that the limit allows none takes nothing and returns {'limited', ms until the
   limit allows one, ''} (the shape of a paused claim's reply: its claimant sleeps that long), and leaves no wake-up
   token, so that one consumer waits on the limit, not all of them.
+
+  A message whose time to live has passed (its expires field is now or earlier) is never delivered: it is taken off
+  the ready list with the batch and dead-lettered, its failure 'expired: its time to live ended at <ms>' and its
+  delivery count unchanged, or, with ARGV[10] 'drop', deleted with everything kept about it. Either way its expires
+  field goes. It counts against neither the cap nor the rate limit.
 
   A claim that has run before with this claim id (includes/claim_record) takes nothing: it returns those of its
   first run's messages that are still leased under their first run's tokens, in the same shape. Else, while the
@@ -134,23 +143,30 @@ local live = math.max(1, redis.call('ZCOUNT', KEYS[7], now, '+inf'))
 local ids = redis.call('LRANGE', KEYS[1], 0, math.min(room, math.ceil(ready / live)) - 1)
 local records = redis.call('HMGET', KEYS[3], unpack(ids))
 local states = redis.call('HMGET', KEYS[4], unpack(ids))
+local expiries = redis.call('HMGET', KEYS[13], unpack(ids))
 -- reads that also check the types of the keys written below
 redis.call('ZSCORE', KEYS[2], ids[1])
+redis.call('ZSCORE', KEYS[14], ids[1])
+redis.call('HEXISTS', KEYS[15], ids[1])
 local seq = redis.call('GET', KEYS[5])
 if seq and not string.match(seq, '^%d+$') then
   error({err = 'ERR ' .. KEYS[5] .. ' holds ' .. seq .. ', not a counter'})
 end
 local tokens = redis.call('LLEN', KEYS[6])
 
--- the batch: the messages that can be delivered, up to the first solo one (which, first in line, goes alone)
-local batch, taken = {}, #ids
+-- the batch: the messages that can be delivered, up to the first solo one (which, first in line, goes alone); the
+-- expired ones before it are taken off too
+local batch, expired, taken = {}, {}, #ids
 for i = 1, #ids do
   local record, state = records[i], states[i]
   local deliveries, _, credits, flags = 0, nil, 0, ''
   if state then
     deliveries, _, credits, flags = parse_lease(state)
   end
-  if deliveries and record and string.find(record, '^%d+|%d+|') then
+  local ends = expiries[i] and tonumber(expiries[i])
+  if record and ends and ends <= now then
+    expired[#expired + 1] = {id = ids[i], ends = expiries[i]}
+  elseif deliveries and record and string.find(record, '^%d+|%d+|') then
     local solo = is_solo(flags)
     if solo and #batch > 0 then
       taken = i - 1
@@ -168,6 +184,25 @@ redis.call('LTRIM', KEYS[1], taken, -1)
 local left = ready - taken
 if left > 0 and tokens == 0 then
   redis.call('RPUSH', KEYS[6], '1')
+end
+if #expired > 0 then
+  local gone, dead, failures = {}, {}, {}
+  for _, e in ipairs(expired) do
+    gone[#gone + 1] = e.id
+    dead[#dead + 1] = now
+    dead[#dead + 1] = e.id
+    failures[#failures + 1] = e.id
+    failures[#failures + 1] = 'expired: its time to live ended at ' .. e.ends
+  end
+  redis.call('HDEL', KEYS[13], unpack(gone))
+  if ARGV[10] == 'drop' then
+    redis.call('HDEL', KEYS[3], unpack(gone))
+    redis.call('HDEL', KEYS[4], unpack(gone))
+    redis.call('HDEL', KEYS[15], unpack(gone))
+  else
+    redis.call('ZADD', KEYS[14], unpack(dead))
+    redis.call('HSET', KEYS[15], unpack(failures))
+  end
 end
 if #batch == 0 then
   return {left}

@@ -1,6 +1,6 @@
 --[[
   purge: removes up to ARGV[1] messages from each of the ready list, the delayed set
-  and the dead letters, with their records, delivery states and failures. Messages in flight
+  and the dead letters, with their records, delivery states, failures and times to live. Messages in flight
   are not touched: they finish normally. The caller repeats while the second value it returns is 1.
 
   KEYS[1] ready     list of ids
@@ -9,6 +9,7 @@
   KEYS[4] messages  hash id -> "enqueuedAt|payload"
   KEYS[5] leases    hash id -> "deliveries|leaseToken[|credits|flags]"
   KEYS[6] failure   hash id -> last failure
+  KEYS[7] expires   hash id -> server time (ms) after which the message is not delivered (see enqueue)
 
   ARGV[1] most messages to remove from each of the three
 
@@ -18,7 +19,7 @@
 
 require_type(KEYS[2], 'zset')
 require_type(KEYS[3], 'zset')
-for _, key in ipairs({KEYS[4], KEYS[5], KEYS[6]}) do
+for _, key in ipairs({KEYS[4], KEYS[5], KEYS[6], KEYS[7]}) do
   require_type(key, 'hash')
 end
 local batch = tonumber(ARGV[1])
@@ -38,5 +39,6 @@ for _, id in ipairs(ids) do
   removed = removed + redis.call('HDEL', KEYS[4], id)
   redis.call('HDEL', KEYS[5], id)
   redis.call('HDEL', KEYS[6], id)
+  redis.call('HDEL', KEYS[7], id)
 end
 return {removed, more}

@@ -10,11 +10,12 @@
   KEYS[4] leases    hash id -> "deliveries|leaseToken[|credits|flags]"
   KEYS[5] failure   hash id -> last failure
   KEYS[6] wake      list of wake-up tokens for idle consumers (see includes/wake)
+  KEYS[7] expires   hash id -> server time (ms) after which the message is not delivered (see enqueue)
 
   ARGV[1] most dead letters to move
   ARGV[2] optional: the message id of the one dead letter to move
 
-  A dead letter without a stored message is dropped.
+  A dead letter without a stored message is dropped. A redriven message has no time to live any more.
 
   Returns the number of messages moved.
 ]]
@@ -26,6 +27,7 @@ require_type(KEYS[3], 'hash')
 require_type(KEYS[4], 'hash')
 require_type(KEYS[5], 'hash')
 require_type(KEYS[6], 'list')
+require_type(KEYS[7], 'hash')
 local ids
 if ARGV[2] then
   ids = redis.call('ZSCORE', KEYS[1], ARGV[2]) and {ARGV[2]} or {}
@@ -38,6 +40,7 @@ for _, id in ipairs(ids) do
   if redis.call('HEXISTS', KEYS[3], id) == 1 then
     redis.call('HDEL', KEYS[4], id)
     redis.call('HDEL', KEYS[5], id)
+    redis.call('HDEL', KEYS[7], id)
     redis.call('RPUSH', KEYS[2], id)
     moved = moved + 1
   end

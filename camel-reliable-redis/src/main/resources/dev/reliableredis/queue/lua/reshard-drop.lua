@@ -11,6 +11,7 @@
   KEYS[5] messages  hash id -> "enqueuedAt|payload"
   KEYS[6] leases    hash id -> "deliveries|leaseToken[|credits|flags]"
   KEYS[7] failure   hash id -> last failure
+  KEYS[8] expires   hash id -> server time (ms) after which the message is not delivered (see enqueue)
 
   ARGV[1] section: 'ready', 'delayed', 'dead' or 'acked'
   ARGV[2k]   id of the chunk's k-th message
@@ -54,5 +55,6 @@ if #moved > 0 and section ~= 'acked' then
   redis.call('HDEL', KEYS[5], unpack(moved))
   redis.call('HDEL', KEYS[6], unpack(moved))
   redis.call('HDEL', KEYS[7], unpack(moved))
+  redis.call('HDEL', KEYS[8], unpack(moved))
 end
 return #moved

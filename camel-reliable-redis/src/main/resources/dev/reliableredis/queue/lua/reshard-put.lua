@@ -1,6 +1,6 @@
 --[[
   reshard-put: stores on a list-mode shard the messages a reshard moves there from another shard, each with its
-  record, delivery state and failure, in the same section with the same score; and the acked ids it copies there.
+  record, delivery state, failure and expiry, in the same section with the same score; and the acked ids it copies there.
   A message whose id this shard knows already (stored, or acked within the idempotency window) is left out, so a
   reshard that stopped after this call and runs again does not store it twice.
 
@@ -12,13 +12,15 @@
   KEYS[6] leases    hash id -> "deliveries|leaseToken[|credits|flags]"
   KEYS[7] failure   hash id -> last failure
   KEYS[8] wake      list of wake-up tokens for idle consumers (see includes/wake)
+  KEYS[9] expires   hash id -> server time (ms) after which the message is not delivered (see enqueue)
 
-  ARGV[6k-5] section of the k-th message: 'ready', 'delayed', 'dead' or 'acked'
-  ARGV[6k-4] its id
-  ARGV[6k-3] its score ('' for ready)
-  ARGV[6k-2] its record ('' for an acked id)
-  ARGV[6k-1] its leases-hash value, '' for none
-  ARGV[6k]   its failure, '' for none
+  ARGV[7k-6] section of the k-th message: 'ready', 'delayed', 'dead' or 'acked'
+  ARGV[7k-5] its id
+  ARGV[7k-4] its score ('' for ready)
+  ARGV[7k-3] its record ('' for an acked id)
+  ARGV[7k-2] its leases-hash value, '' for none
+  ARGV[7k-1] its failure, '' for none
+  ARGV[7k]   its expiry, '' for none
 
   Returns the number of messages and ids stored.
 
@@ -28,17 +30,17 @@
 --- @include "includes/types"
 --- @include "includes/limits"
 
-require_batch(#ARGV / 6, 'reshard put')
+require_batch(#ARGV / 7, 'reshard put')
 
 require_type(KEYS[1], 'list')
 for _, key in ipairs({KEYS[2], KEYS[3], KEYS[4]}) do
   require_type(key, 'zset')
 end
-for _, key in ipairs({KEYS[5], KEYS[6], KEYS[7]}) do
+for _, key in ipairs({KEYS[5], KEYS[6], KEYS[7], KEYS[9]}) do
   require_type(key, 'hash')
 end
 local stored, ready = 0, false
-for i = 1, #ARGV, 6 do
+for i = 1, #ARGV, 7 do
   local section, id, score = ARGV[i], ARGV[i + 1], ARGV[i + 2]
   if section == 'acked' then
     stored = stored + redis.call('ZADD', KEYS[4], 'GT', 'CH', score, id)
@@ -49,6 +51,9 @@ for i = 1, #ARGV, 6 do
     end
     if ARGV[i + 5] ~= '' then
       redis.call('HSET', KEYS[7], id, ARGV[i + 5])
+    end
+    if ARGV[i + 6] ~= '' then
+      redis.call('HSET', KEYS[9], id, ARGV[i + 6])
     end
     if section == 'ready' then
       redis.call('RPUSH', KEYS[1], id)

@@ -12,14 +12,15 @@
   KEYS[8] inflight       zset id -> lease deadline (ms)
   KEYS[9] dead-inflight  zset id -> lease deadline (ms)
   KEYS[10] claimers      zset claimant id -> server time (ms) until which it counts as live
+  KEYS[11] expires       hash id -> server time (ms) after which the message is not delivered (see enqueue)
 
   ARGV[1] 'check', or the section to read: 'ready', 'delayed', 'dead' or 'acked'
   ARGV[2] rank of the first message to read (from the head of the list, the lowest score of a set)
   ARGV[3] most messages to read
 
-  Returns for 'check' {messages in flight, dead letters in flight, live claimants, ready messages}; for a section a flat array, 5
-  entries per message: id, score ('' for ready), record, leases-hash value, failure (false where there is none;
-  an acked id has only its score).
+  Returns for 'check' {messages in flight, dead letters in flight, live claimants, ready messages}; for a section a flat array, 6
+  entries per message: id, score ('' for ready), record, leases-hash value, failure, expiry (false where there is
+  none; an acked id has only its score).
 
   Fails with an error for a chunk of more than 1000 (includes/limits).
 ]]
@@ -46,11 +47,12 @@ end
 if #ids == 0 then
   return {}
 end
-local records, leases, failures = {}, {}, {}
+local records, leases, failures, expiries = {}, {}, {}, {}
 if ARGV[1] ~= 'acked' then
   records = redis.call('HMGET', KEYS[5], unpack(ids))
   leases = redis.call('HMGET', KEYS[6], unpack(ids))
   failures = redis.call('HMGET', KEYS[7], unpack(ids))
+  expiries = redis.call('HMGET', KEYS[11], unpack(ids))
 end
 local out = {}
 for k, id in ipairs(ids) do
@@ -60,5 +62,6 @@ for k, id in ipairs(ids) do
   out[n + 3] = records[k] or false
   out[n + 4] = leases[k] or false
   out[n + 5] = failures[k] or false
+  out[n + 6] = expiries[k] or false
 end
 return out

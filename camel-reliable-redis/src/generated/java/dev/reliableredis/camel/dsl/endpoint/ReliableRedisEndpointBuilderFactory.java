@@ -241,6 +241,23 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
+         * What a claim does with a message whose time to live has passed:
+         * deadLetter (with a failure starting with 'expired') or drop. Never is
+         * it delivered to the route.
+         * 
+         * The option is a: <code>java.lang.String</code> type.
+         * 
+         * Default: deadLetter
+         * Group: consumer
+         * 
+         * @param expiredMessages the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointConsumerBuilder expiredMessages(String expiredMessages) {
+            doSetProperty("expiredMessages", expiredMessages);
+            return this;
+        }
+        /**
          * Keep extending the lease while the exchange is in flight.
          * 
          * The option is a: <code>boolean</code> type.
@@ -309,10 +326,11 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
-         * List mode: the most messages of the queue claimed and not settled at
-         * once, across all its consumers in every JVM (batch-mates waiting
-         * their turn and expired leases not yet returned included); 0: no cap.
-         * Give every consumer of the queue the same value.
+         * The most messages of the queue claimed and not settled at once,
+         * across all its consumers in every JVM (batch-mates waiting their turn
+         * and expired leases not yet returned included); 0: no cap. Give every
+         * consumer of the queue the same value; in stream mode it caps the
+         * consumer group.
          * 
          * The option is a: <code>int</code> type.
          * 
@@ -327,10 +345,11 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
-         * List mode: the most messages of the queue claimed and not settled at
-         * once, across all its consumers in every JVM (batch-mates waiting
-         * their turn and expired leases not yet returned included); 0: no cap.
-         * Give every consumer of the queue the same value.
+         * The most messages of the queue claimed and not settled at once,
+         * across all its consumers in every JVM (batch-mates waiting their turn
+         * and expired leases not yet returned included); 0: no cap. Give every
+         * consumer of the queue the same value; in stream mode it caps the
+         * consumer group.
          * 
          * The option will be converted to a <code>int</code> type.
          * 
@@ -1469,6 +1488,44 @@ public interface ReliableRedisEndpointBuilderFactory {
          */
         default ReliableRedisEndpointProducerBuilder shards(String shards) {
             doSetProperty("shards", shards);
+            return this;
+        }
+        /**
+         * List mode: a message sent by this endpoint and not claimed within
+         * this long of the send (Redis time) is never delivered: it is
+         * dead-lettered, or dropped (expiredMessages); ms, or a duration such
+         * as 10m; 0: it lives until consumed. The header
+         * CamelReliableRedisTimeToLive overrides it.
+         * 
+         * The option is a: <code>long</code> type.
+         * 
+         * Default: 0
+         * Group: producer
+         * 
+         * @param timeToLive the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointProducerBuilder timeToLive(long timeToLive) {
+            doSetProperty("timeToLive", timeToLive);
+            return this;
+        }
+        /**
+         * List mode: a message sent by this endpoint and not claimed within
+         * this long of the send (Redis time) is never delivered: it is
+         * dead-lettered, or dropped (expiredMessages); ms, or a duration such
+         * as 10m; 0: it lives until consumed. The header
+         * CamelReliableRedisTimeToLive overrides it.
+         * 
+         * The option will be converted to a <code>long</code> type.
+         * 
+         * Default: 0
+         * Group: producer
+         * 
+         * @param timeToLive the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointProducerBuilder timeToLive(String timeToLive) {
+            doSetProperty("timeToLive", timeToLive);
             return this;
         }
         /**
@@ -2648,6 +2705,21 @@ public interface ReliableRedisEndpointBuilderFactory {
          */
         public String reliableRedisDelay() {
             return "CamelReliableRedisDelay";
+        }
+        /**
+         * List mode: the message is never delivered unless claimed within this
+         * many ms of the send (Redis server time): it is dead-lettered, or
+         * dropped (expiredMessages); 0: it lives until consumed. Overrides the
+         * timeToLive option.
+         * 
+         * The option is a: {@code Long} type.
+         * 
+         * Group: producer
+         * 
+         * @return the name of the header {@code ReliableRedisTimeToLive}.
+         */
+        public String reliableRedisTimeToLive() {
+            return "CamelReliableRedisTimeToLive";
         }
         /**
          * The operation: enqueue (default); stats (the body becomes a Map with

@@ -12,6 +12,8 @@
   KEYS[3] ids     hash message id -> entry reference
   KEYS[4] acked   zset message id -> time until which the acked id is remembered (ms)
   KEYS[5] deliveries  hash entry id -> "batchedAt|credits|solo" of this group on KEYS[1]
+  KEYS[6] capped  exists while a claim found the group at its maxInflight (see stream/includes/capacity)
+  KEYS[7] freed   stream the claimants waiting at the cap read (see stream/includes/capacity)
 
   ARGV[1] group
   ARGV[2] consumer
@@ -24,6 +26,8 @@
   Only a message id that the id index maps to the acked entry is remembered: an entry another program wrote has
   none, so nothing of it is remembered, and the entry is not read.
 
+  An ack that settles anything wakes the consumers waiting at the group's maxInflight, if any.
+
   Returns an array with one code per delivery: 1 acked, 0 refused.
 
   Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
@@ -35,6 +39,7 @@ local window, deletion, refPrefix = tonumber(ARGV[3]), ARGV[4], ARGV[5]
 --- @include "includes/types"
 --- @include "stream/includes/groups"
 --- @include "includes/limits"
+--- @include "stream/includes/capacity"
 
 require_batch((#ARGV - 5) / 3, 'ack')
 
@@ -75,5 +80,6 @@ if #acked > 0 then
     end
   end
   delete_all_acked(stream, group, acked, deletion)
+  capacity_freed(KEYS[6], KEYS[7], now)
 end
 return codes

@@ -22,6 +22,8 @@
   KEYS[6] paused      exists while the queue is paused (see pause)
   KEYS[7] resumed     stream of the last resume (see resume)
   KEYS[8] rate        the rate limit's theoretical arrival time (see includes/rate)
+  KEYS[9] capped      exists while a claim found the group at its maxInflight (see stream/includes/capacity)
+  KEYS[10] freed      stream of the last settlement after the group was capped (see stream/includes/capacity)
 
   ARGV[1] group
   ARGV[2] consumer
@@ -34,6 +36,8 @@
   ARGV[9] rateLimit: the most entries claimed per period, across all consumers; 0: no limit (a dead-letter consumer)
   ARGV[10] the rate limit's period in ms
   ARGV[11] rateLimitBurst: the most entries claimed at once at the rate limit
+  ARGV[12] maxInflight: the most entries of the group in flight at once, across all its consumers; 0: no cap (a
+           dead-letter consumer)
 
   A claim that has run before with this claim id (includes/claim_record) takes nothing: it returns those of its
   first run's entries that are still pending for this consumer with the delivery count of that run, in the same
@@ -42,10 +46,16 @@
 
   With a rate limit (includes/rate), a claim takes at most what the limit allows now; when the limit allows none,
   it takes nothing and returns {'limited', ms until the limit allows one, ''}, the shape of a paused claim's reply.
-  A blocking XREADGROUP would take an entry past the limit, so a rate-limited claimant never reads by itself: a
-  claim that finds nothing to take returns {'caught-up', -1, the group's last delivered id}, and its claimant waits
-  for an entry after that id with a blocking XREAD, which takes nothing, then claims again. No permit is held while
-  it waits.
+
+  With a cap, a claim takes at most the cap less the group's entries in flight: its pending entries less those
+  parked for a retry, so that batch-mates waiting their turn and the entries of a consumer that died, not yet
+  taken over by the reaper, count. A claim that finds no room takes nothing, marks the group capped and returns
+  {'capped', -1, the id of the freed stream's last entry}: its claimant waits for a newer entry, which the next ack
+  or nack adds.
+
+  A blocking XREADGROUP would take an entry past the limit or the cap, so a claimant with either never reads by
+  itself: a claim that finds nothing to take returns {'caught-up', -1, the group's last delivered id}, and its
+  claimant waits for an entry after that id with a blocking XREAD, which takes nothing, then claims again.
 
   Returns a flat array, 3 entries per delivery: entry id, delivery count, field array {k1, v1, ...}.
   A due retry whose entry was deleted meanwhile is acked away and not returned.
@@ -61,6 +71,18 @@
 --- @include "includes/claim_record"
 --- @include "includes/pause"
 --- @include "includes/rate"
+
+-- the group's entries in flight: its pending entries less those parked with the retry consumer
+local function in_flight(stream, group)
+  local summary = redis.call('XPENDING', stream, group)
+  local parked = 0
+  for _, owner in ipairs(summary[4] or {}) do
+    if owner[1] == RETRY_CONSUMER then
+      parked = tonumber(owner[2])
+    end
+  end
+  return summary[1] - parked
+end
 
 require_batch(tonumber(ARGV[3]), 'claim')
 
@@ -103,6 +125,17 @@ if interval then
     return {'limited', wait, ''}
   end
   count = math.min(count, allowed)
+end
+local cap = tonumber(ARGV[12])
+if cap > 0 then
+  local room = cap - in_flight(stream, group)
+  if room <= 0 then
+    -- pcall: on a Redis at its maxmemory the mark is lost, and the claimant claims again within a second
+    redis.pcall('SET', KEYS[9], '1')
+    local last = redis.call('XREVRANGE', KEYS[10], '+', '-', 'COUNT', 1)[1]
+    return {'capped', -1, last and last[1] or '0-0'}
+  end
+  count = math.min(count, room)
 end
 local info = group_info(stream, group)
 local lag = info and info['lag']
@@ -187,10 +220,10 @@ end
 if #batch > 0 then
   record_claim(KEYS[5], ARGV[6], claimed, ARGV[7])
 end
+if #batch == 0 and (interval or cap > 0) then
+  return {'caught-up', -1, info and info['last-delivered-id'] or '$'}
+end
 if interval then
-  if #batch == 0 then
-    return {'caught-up', -1, info and info['last-delivered-id'] or '$'}
-  end
   rate_take(KEYS[8], now, interval, #batch)
 end
 return out

@@ -16,6 +16,8 @@
   KEYS[3] dead    the dead-letter stream
   KEYS[4] ids     hash message id -> entry reference ('d:' .. entry id once dead)
   KEYS[5] deliveries  hash entry id -> "batchedAt|credits|solo" of this group on KEYS[1]
+  KEYS[6] capped  exists while a claim found the group at its maxInflight (see stream/includes/capacity)
+  KEYS[7] freed   stream the claimants waiting at the cap read (see stream/includes/capacity)
 
   ARGV[1] group
   ARGV[2] consumer
@@ -29,6 +31,8 @@
 
   Every nacked entry is first parked with the retry consumer (see stream/includes/groups), which is also the
   script's first write: Redis at its maxmemory refuses only scripts whose first write may need memory.
+
+  A nack that settles anything wakes the consumers waiting at the group's maxInflight, if any.
 
   Returns an array with one code per delivery: 1 retry scheduled, 2 dead-lettered, 3 due again after its
   retry-after, 0 refused (or, not dead-lettered, trimmed away meanwhile: there is nothing to retry).
@@ -46,6 +50,7 @@ local multiplier, maxDelay, deletion = tonumber(ARGV[5]), tonumber(ARGV[6]), ARG
 --- @include "includes/backoff"
 --- @include "stream/includes/deliveries"
 --- @include "includes/limits"
+--- @include "stream/includes/capacity"
 
 require_batch((#ARGV - 7) / 4, 'nack')
 
@@ -86,6 +91,12 @@ for i = 8, #ARGV, 4 do
     end
   else
     codes[#codes + 1] = 0
+  end
+end
+for _, code in ipairs(codes) do
+  if code > 0 then
+    capacity_freed(KEYS[6], KEYS[7], now)
+    break
   end
 end
 return codes
