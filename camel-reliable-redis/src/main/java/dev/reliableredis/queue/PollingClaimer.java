@@ -2,7 +2,6 @@ package dev.reliableredis.queue;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 
 /**
@@ -12,7 +11,7 @@ import java.util.function.IntFunction;
 public final class PollingClaimer implements Claimer {
 
     private final IntFunction<List<Delivery>> claim;
-    private boolean woken;
+    private final WakeableSleep sleep = new WakeableSleep();
 
     public PollingClaimer(IntFunction<List<Delivery>> claim) {
         this.claim = claim;
@@ -22,27 +21,14 @@ public final class PollingClaimer implements Claimer {
     public List<Delivery> claim(int max, Duration maxWait) {
         List<Delivery> deliveries = claim.apply(max);
         if (deliveries.isEmpty()) {
-            pause(maxWait);
+            sleep.sleep(maxWait);
         }
         return deliveries;
     }
 
-    private synchronized void pause(Duration maxWait) {
-        long deadline = System.nanoTime() + maxWait.toNanos();
-        long left;
-        try {
-            while (!woken && (left = deadline - System.nanoTime()) > 0) {
-                TimeUnit.NANOSECONDS.timedWait(this, left);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
     @Override
-    public synchronized void wakeUp() {
-        woken = true;
-        notifyAll();
+    public void wakeUp() {
+        sleep.end();
     }
 
     @Override

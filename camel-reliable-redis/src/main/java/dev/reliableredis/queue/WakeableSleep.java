@@ -4,9 +4,9 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A claimer's wait on its own thread, for as long as a claim script said (the rate limit), that a stopping consumer
- * ends at once. Not a blocking command: Redis ends a blocked command's timeout only on its next event-loop tick
- * (100 ms at the default hz), far from the wait the script asked for.
+ * A claimer's wait on its own thread that a stopping consumer ends at once: for as long as a claim script said (the
+ * rate limit), or a poll interval. Not a blocking command: Redis ends a blocked command's timeout only on its next
+ * event-loop tick (100 ms at the default hz), far from the wait the script asked for.
  */
 public final class WakeableSleep {
 

@@ -6,6 +6,7 @@ import java.util.Map;
 
 import dev.reliableredis.queue.list.ListQueue;
 import dev.reliableredis.testsupport.CommandStats;
+import io.lettuce.core.ScriptOutputType;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -28,6 +29,22 @@ class EnqueueScriptTest extends QueueTestBase {
         assertThat(record[2]).isEqualTo(headers + "hello");
         assertThat(raw.hexists(key("orders", "leases"), "m1")).as("no delivery state before the first delivery")
                 .isFalse();
+    }
+
+    /** The layout docs/redis-layout.md gives other programs, from before the time to live. */
+    @Test
+    void anotherProgramsCallWithFiveKeysAndThreeArgumentsPerMessageStillEnqueues() {
+        ListQueue q = queue("orders", settings(30_000, 3, 1000));
+        byte[][] keys = java.util.stream.Stream.of("ready", "delayed", "messages", "acked", "wake")
+                .map(part -> key("orders", part).getBytes()).toArray(byte[][]::new);
+
+        List<Long> codes = QueueCalls.await(LuaScript.load("enqueue").<List<Long>>run(gateway.asyncCommands(),
+                ScriptOutputType.MULTI, keys, "order-1001".getBytes(), "0|hello".getBytes(), "0".getBytes())
+                .toCompletableFuture());
+
+        assertThat(codes).containsExactly(1L);
+        assertThat(q.claim(1)).extracting(Delivery::messageId).containsExactly("order-1001");
+        assertThat(raw.exists(key("orders", "expires"))).isZero();
     }
 
     @Test

@@ -130,15 +130,11 @@ if cap > 0 then
     return {ready}
   end
 end
-local interval, burst = nil, tonumber(ARGV[9])
-if tonumber(ARGV[7]) > 0 then
-  interval = tonumber(ARGV[8]) / tonumber(ARGV[7])
-  local allowed, wait = rate_allows(KEYS[12], now, interval, burst)
-  if allowed == 0 then
-    return {'limited', wait, ''}
-  end
-  room = math.min(room, allowed)
+local interval, allowed, wait = rate_allows(KEYS[12], now, ARGV[7], ARGV[8], ARGV[9])
+if allowed == 0 then
+  return {'limited', wait, ''}
 end
+room = math.min(room, allowed)
 local live = math.max(1, redis.call('ZCOUNT', KEYS[7], now, '+inf'))
 local ids = redis.call('LRANGE', KEYS[1], 0, math.min(room, math.ceil(ready / live)) - 1)
 local records = redis.call('HMGET', KEYS[3], unpack(ids))

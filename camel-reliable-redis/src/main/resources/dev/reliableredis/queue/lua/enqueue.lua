@@ -19,6 +19,9 @@
   ARGV[4k-1] its delay in ms, 0 for ready now
   ARGV[4k]   its time to live in ms from now, 0 for none: only a message with one gets an expires field
 
+  A caller without KEYS[6] passes 3 arguments per message, without the time to live (the layout before it), as
+  other programs that enqueue do.
+
   Returns one code per message, in order: 1 stored, 0 a no-op because the id is already queued, delayed, in
   flight, dead, acked within the idempotency window, or earlier in the same batch.
 
@@ -29,18 +32,21 @@
 --- @include "includes/types"
 --- @include "includes/limits"
 
-require_batch(#ARGV / 4, 'enqueue')
+local stride = KEYS[6] and 4 or 3
+require_batch(#ARGV / stride, 'enqueue')
 
 require_type(KEYS[1], 'list')
 require_type(KEYS[2], 'zset')
 require_type(KEYS[3], 'hash')
 require_type(KEYS[4], 'zset')
 require_type(KEYS[5], 'list')
-require_type(KEYS[6], 'hash')
+if KEYS[6] then
+  require_type(KEYS[6], 'hash')
+end
 local now = now_ms()
 local stamp = string.format('%d', now) .. '|'
 local ids = {}
-for i = 1, #ARGV, 4 do
+for i = 1, #ARGV, stride do
   ids[#ids + 1] = ARGV[i]
 end
 local remembered = redis.call('ZMSCORE', KEYS[4], unpack(ids))
@@ -53,9 +59,10 @@ for k, id in ipairs(ids) do
     seen[id] = true
     codes[k] = 1
     records[#records + 1] = id
-    records[#records + 1] = stamp .. ARGV[4 * k - 2]
-    local delay = tonumber(ARGV[4 * k - 1])
-    local ttl = tonumber(ARGV[4 * k])
+    local first = stride * (k - 1)
+    records[#records + 1] = stamp .. ARGV[first + 2]
+    local delay = tonumber(ARGV[first + 3])
+    local ttl = stride == 4 and tonumber(ARGV[first + 4]) or 0
     if ttl > 0 then
       expiring[#expiring + 1] = id
       expiring[#expiring + 1] = now + ttl

@@ -15,21 +15,27 @@ local function rate_base(rate, now)
   return tat and tat > now and tat or now
 end
 
--- how many messages the rate allows to take now, and when it allows none, the ms until it allows one
-local function rate_allows(rate, now, interval, burst)
-  local base = rate_base(rate, now)
-  local allowed = math.floor((now + burst * interval - base) / interval)
-  if allowed > 0 then
-    return allowed, 0
+-- the claim's limit from its arguments (permits per period, period in ms, burst): the emission interval (nil when
+-- permits is 0: no limit), how many messages the limit allows to take now (math.huge without one), and when it
+-- allows none, the ms until it allows one
+local function rate_allows(rate, now, permits, period, burst)
+  if tonumber(permits) == 0 then
+    return nil, math.huge, 0
   end
-  return 0, math.max(1, math.ceil(base - now - (burst - 1) * interval))
+  local interval, b = tonumber(period) / tonumber(permits), tonumber(burst)
+  local base = rate_base(rate, now)
+  local allowed = math.floor((now + b * interval - base) / interval)
+  if allowed > 0 then
+    return interval, allowed, 0
+  end
+  return interval, 0, math.max(1, math.ceil(base - now - (b - 1) * interval))
 end
 
 -- moves the TAT on by count messages taken, or back by -count messages given back unused
 local function rate_take(rate, now, interval, count)
   local tat = rate_base(rate, now) + count * interval
   if tat > now then
-    redis.call('SET', rate, string.format('%.3f', tat), 'PX', math.ceil(tat - now))
+    redis.call('SET', rate, string.format('%.17g', tat), 'PX', math.ceil(tat - now))
   else
     redis.call('DEL', rate)
   end

@@ -41,8 +41,9 @@
 
   A claim that has run before with this claim id (includes/claim_record) takes nothing: it returns those of its
   first run's entries that are still pending for this consumer with the delivery count of that run, in the same
-  shape. Else, while the queue is paused (and ARGV[8] is '1'), the claim takes nothing and returns {'paused', ms the
-  pause has left (-1: until resumed), the id of the last resume} (includes/pause).
+  shape; when none is, a claim under a rate limit or a cap goes on as a new one. Else, while the queue is paused
+  (and ARGV[8] is '1'), the claim takes nothing and returns {'paused', ms the pause has left (-1: until resumed),
+  the id of the last resume} (includes/pause).
 
   With a rate limit (includes/rate), a claim takes at most what the limit allows now; when the limit allows none,
   it takes nothing and returns {'limited', ms until the limit allows one, ''}, the shape of a paused claim's reply.
@@ -90,6 +91,8 @@ require_type(KEYS[2], 'zset')
 require_type(KEYS[3], 'zset')
 require_type(KEYS[4], 'hash')
 require_type(KEYS[8], 'string')
+require_type(KEYS[9], 'string')
+require_type(KEYS[10], 'stream')
 local now = now_ms()
 local stream, group, consumer = KEYS[1], ARGV[1], ARGV[2]
 -- pcall: Redis at its maxmemory refuses a first write that may need memory; a full Redis must still be drained,
@@ -108,24 +111,20 @@ if earlier then
       out[#out + 1] = read[2]
     end
   end
-  return out
-end
-local interval, burst = nil, tonumber(ARGV[11])
-if tonumber(ARGV[9]) > 0 then
-  interval = tonumber(ARGV[10]) / tonumber(ARGV[9])
+  -- none of them left: a claimant under a rate limit or a cap claims anew rather than read by itself
+  if #out > 0 or (ARGV[9] == '0' and ARGV[12] == '0') then
+    return out
+  end
 end
 local paused = ARGV[8] == '1' and paused_reply(KEYS[6], KEYS[7])
 if paused then
   return paused
 end
-local count = tonumber(ARGV[3])
-if interval then
-  local allowed, wait = rate_allows(KEYS[8], now, interval, burst)
-  if allowed == 0 then
-    return {'limited', wait, ''}
-  end
-  count = math.min(count, allowed)
+local interval, allowed, wait = rate_allows(KEYS[8], now, ARGV[9], ARGV[10], ARGV[11])
+if allowed == 0 then
+  return {'limited', wait, ''}
 end
+local count = math.min(tonumber(ARGV[3]), allowed)
 local cap = tonumber(ARGV[12])
 if cap > 0 then
   local room = cap - in_flight(stream, group)
