@@ -142,8 +142,6 @@ local states = redis.call('HMGET', KEYS[4], unpack(ids))
 local expiries = redis.call('HMGET', KEYS[13], unpack(ids))
 -- reads that also check the types of the keys written below
 redis.call('ZSCORE', KEYS[2], ids[1])
-redis.call('ZSCORE', KEYS[14], ids[1])
-redis.call('HEXISTS', KEYS[15], ids[1])
 local seq = redis.call('GET', KEYS[5])
 if seq and not string.match(seq, '^%d+$') then
   error({err = 'ERR ' .. KEYS[5] .. ' holds ' .. seq .. ', not a counter'})
@@ -174,6 +172,11 @@ for i = 1, #ids do
       break
     end
   end
+end
+if #expired > 0 then
+  -- reads that check the types of the keys an expiry writes, only when there is one
+  redis.call('ZSCORE', KEYS[14], expired[1].id)
+  redis.call('HEXISTS', KEYS[15], expired[1].id)
 end
 -- LTRIM first: on a Redis at its maxmemory only a script whose first write cannot need memory runs
 redis.call('LTRIM', KEYS[1], taken, -1)

@@ -49,7 +49,6 @@ require_type(KEYS[2], 'zset')
 require_type(KEYS[3], 'hash')
 require_type(KEYS[4], 'zset')
 require_type(KEYS[5], 'hash')
-require_type(KEYS[7], 'stream')
 
 local entries, held = held_entries(stream, group, consumer, 6, 3)
 local codes, acked, ids = {}, {}, {}

@@ -90,9 +90,6 @@ require_batch(tonumber(ARGV[3]), 'claim')
 require_type(KEYS[2], 'zset')
 require_type(KEYS[3], 'zset')
 require_type(KEYS[4], 'hash')
-require_type(KEYS[8], 'string')
-require_type(KEYS[9], 'string')
-require_type(KEYS[10], 'stream')
 local now = now_ms()
 local stream, group, consumer = KEYS[1], ARGV[1], ARGV[2]
 -- pcall: Redis at its maxmemory refuses a first write that may need memory; a full Redis must still be drained,
@@ -127,6 +124,8 @@ end
 local count = math.min(tonumber(ARGV[3]), allowed)
 local cap = tonumber(ARGV[12])
 if cap > 0 then
+  require_type(KEYS[9], 'string')
+  require_type(KEYS[10], 'stream')
   local room = cap - in_flight(stream, group)
   if room <= 0 then
     -- pcall: on a Redis at its maxmemory the mark is lost, and the claimant claims again within a second

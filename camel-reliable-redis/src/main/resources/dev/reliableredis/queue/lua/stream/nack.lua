@@ -60,7 +60,6 @@ require_type(KEYS[2], 'zset')
 require_type(KEYS[3], 'stream')
 require_type(KEYS[4], 'hash')
 require_type(KEYS[5], 'hash')
-require_type(KEYS[7], 'stream')
 local codes = {}
 for i = 8, #ARGV, 4 do
   local entry, token, reason, retryAfter = ARGV[i], ARGV[i + 1], ARGV[i + 2], tonumber(ARGV[i + 3])
