@@ -146,10 +146,6 @@ public class ReliableRedisConfiguration {
         if (timeToLive < 0) {
             throw new IllegalArgumentException("timeToLive must be 0 ms (none) or more, was " + timeToLive + " ms");
         }
-        if (timeToLive > 0 && isStreamMode()) {
-            throw new IllegalArgumentException("timeToLive=" + timeToLive + " is for list mode only so far; use "
-                    + "mode=list, or timeToLive=0");
-        }
         if (!"deadLetter".equals(expiredMessages) && !"drop".equals(expiredMessages)) {
             throw new IllegalArgumentException("expiredMessages must be 'deadLetter' or 'drop', was '"
                                                + expiredMessages + "'");
@@ -437,7 +433,7 @@ public class ReliableRedisConfiguration {
     }
 
     /**
-     * List mode: a message sent by this endpoint and not claimed within this long of the send (Redis time) is never
+     * A message sent by this endpoint and not claimed within this long of the send (Redis time) is never
      * delivered: it is dead-lettered, or dropped (expiredMessages); ms, or a duration such as 10m; 0: it lives until
      * consumed. The header CamelReliableRedisTimeToLive overrides it.
      */

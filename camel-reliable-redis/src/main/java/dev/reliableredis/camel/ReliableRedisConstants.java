@@ -57,7 +57,7 @@ public interface ReliableRedisConstants {
     String DELAY = "CamelReliableRedisDelay";
 
     @Metadata(label = "producer",
-              description = "List mode: the message is never delivered unless claimed within this many ms of the "
+              description = "The message is never delivered unless claimed within this many ms of the "
                             + "send (Redis server time): it is dead-lettered, or dropped (expiredMessages); 0: it "
                             + "lives until consumed. Overrides the timeToLive option.",
               javaType = "Long")

@@ -146,12 +146,6 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
                                 0),
                         message.getHeader(ReliableRedisConstants.SHARD_KEY, String.class),
                         timeToLive(message, getEndpoint().getConfiguration().getTimeToLive())));
-        if (getEndpoint().getConfiguration().isStreamMode()
-            && messages.stream().anyMatch(m -> m.timeToLiveMs() > 0)) {
-            // refused here, not by the queue: sends of other exchanges may share its enqueue call
-            throw new IllegalArgumentException(ReliableRedisConstants.TIME_TO_LIVE + " is set, which stream-mode "
-                    + "queue '" + queue.name() + "' does not support yet");
-        }
         if (getEndpoint().getConfiguration().isSynchronous()) {
             List<Boolean> enqueued;
             try {

@@ -139,7 +139,6 @@ class EndpointOptionsTest {
             "groupStartId, 5, groupStartId must be '0' or '$', was '5'",
             "maxLen, -1, maxLen must be 0 (off) or more, was -1",
             "streamKey, same&deadLetterKey=same, streamKey and deadLetterKey must differ",
-            "timeToLive, 1m, timeToLive=60000 is for list mode only so far",
     })
     void aBadStreamOptionFailsAtEndpointCreationNamingIt(String option, String value, String message) {
         assertThatThrownBy(() -> context.getEndpoint("reliable-redis:orders?mode=stream&" + option + "=" + value))

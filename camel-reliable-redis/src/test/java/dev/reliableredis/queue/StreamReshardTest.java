@@ -46,9 +46,12 @@ class StreamReshardTest extends QueueTestBase {
         three.nack(claimed.stream().filter(d -> !Set.of("m0", "m1", "m2", "m3").contains(d.messageId()))
                 .map(d -> new Failure(d.lease(), "boom")).toList());
         three.enqueue(keyedMessages(10, 60, keys));
-        three.enqueue(new NewMessage("later", "later".getBytes(), null, 600_000, "customer-1"));
+        three.enqueue(List.of(new NewMessage("living", "living".getBytes(), null, 0, "customer-1", 3_600_000),
+                new NewMessage("later", "later".getBytes(), null, 600_000, "customer-1", 3_600_000)));
+        keys.put("living", "customer-1");
         readyOrder.addAll(ids(10, 60));
-        assertThat(counts(three)).isEqualTo(new QueueStats(50, 0, 1, 6));
+        readyOrder.add("living");
+        assertThat(counts(three)).isEqualTo(new QueueStats(51, 0, 1, 6));
     }
 
     @Test
@@ -57,7 +60,13 @@ class StreamReshardTest extends QueueTestBase {
 
         ShardedQueue two = sharded(2);
         assertThat(moved).isPositive();
-        assertThat(counts(two)).isEqualTo(new QueueStats(50, 0, 1, 6));
+        assertThat(counts(two)).isEqualTo(new QueueStats(51, 0, 1, 6));
+        String laterShard = key(QueueNames.shard("orders", ShardPicker.shardOf("customer-1", 2)), "");
+        assertThat(raw.xrange(laterShard + "stream", io.lettuce.core.Range.create("-", "+")).stream()
+                .map(StreamMessage::getBody).filter(body -> "living".equals(body.get("id"))).findFirst().orElseThrow())
+                .as("the time to live moved with the entry").containsKey("expires");
+        assertThat(raw.hget(laterShard + "delayed-msg", "later"))
+                .as("and with the delayed message, its last packed value").matches("(?s).*\\d{13}$");
         assertThat(raw.xlen(key("orders#2", "stream")) + raw.xlen(key("orders#2", "dead"))).isZero();
         assertThat(raw.hlen(key("orders#2", "ids"))).isZero();
         for (int shard = 0; shard < 2; shard++) {
@@ -80,7 +89,8 @@ class StreamReshardTest extends QueueTestBase {
         });
         assertThat(two.browse(QueueSection.DELAYED, 10)).extracting(BrowsedMessage::messageId).containsExactly("later");
         List<NewMessage> again = new ArrayList<>();
-        ids(0, 60).forEach(id -> again.add(new NewMessage(id, "again".getBytes(), null, 0, keys.get(id))));
+        readyOrder.forEach(id -> again.add(new NewMessage(id, "again".getBytes(), null, 0, keys.get(id))));
+        ids(0, 10).forEach(id -> again.add(new NewMessage(id, "again".getBytes(), null, 0, keys.get(id))));
         again.add(new NewMessage("later", "again".getBytes(), null, 0, "customer-1"));
         assertThat(two.enqueue(again)).as("every id is known where it is sent").containsOnly(false);
         List<Delivery> all = claimExactly(two, readyOrder);
@@ -101,7 +111,13 @@ class StreamReshardTest extends QueueTestBase {
 
         ShardedQueue two = sharded(2);
         assertThat(onShard2).hasSize(5);
-        assertThat(counts(two)).isEqualTo(new QueueStats(50, 0, 1, 6));
+        assertThat(counts(two)).isEqualTo(new QueueStats(51, 0, 1, 6));
+        String laterShard = key(QueueNames.shard("orders", ShardPicker.shardOf("customer-1", 2)), "");
+        assertThat(raw.xrange(laterShard + "stream", io.lettuce.core.Range.create("-", "+")).stream()
+                .map(StreamMessage::getBody).filter(body -> "living".equals(body.get("id"))).findFirst().orElseThrow())
+                .as("the time to live moved with the entry").containsKey("expires");
+        assertThat(raw.hget(laterShard + "delayed-msg", "later"))
+                .as("and with the delayed message, its last packed value").matches("(?s).*\\d{13}$");
         assertThat(claimExactly(two, readyOrder)).extracting(Delivery::messageId)
                 .containsExactlyInAnyOrderElementsOf(readyOrder);
     }

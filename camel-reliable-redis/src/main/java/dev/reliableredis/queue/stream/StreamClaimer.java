@@ -38,7 +38,8 @@ import io.lettuce.core.api.StatefulConnection;
  * maxInflight cap the consumer never reads by itself: at the limit it sleeps as long as the claim script says, at
  * the cap it waits for the settlement that frees room (XREAD of the group's freed stream), and when it found nothing
  * to take it waits for an arrival with XREAD (which takes nothing); then it claims again. So every entry is taken by
- * the script, under the limit and the cap, and an arrival wakes every waiting consumer of the group.
+ * the script, under the limit and the cap, and an arrival wakes every waiting consumer of the group. An entry with a
+ * time to live that a read took goes back unrun too, so that the claim script judges its expiry on the Redis clock.
  */
 final class StreamClaimer implements Claimer {
 
@@ -91,13 +92,13 @@ final class StreamClaimer implements Claimer {
                     return List.of();
                 }
                 StreamQueue.NewEntry arrived = QueueCalls.await(read);
-                if (!arrived.paused()) {
+                if (!arrived.giveBack()) {
                     if (!arrived.deliveries().isEmpty()) {
                         return arrived.deliveries();
                     }
                     continue;
                 }
-                // what a read under way when the pause landed took goes back unrun
+                // what a read under way when a pause landed took, or an entry with a time to live, goes back unrun
                 queue.release(arrived.deliveries().stream().map(Delivery::lease).toList());
             }
             claimed = queue.claimOrHold(claimant, max, claimId);

@@ -2,6 +2,7 @@ package dev.reliableredis.queue.stream;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -72,6 +73,8 @@ public final class StreamQueue implements ReliableQueue {
      */
     private static final int INFLIGHT_AGE_LIMIT = 100;
     private static final int FIELDS_PER_BROWSED = 7;
+    /** The field of an entry with a time to live: when it expires (stream/enqueue). */
+    private static final byte[] EXPIRES_FIELD = bytes("expires");
 
     private static final LuaScript ENQUEUE = LuaScript.load("stream/enqueue");
     private static final LuaScript CLAIM = LuaScript.load("stream/claim");
@@ -151,14 +154,11 @@ public final class StreamQueue implements ReliableQueue {
         List<byte[]> args = new ArrayList<>(1 + 4 * messages.size());
         args.add(bytes(options.maxLen()));
         for (NewMessage message : messages) {
-            if (message.timeToLiveMs() > 0) {
-                return CompletableFuture.failedFuture(new IllegalArgumentException("Message '" + message.id()
-                        + "' has a time to live, which stream-mode queue '" + name + "' does not support yet"));
-            }
             args.add(bytes(message.id()));
             args.add(message.body());
             args.add(bytes(message.encodedHeaders()));
-            args.add(bytes(message.delayMs()));
+            args.add(bytes(message.timeToLiveMs() > 0 ? message.delayMs() + "|" + message.timeToLiveMs()
+                    : Long.toString(message.delayMs())));
         }
         return calls.enqueue(ENQUEUE,
                 keys(keys.stream, keys.dead, keys.ids, keys.acked, keys.delayed, keys.delayedMessages),
@@ -175,12 +175,13 @@ public final class StreamQueue implements ReliableQueue {
         RateLimit rate = rateLimit();
         List<Object> rows = inGroup("claim", () -> calls.run("claim", CLAIM, ScriptOutputType.MULTI,
                 keys(source(), retry(), claimers(), deliveries(), keys.claim(deadLetters, claimant.id()), keys.paused,
-                        keys.resumed, keys.rate, keys.capped, keys.freed),
+                        keys.resumed, keys.rate, keys.capped, keys.freed, keys.dead, keys.ids),
                 bytes(options.group()), bytes(options.consumerName()), bytes(max), bytes(claimant.id()),
                 bytes(claimant.liveFor().toMillis()), bytes(claimId.value()),
                 bytes(settings.visibilityTimeout().toMillis()), bytes(deadLetters ? "0" : "1"),
                 bytes(rate.permits()), bytes(rate.period().toMillis()), bytes(rate.burst()),
-                bytes(deadLetters ? 0 : settings.maxInflight())));
+                bytes(deadLetters ? 0 : settings.maxInflight()), bytes(settings.dropExpired() ? "drop" : "dead"),
+                bytes(deadLetters ? "always" : deletion())));
         claimId.renew();
         Hold hold = Hold.ofReply(rows);
         if (hold != null) {
@@ -202,7 +203,9 @@ public final class StreamQueue implements ReliableQueue {
      *
      * <p>A read cannot check the pause, and one that was waiting when a pause landed may still take an entry: the
      * EXISTS of the paused key written behind it on the connection, which Redis runs the moment the read returns,
-     * tells so ({@link NewEntry#paused}), and the claimer gives the entry back unrun.
+     * tells so, and the claimer gives the entry back unrun ({@link NewEntry#giveBack}). So it does with an entry
+     * that has a time to live, whose expiry only the claim script judges, on the Redis clock: given back, it is a
+     * due retry that the next claim delivers or dead-letters.
      */
     CompletableFuture<NewEntry> readNew(StatefulConnection<byte[], byte[]> connection, Duration block) {
         return calls.async("claim", () -> {
@@ -213,12 +216,17 @@ public final class StreamQueue implements ReliableQueue {
                     .toCompletableFuture();
             CompletableFuture<Long> paused = deadLetters ? CompletableFuture.completedFuture(0L)
                     : redis.exists(keys.paused).toCompletableFuture();
-            return read.thenCombine(paused, (entries, exists) -> new NewEntry(toDeliveries(entries), exists > 0));
+            return read.thenCombine(paused, (entries, exists) -> new NewEntry(toDeliveries(entries),
+                    exists > 0 || entries.stream().anyMatch(StreamQueue::hasTimeToLive)));
         });
     }
 
-    /** What a blocking read took, and whether the queue was paused when it returned. */
-    record NewEntry(List<Delivery> deliveries, boolean paused) {
+    /** What a blocking read took, and whether it must go back unrun for the claim script to deliver. */
+    record NewEntry(List<Delivery> deliveries, boolean giveBack) {
+    }
+
+    private static boolean hasTimeToLive(StreamMessage<byte[], byte[]> entry) {
+        return entry.getBody().keySet().stream().anyMatch(field -> Arrays.equals(field, EXPIRES_FIELD));
     }
 
     /** Waits on the connection for the end of the hold, at most {@code block}. */

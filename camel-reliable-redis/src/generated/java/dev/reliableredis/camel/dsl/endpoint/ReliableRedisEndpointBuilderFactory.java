@@ -1491,11 +1491,10 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
-         * List mode: a message sent by this endpoint and not claimed within
-         * this long of the send (Redis time) is never delivered: it is
-         * dead-lettered, or dropped (expiredMessages); ms, or a duration such
-         * as 10m; 0: it lives until consumed. The header
-         * CamelReliableRedisTimeToLive overrides it.
+         * A message sent by this endpoint and not claimed within this long of
+         * the send (Redis time) is never delivered: it is dead-lettered, or
+         * dropped (expiredMessages); ms, or a duration such as 10m; 0: it lives
+         * until consumed. The header CamelReliableRedisTimeToLive overrides it.
          * 
          * The option is a: <code>long</code> type.
          * 
@@ -1510,11 +1509,10 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
-         * List mode: a message sent by this endpoint and not claimed within
-         * this long of the send (Redis time) is never delivered: it is
-         * dead-lettered, or dropped (expiredMessages); ms, or a duration such
-         * as 10m; 0: it lives until consumed. The header
-         * CamelReliableRedisTimeToLive overrides it.
+         * A message sent by this endpoint and not claimed within this long of
+         * the send (Redis time) is never delivered: it is dead-lettered, or
+         * dropped (expiredMessages); ms, or a duration such as 10m; 0: it lives
+         * until consumed. The header CamelReliableRedisTimeToLive overrides it.
          * 
          * The option will be converted to a <code>long</code> type.
          * 
@@ -2707,9 +2705,9 @@ public interface ReliableRedisEndpointBuilderFactory {
             return "CamelReliableRedisDelay";
         }
         /**
-         * List mode: the message is never delivered unless claimed within this
-         * many ms of the send (Redis server time): it is dead-lettered, or
-         * dropped (expiredMessages); 0: it lives until consumed. Overrides the
+         * The message is never delivered unless claimed within this many ms of
+         * the send (Redis server time): it is dead-lettered, or dropped
+         * (expiredMessages); 0: it lives until consumed. Overrides the
          * timeToLive option.
          * 
          * The option is a: {@code Long} type.

@@ -16,7 +16,7 @@
   KEYS[2] retry        zset entry id -> retry due time, of this group on the stream
   KEYS[3] dead         the dead-letter stream
   KEYS[4] delayed      zset message id -> due time
-  KEYS[5] delayed-msg  hash message id -> cmsgpack {body, headers, enqueued}
+  KEYS[5] delayed-msg  hash message id -> cmsgpack {body, headers, enqueued[, expires]}
 
   ARGV[1] group
   ARGV[2] section: 'ready', 'inflight', 'delayed' or 'dead'

@@ -24,6 +24,8 @@
   KEYS[8] rate        the rate limit's theoretical arrival time (see includes/rate)
   KEYS[9] capped      exists while a claim found the group at its maxInflight (see stream/includes/capacity)
   KEYS[10] freed      stream of the last settlement after the group was capped (see stream/includes/capacity)
+  KEYS[11] dead       the dead-letter stream, where expired entries go
+  KEYS[12] ids        hash message id -> entry reference (see enqueue)
 
   ARGV[1] group
   ARGV[2] consumer
@@ -38,6 +40,8 @@
   ARGV[11] rateLimitBurst: the most entries claimed at once at the rate limit
   ARGV[12] maxInflight: the most entries of the group in flight at once, across all its consumers; 0: no cap (a
            dead-letter consumer)
+  ARGV[13] 'drop' to drop expired entries; else they are dead-lettered
+  ARGV[14] 'all-groups' or 'never': when to delete an expired entry from the stream (see ack)
 
   A claim that has run before with this claim id (includes/claim_record) takes nothing: it returns those of its
   first run's entries that are still pending for this consumer with the delivery count of that run, in the same
@@ -58,6 +62,14 @@
   itself: a claim that finds nothing to take returns {'caught-up', -1, the group's last delivered id}, and its
   claimant waits for an entry after that id with a blocking XREAD, which takes nothing, then claims again.
 
+  An entry whose time to live has passed (its last field, expires, is now or earlier; see enqueue) is never
+  delivered, whether it is new or a due retry: it is dead-lettered with the failure 'expired: its time to live
+  ended at <ms>' and its delivery count less the one this claim counted (stream/includes/dead_letter), or, with
+  ARGV[13] 'drop', acked and deleted as ARGV[14] says (the id of a deleted entry is unknown). It counts against
+  neither the cap nor the rate limit. The dead-letter stream and the id index are type-checked only when an
+  entry is dead-lettered: the claim's reads have written by then, so a wrong type there leaves the batch pending
+  for the reaper to return.
+
   Returns a flat array, 3 entries per delivery: entry id, delivery count, field array {k1, v1, ...}.
   A due retry whose entry was deleted meanwhile is acked away and not returned.
   Errors with NOGROUP when the group does not exist (the caller creates it).
@@ -68,6 +80,7 @@
 --- @include "includes/types"
 --- @include "stream/includes/groups"
 --- @include "stream/includes/deliveries"
+--- @include "stream/includes/dead_letter"
 --- @include "includes/limits"
 --- @include "includes/claim_record"
 --- @include "includes/pause"
@@ -198,6 +211,36 @@ if room > 0 and not solo then
     end
   end
 end
+
+-- the server time an entry the component wrote with a time to live expires at (add_message writes it last)
+local function expiry(fields)
+  return fields[1] == 'body' and fields[#fields - 1] == 'expires' and tonumber(fields[#fields])
+end
+
+local delivered, checked = {}, false
+for _, d in ipairs(batch) do
+  local ends = expiry(d[3])
+  if ends and ends <= now then
+    local entry = d[1]
+    if ARGV[13] == 'drop' then
+      -- the id index is left to the reaper's sweep: an id whose entry is gone counts as unknown
+      redis.call('XACK', stream, group, entry)
+      redis.call('HDEL', KEYS[4], entry)
+      delete_acked(stream, group, entry, ARGV[14])
+    else
+      if not checked then
+        require_type(KEYS[11], 'stream')
+        require_type(KEYS[12], 'hash')
+        checked = true
+      end
+      dead_letter(stream, group, KEYS[2], KEYS[11], KEYS[12], KEYS[4], entry, d[2] - 1,
+          'expired: its time to live ended at ' .. d[3][#d[3]], ARGV[14])
+    end
+  else
+    delivered[#delivered + 1] = d
+  end
+end
+batch = delivered
 
 local out, claimed = {}, {}
 if #batch > 1 then

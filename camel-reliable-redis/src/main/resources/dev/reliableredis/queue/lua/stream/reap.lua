@@ -27,7 +27,7 @@
   KEYS[5] ids           hash message id -> entry reference
   KEYS[6] acked         zset message id -> time until which it is remembered
   KEYS[7] delayed       zset message id -> due time
-  KEYS[8] delayed-msg   hash message id -> cmsgpack {body, headers, enqueued}
+  KEYS[8] delayed-msg   hash message id -> cmsgpack {body, headers, enqueued[, expires]}
   KEYS[9] deliveries    hash entry id -> "batchedAt|credits|solo" of this group on the source
   KEYS[10] claimers     zset claimant id -> server time (ms) until which it counts as live, of this group on the
                         source (see claim)
@@ -152,8 +152,8 @@ for i = 1, #due, 1000 do
   redis.call('HDEL', KEYS[8], unpack(chunk))
   for k, id in ipairs(chunk) do
     if packed[k] then
-      local body, headers, enqueued = cmsgpack.unpack(packed[k])
-      add_message(KEYS[3], KEYS[5], maxLen, id, body, headers, string.format('%d', enqueued))
+      local body, headers, enqueued, expires = cmsgpack.unpack(packed[k])
+      add_message(KEYS[3], KEYS[5], maxLen, id, body, headers, string.format('%d', enqueued), expires)
       released = released + 1
     end
   end

@@ -13,7 +13,7 @@
   KEYS[3] ids          hash message id -> entry id in the stream, or 'd:' .. entry id in the dead stream
   KEYS[4] acked        zset message id -> time until which the acked id is remembered (ms)
   KEYS[5] delayed      zset message id -> due time (ms)
-  KEYS[6] delayed-msg  hash message id -> cmsgpack {body, headers, enqueued}
+  KEYS[6] delayed-msg  hash message id -> cmsgpack {body, headers, enqueued[, expires]}
 
   ARGV[1] section: 'ready', 'dead', 'delayed' or 'acked'
   ARGV[2] the number n of group names that follow, then the names

@@ -7,7 +7,7 @@
   KEYS[3] ids          hash message id -> entry id in the stream, or 'd:' .. entry id in the dead stream
   KEYS[4] acked        zset message id -> time until which the acked id is remembered (ms)
   KEYS[5] delayed      zset message id -> due time (ms)
-  KEYS[6] delayed-msg  hash message id -> cmsgpack {body, headers, enqueued}
+  KEYS[6] delayed-msg  hash message id -> cmsgpack {body, headers, enqueued[, expires]}
   KEYS[7..] for 'live': each group's claimers and dead-claimers sets (claimant id -> time it counts as live until)
 
   ARGV[1] 'check', 'live', or the section to read: 'ready', 'dead', 'delayed' or 'acked'

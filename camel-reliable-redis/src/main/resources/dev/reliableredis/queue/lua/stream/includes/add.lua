@@ -11,9 +11,10 @@ local function xadd_start(stream, maxLen)
   return {'XADD', stream, '*'}
 end
 
--- adds one of the component's messages (fields body, id, headers when there are any, enqueued) and points
--- the id index at the new entry; returns the entry id
-local function add_message(stream, ids, maxLen, id, body, headers, enqueued)
+-- adds one of the component's messages (fields body, id, headers when there are any, enqueued, and expires last
+-- when it has a time to live: stream/claim looks for it there) and points the id index at the new entry; returns
+-- the entry id
+local function add_message(stream, ids, maxLen, id, body, headers, enqueued, expires)
   local xadd = xadd_start(stream, maxLen)
   for _, v in ipairs({'body', body, 'id', id}) do
     xadd[#xadd + 1] = v
@@ -25,6 +26,10 @@ local function add_message(stream, ids, maxLen, id, body, headers, enqueued)
   if enqueued then
     xadd[#xadd + 1] = 'enqueued'
     xadd[#xadd + 1] = enqueued
+  end
+  if expires then
+    xadd[#xadd + 1] = 'expires'
+    xadd[#xadd + 1] = expires
   end
   local entry = redis.call(unpack(xadd))
   redis.call('HSET', ids, id, entry)
