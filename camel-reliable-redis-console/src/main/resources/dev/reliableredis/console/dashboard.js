@@ -166,7 +166,12 @@
       el('td', {class: 'name'}, el('a', {class: 'queue-link', href: '#', onclick: e => {
         e.preventDefault();
         select(key);
-      }}, row.queue), el('span', {class: 'badge paused-badge', hidden: ''}, 'paused'), el('div', {class: 'error'})),
+      }}, row.queue), el('span', {class: 'badge paused-badge', hidden: ''}, 'paused'),
+        el('span', {class: 'badge capped-badge', hidden: '', title: 'consumers wait at the queue\'s maxInflight'},
+            'capped'),
+        el('span', {class: 'badge limited-badge', hidden: '', title: 'the queue\'s rateLimit holds claims back'},
+            'rate-limited'),
+        el('div', {class: 'error'})),
       el('td', {}, row.mode),
       el('td', {}, row.group || '—')
     ];
@@ -195,6 +200,8 @@
     tr.querySelector('button.redrive-all').disabled = !c.dead;
     const paused = c.paused === 1;
     tr.querySelector('.paused-badge').hidden = !paused;
+    tr.querySelector('.capped-badge').hidden = c.capped !== 1;
+    tr.querySelector('.limited-badge').hidden = c.limited !== 1;
     tr.querySelector('button.pause').hidden = paused;
     tr.querySelector('button.resume').hidden = !paused;
     tr.classList.toggle('selected', isSelected(row));

@@ -10,15 +10,19 @@ import java.util.List;
 import java.util.Map;
 
 import dev.reliableredis.queue.BrowsedMessage;
+import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.QueueSection;
 import dev.reliableredis.queue.QueueSettings;
 import dev.reliableredis.queue.QueueStats;
 import dev.reliableredis.queue.Queues;
+import dev.reliableredis.queue.RateLimit;
 import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.ReliableQueue;
+import dev.reliableredis.queue.list.ListQueue;
 import dev.reliableredis.queue.list.ListReshard;
 import dev.reliableredis.queue.sharded.ShardCount;
+import dev.reliableredis.queue.stream.StreamQueue;
 import dev.reliableredis.testsupport.RedisProcess;
 import io.lettuce.core.RedisClient;
 import org.junit.jupiter.api.AfterAll;
@@ -232,6 +236,28 @@ class DashboardBrowserTest {
         assertThat(redisServer.commands().pttl("rr:{" + STREAM_QUEUE + "}:paused")).as("5 minutes, on the Redis clock")
                 .isBetween(1L, 300_000L);
         await().until(d -> row(STREAM_QUEUE).findElement(By.cssSelector(".paused-badge")).isDisplayed());
+    }
+
+    @Test
+    void aQueueAtItsCapOrItsRateLimitShowsABadgeUntilItIsNoLonger() {
+        // each sample queue has one message in flight and three ready
+        ListQueue capped = SampleQueues.listQueue(redis, SampleQueues.SETTINGS.withMaxInflight(2));
+        List<Delivery> taken = capped.claim(1);
+        assertThat(taken).as("room for one").hasSize(1);
+        assertThat(capped.claim(1)).as("then the cap").isEmpty();
+        StreamQueue limited = SampleQueues.streamQueue(redis,
+                SampleQueues.SETTINGS.withRateLimit(new RateLimit(1, Duration.ofHours(1), 1)));
+        assertThat(limited.claim(1)).as("the one the limit allows").hasSize(1);
+        assertThat(limited.claim(1)).as("then the limit").isEmpty();
+
+        await().until(d -> row(LIST_QUEUE).findElement(By.cssSelector(".capped-badge")).isDisplayed());
+        await().until(d -> row(STREAM_QUEUE).findElement(By.cssSelector(".limited-badge")).isDisplayed());
+        assertThat(row(LIST_QUEUE).findElement(By.cssSelector(".limited-badge")).isDisplayed()).isFalse();
+        assertThat(row(STREAM_QUEUE).findElement(By.cssSelector(".capped-badge")).isDisplayed()).isFalse();
+
+        capped.ack(List.of(taken.get(0).lease()));
+
+        await().until(d -> !row(LIST_QUEUE).findElement(By.cssSelector(".capped-badge")).isDisplayed());
     }
 
     @Test

@@ -34,19 +34,27 @@ final class SampleQueues {
     /** Leases outlast any test; the dashboard is told this timeout, so that it shows list mode's lease ages right. */
     static final Duration VISIBILITY_TIMEOUT = Duration.ofMinutes(10);
     /** One failure dead-letters: the messages reach the dead letters on their first nack. */
-    private static final QueueSettings SETTINGS = new QueueSettings(VISIBILITY_TIMEOUT, 0, Duration.ofSeconds(1),
+    static final QueueSettings SETTINGS = new QueueSettings(VISIBILITY_TIMEOUT, 0, Duration.ofSeconds(1),
             2.0, Duration.ofMinutes(1), 100, Duration.ofMinutes(5));
 
     private SampleQueues() {
     }
 
     static ListQueue listQueue(RedisGateway redis) {
-        return ListQueue.of(redis, PREFIX, LIST_QUEUE, SETTINGS);
+        return listQueue(redis, SETTINGS);
+    }
+
+    static ListQueue listQueue(RedisGateway redis, QueueSettings settings) {
+        return ListQueue.of(redis, PREFIX, LIST_QUEUE, settings);
     }
 
     static StreamQueue streamQueue(RedisGateway redis) {
+        return streamQueue(redis, SETTINGS);
+    }
+
+    static StreamQueue streamQueue(RedisGateway redis, QueueSettings settings) {
         return StreamQueue.of(redis, PREFIX, STREAM_QUEUE,
-                new StreamOptions(null, null, GROUP, "0", "filler", 0, true), SETTINGS);
+                new StreamOptions(null, null, GROUP, "0", "filler", 0, true), settings);
     }
 
     static void fill(RedisGateway redis) {

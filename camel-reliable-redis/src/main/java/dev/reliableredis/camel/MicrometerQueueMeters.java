@@ -52,6 +52,10 @@ final class MicrometerQueueMeters {
         age(bound, meters, monitor, tags.and("state", "inflight"), QueueStats::oldestInflightAge);
         bound.add(Gauge.builder("reliable.redis.queue.paused", monitor, m -> read(m, s -> s.paused() ? 1 : 0))
                 .description("1 while the queue is paused for every consumer, else 0").tags(tags).register(meters));
+        bound.add(Gauge.builder("reliable.redis.queue.capped", monitor, m -> read(m, s -> s.capped() ? 1 : 0))
+                .description("1 while consumers wait at the queue's maxInflight, else 0").tags(tags).register(meters));
+        bound.add(Gauge.builder("reliable.redis.queue.rate.limited", monitor, m -> read(m, s -> s.limited() ? 1 : 0))
+                .description("1 while the queue's rateLimit holds claims back, else 0").tags(tags).register(meters));
 
         QueueActivity activity = monitor.activity();
         counter(bound, meters, "reliable.redis.messages.delivered", "Messages delivered to a route", tags,

@@ -260,6 +260,18 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
         return stat(stats -> stats.paused() ? 1 : 0);
     }
 
+    @ManagedAttribute(description = "1 while consumers wait at the queue's maxInflight (a claim found it at the cap and "
+                                    + "no settlement came since), else 0 (-1 when Redis cannot be read)")
+    public long getCapped() {
+        return stat(stats -> stats.capped() ? 1 : 0);
+    }
+
+    @ManagedAttribute(description = "1 while the queue's rateLimit holds claims back, else 0 (-1 when Redis cannot be "
+                                    + "read)")
+    public long getRateLimited() {
+        return stat(stats -> stats.limited() ? 1 : 0);
+    }
+
     private long stat(ToLongFunction<QueueStats> value) {
         QueueStats now = statsCache().getOrNull();
         return now == null ? -1 : value.applyAsLong(now);

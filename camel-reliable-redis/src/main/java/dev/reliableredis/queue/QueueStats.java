@@ -15,16 +15,23 @@ import java.util.Map;
  * @param oldestInflightAge ms since the longest-held lease was taken or last extended; 0 when nothing is in flight
  * @param paused            whether the queue is paused ({@link ReliableQueue#pause}); a sharded queue is while any of
  *                          its shards is
+ * @param capped            whether consumers wait at the queue's maxInflight: a claim found it at the cap, and no
+ *                          settlement came since (in stream mode, of the group)
+ * @param limited           whether the queue's rate limit holds claims back: a claim found the limit reached, and the
+ *                          time it said to wait has not passed (in stream mode, of the group)
  */
 public record QueueStats(long ready, long inflight, long delayed, long dead, long oldestPendingAge,
-        long oldestReadyAge, long oldestInflightAge, boolean paused) {
+        long oldestReadyAge, long oldestInflightAge, boolean paused, boolean capped, boolean limited) {
 
-    /** The counts alone, as list mode has them: no oldest pending entry, both ages 0, not paused. */
+    /** The counts alone, as list mode has them: no oldest pending entry, both ages 0, nothing held back. */
     public QueueStats(long ready, long inflight, long delayed, long dead) {
-        this(ready, inflight, delayed, dead, -1, 0, 0, false);
+        this(ready, inflight, delayed, dead, -1, 0, 0, false, false, false);
     }
 
-    /** The counts and ages by name, and paused as 0 or 1; {@code oldestPendingAge} only in stream mode. */
+    /**
+     * The counts and ages by name, and paused, capped and limited as 0 or 1; {@code oldestPendingAge} only in stream
+     * mode.
+     */
     public Map<String, Long> toMap() {
         Map<String, Long> map = new LinkedHashMap<>();
         map.put("ready", ready);
@@ -37,6 +44,8 @@ public record QueueStats(long ready, long inflight, long delayed, long dead, lon
         map.put("oldestReadyAge", oldestReadyAge);
         map.put("oldestInflightAge", oldestInflightAge);
         map.put("paused", paused ? 1L : 0L);
+        map.put("capped", capped ? 1L : 0L);
+        map.put("limited", limited ? 1L : 0L);
         return map;
     }
 }

@@ -65,6 +65,38 @@ class ManagementTest extends CamelRedisTestBase {
     }
 
     @Test
+    void theEndpointShowsWhileTheQueueIsAtItsCapOrItsRateLimit() throws Exception {
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:capped?mode=" + mode + "&maxInflight=1&concurrentConsumers=2")
+                        .process(e -> release.await());
+                from("reliable-redis:limited?mode=" + mode + "&rateLimit=1/1h").process(received::add);
+            }
+        });
+        ObjectName capped = mbean("endpoints",
+                "reliable-redis://capped?concurrentConsumers=2&maxInflight=1&mode=" + mode);
+        ObjectName limited = mbean("endpoints", "reliable-redis://limited?mode=" + mode + "&rateLimit=1/1h");
+        assertThat(server.getAttribute(capped, "Capped")).isEqualTo(0L);
+        assertThat(server.getAttribute(limited, "RateLimited")).isEqualTo(0L);
+
+        send("capped", "runs until released");
+        send("capped", "waits at the cap");
+        send("limited", "the one an hour allows");
+        send("limited", "held back");
+
+        try {
+            await().atMost(Duration.ofSeconds(10)).until(() -> (Long) server.getAttribute(capped, "Capped") == 1);
+            await().atMost(Duration.ofSeconds(10)).until(() -> (Long) server.getAttribute(limited, "RateLimited") == 1);
+            assertThat(server.getAttribute(capped, "RateLimited")).isEqualTo(0L);
+            assertThat(server.getAttribute(limited, "Capped")).isEqualTo(0L);
+            assertThat(received).hasSize(1);
+        } finally {
+            release.countDown();
+        }
+    }
+
+    @Test
     void theConsumerShowsWhatItDidAndWhetherRedisAnswers() throws Exception {
         routes(new RouteBuilder() {
             public void configure() {

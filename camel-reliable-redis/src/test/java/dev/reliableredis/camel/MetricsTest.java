@@ -1,6 +1,7 @@
 package dev.reliableredis.camel;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -55,6 +56,9 @@ class MetricsTest extends CamelRedisTestBase {
             assertThat(gauge(queue.and("state", "ready"))).isZero();
             assertThat(meters.get("reliable.redis.queue.oldest.age").tags(queue.and("state", "ready")).timeGauge()
                     .value(TimeUnit.MILLISECONDS)).isZero();
+            for (String held : List.of("paused", "capped", "rate.limited")) {
+                assertThat(meters.get("reliable.redis.queue." + held).tags(queue).gauge().value()).as(held).isZero();
+            }
         });
         assertThat(meters.get("reliable.redis.round.trip").tags(queue.and("operation", "enqueue")).timer().count())
                 .isBetween(1L, 4L);

@@ -47,10 +47,12 @@ class MaxInflightTest extends QueueTestBase {
         assertThat(queue.claim(OTHER, 10)).as("3 - 2 in flight").hasSize(1);
         assertThat(queue.claim(ONE, 10)).as("at the cap").isEmpty();
         assertThat(raw.exists(cappedKey())).isOne();
+        assertThat(queue.stats().capped()).isTrue();
 
         assertThat(queue.ack(List.of(first.get(0).lease()))).containsExactly(Settled.ACKED);
 
         assertThat(raw.exists(cappedKey())).as("cleared by the ack that freed room").isZero();
+        assertThat(queue.stats().capped()).isFalse();
         assertThat(queue.claim(OTHER, 10)).hasSize(1);
         assertThat(counts(queue)).isEqualTo(new QueueStats(6, 3, 0, 0));
     }

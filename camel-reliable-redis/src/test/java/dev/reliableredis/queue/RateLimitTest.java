@@ -51,6 +51,21 @@ class RateLimitTest extends QueueTestBase {
     }
 
     @Test
+    void statsTellWhileTheLimitHoldsClaimsBack() {
+        ReliableQueue queue = queueOfMode(mode, settings(60_000, 3, 100)
+                .withRateLimit(new RateLimit(1, Duration.ofHours(1), 1)));
+        queue.enqueue(messages(2));
+
+        assertThat(queue.claim(10)).hasSize(1);
+        assertThat(queue.stats().limited()).as("a claim the limit allowed").isFalse();
+        assertThat(queue.claim(10)).isEmpty();
+
+        assertThat(queue.stats().limited()).isTrue();
+        assertThat(raw.pttl(limitedKey())).as("as long as the claim was told to wait")
+                .isBetween(Duration.ofMinutes(59).toMillis(), Duration.ofHours(1).toMillis());
+    }
+
+    @Test
     void twoClaimersAtTheLimitTakeNoMoreThanItAllowsInAnySecondOfRedisTime() throws Exception {
         ReliableQueue queue = limited(20, 1);
         queue.enqueue(messages(30));
@@ -136,6 +151,10 @@ class RateLimitTest extends QueueTestBase {
             // a list claimer never reads by itself: it waits for a token and claims with the script
             assertThat(claimed).as("what is left of its first run").isEmpty();
         }
+    }
+
+    private String limitedKey() {
+        return mode.equals("list") ? key("orders", "limited") : key("orders", "group:g:limited");
     }
 
     private String rateKey() {

@@ -26,6 +26,7 @@ final class ListKeys {
     final byte[] resumed;
     final byte[] capped;
     final byte[] rate;
+    final byte[] limited;
     final byte[] expires;
     private final String base;
 
@@ -47,6 +48,7 @@ final class ListKeys {
         resumed = key(base, "resumed");
         capped = key(base, "capped");
         rate = key(base, "rate");
+        limited = key(base, "limited");
         expires = key(base, "expires");
     }
 

@@ -142,7 +142,7 @@ public final class ListQueue implements ReliableQueue {
                 : calls.runAsync(on, "claim", CLAIM, ScriptOutputType.MULTI,
                         keys(keys.ready, keys.inflight, keys.messages, keys.leases, keys.seq, keys.wake,
                                 keys.claimers, keys.claim(claimant.id()), keys.paused, keys.resumed, keys.capped,
-                                keys.rate, keys.expires, keys.dead, keys.failure),
+                                keys.rate, keys.expires, keys.dead, keys.failure, keys.limited),
                         visibility, bytes(max), bytes(claimant.id()), bytes(claimant.liveFor().toMillis()),
                         bytes(claimId), bytes(settings.maxInflight()), bytes(rate.permits()),
                         bytes(rate.period().toMillis()), bytes(rate.burst()),
@@ -290,10 +290,10 @@ public final class ListQueue implements ReliableQueue {
     public QueueStats stats() {
         List<Long> counts = calls.run("stats", STATS, ScriptOutputType.MULTI,
                 keys(keys.ready, keys.inflight, keys.delayed, keys.dead, keys.deadInflight, keys.messages,
-                        keys.paused),
+                        keys.paused, keys.capped, keys.limited),
                 bytes(settings.visibilityTimeout().toMillis()));
         return new QueueStats(counts.get(0), counts.get(1), counts.get(2), counts.get(3), -1, counts.get(4),
-                counts.get(5), counts.get(6) == 1);
+                counts.get(5), counts.get(6) == 1, counts.get(7) == 1, counts.get(8) == 1);
     }
 
     @Override

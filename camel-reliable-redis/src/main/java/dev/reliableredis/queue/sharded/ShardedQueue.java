@@ -241,14 +241,18 @@ public final class ShardedQueue implements ReliableQueue {
         return eachShard(ReliableQueue::resume).contains(true);
     }
 
-    /** The counts summed over the shards; each age the largest of the shards'; paused while any shard is. */
+    /**
+     * The counts summed over the shards; each age the largest of the shards'; paused (capped, limited) while any shard
+     * is.
+     */
     @Override
     public QueueStats stats() {
         List<QueueStats> all = eachShard(ReliableQueue::stats);
         return new QueueStats(sum(all, QueueStats::ready), sum(all, QueueStats::inflight),
                 sum(all, QueueStats::delayed), sum(all, QueueStats::dead), max(all, QueueStats::oldestPendingAge),
                 max(all, QueueStats::oldestReadyAge), max(all, QueueStats::oldestInflightAge),
-                all.stream().anyMatch(QueueStats::paused));
+                all.stream().anyMatch(QueueStats::paused), all.stream().anyMatch(QueueStats::capped),
+                all.stream().anyMatch(QueueStats::limited));
     }
 
     /** The oldest {@code limit} of the shards' oldest {@code limit} each: one script call per shard. */

@@ -26,6 +26,7 @@ final class StreamKeys {
     final byte[] paused;
     final byte[] resumed;
     final byte[] rate;
+    final byte[] limited;
     final byte[] capped;
     final byte[] freed;
     private final String group;
@@ -48,6 +49,7 @@ final class StreamKeys {
         deliveries = bytes(group + "deliveries");
         deadDeliveries = bytes(group + "dead-deliveries");
         rate = bytes(group + "rate");
+        limited = bytes(group + "limited");
         capped = bytes(group + "capped");
         freed = bytes(group + "freed");
     }

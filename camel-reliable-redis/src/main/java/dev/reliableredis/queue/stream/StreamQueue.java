@@ -175,7 +175,8 @@ public final class StreamQueue implements ReliableQueue {
         RateLimit rate = rateLimit();
         List<Object> rows = inGroup("claim", () -> calls.run("claim", CLAIM, ScriptOutputType.MULTI,
                 keys(source(), retry(), claimers(), deliveries(), keys.claim(deadLetters, claimant.id()), keys.paused,
-                        keys.resumed, keys.rate, keys.capped, keys.freed, keys.dead, keys.ids),
+                        keys.resumed, keys.rate, keys.capped, keys.freed, keys.dead, keys.ids,
+                        keys.limited),
                 bytes(options.group()), bytes(options.consumerName()), bytes(max), bytes(claimant.id()),
                 bytes(claimant.liveFor().toMillis()), bytes(claimId.value()),
                 bytes(settings.visibilityTimeout().toMillis()), bytes(deadLetters ? "0" : "1"),
@@ -391,10 +392,11 @@ public final class StreamQueue implements ReliableQueue {
     @Override
     public QueueStats stats() {
         List<Long> counts = calls.run("stats", STATS, ScriptOutputType.MULTI,
-                keys(keys.stream, keys.retry, keys.dead, keys.deadRetry, keys.delayed, keys.paused),
+                keys(keys.stream, keys.retry, keys.dead, keys.deadRetry, keys.delayed, keys.paused, keys.capped,
+                        keys.limited),
                 bytes(options.group()), bytes(LAG_COUNT_LIMIT), bytes(deletion()), bytes(INFLIGHT_AGE_LIMIT));
         return new QueueStats(counts.get(0), counts.get(1), counts.get(2), counts.get(3), counts.get(4),
-                counts.get(5), counts.get(6), counts.get(7) == 1);
+                counts.get(5), counts.get(6), counts.get(7) == 1, counts.get(8) == 1, counts.get(9) == 1);
     }
 
     @Override

@@ -32,6 +32,7 @@
   KEYS[13] expires  hash id -> server time (ms) after which the message is not delivered (see enqueue)
   KEYS[14] dead     zset id -> time available to a dead-letter consumer (ms)
   KEYS[15] failure  hash id -> last failure
+  KEYS[16] limited  exists while the rate limit holds claims back (written here, read by stats)
 
   ARGV[1] visibility timeout in ms
   ARGV[2] most messages to claim
@@ -51,8 +52,8 @@
 
   With a rate limit, a claim takes at most what the limit allows now (includes/rate), and only the messages it
   delivers count against it. A claim that the limit allows none takes nothing and returns {'limited', ms until the
-  limit allows one, ''} (the shape of a paused claim's reply: its claimant sleeps that long), and leaves no wake-up
-  token, so that one consumer waits on the limit, not all of them.
+  limit allows one, ''} (the shape of a paused claim's reply: its claimant sleeps that long), marks the queue
+  limited for that long, and leaves no wake-up token, so that one consumer waits on the limit, not all of them.
 
   A message whose time to live has passed (its expires field is now or earlier) is never delivered: it is taken off
   the ready list with the batch and dead-lettered, its failure 'expired: its time to live ended at <ms>' and its
@@ -132,7 +133,7 @@ if cap > 0 then
 end
 local interval, allowed, wait = rate_allows(KEYS[12], now, ARGV[7], ARGV[8], ARGV[9])
 if allowed == 0 then
-  return {'limited', wait, ''}
+  return rate_limited(KEYS[16], wait)
 end
 room = math.min(room, allowed)
 local live = math.max(1, redis.call('ZCOUNT', KEYS[7], now, '+inf'))

@@ -8,6 +8,8 @@
   KEYS[5] dead-inflight  zset id -> lease deadline (ms)
   KEYS[6] messages       hash id -> "enqueuedAt|payload"
   KEYS[7] paused         exists while the queue is paused (see pause)
+  KEYS[8] capped         exists while the queue is at its maxInflight (see includes/capacity)
+  KEYS[9] limited        exists while the rate limit holds claims back (see claim)
 
   ARGV[1] visibility timeout in ms: a lease was taken or last extended at its deadline less this (the consumers
           of a queue share it)
@@ -16,7 +18,8 @@
            ms since the message at the head of the ready list was enqueued (0 when none, or when its record is
            missing or unreadable),
            ms since the longest-held lease of both in-flight sets was taken or last extended (0 when none),
-           1 while the queue is paused, else 0}
+           1 while the queue is paused, else 0, 1 while it is at its maxInflight, else 0, 1 while its rate limit
+           holds claims back, else 0}
 ]]
 --- @include "includes/time"
 
@@ -45,5 +48,7 @@ return {
   redis.call('ZCARD', KEYS[4]),
   oldestReady,
   oldestInflight,
-  redis.call('EXISTS', KEYS[7])
+  redis.call('EXISTS', KEYS[7]),
+  redis.call('EXISTS', KEYS[8]),
+  redis.call('EXISTS', KEYS[9])
 }

@@ -40,3 +40,10 @@ local function rate_take(rate, now, interval, count)
     redis.call('DEL', rate)
   end
 end
+
+-- the reply of a claim the limit allows none: {'limited', ms until it allows one, ''}; the limited key marks the
+-- queue (the group) limited as long, for stats. pcall: on a Redis at its maxmemory the mark is lost, not the claim.
+local function rate_limited(limited, wait)
+  redis.pcall('SET', limited, '1', 'PX', wait)
+  return {'limited', wait, ''}
+end

@@ -26,6 +26,7 @@
   KEYS[10] freed      stream of the last settlement after the group was capped (see stream/includes/capacity)
   KEYS[11] dead       the dead-letter stream, where expired entries go
   KEYS[12] ids        hash message id -> entry reference (see enqueue)
+  KEYS[13] limited    exists while the rate limit holds the group's claims back (written here, read by stats)
 
   ARGV[1] group
   ARGV[2] consumer
@@ -50,7 +51,8 @@
   the id of the last resume} (includes/pause).
 
   With a rate limit (includes/rate), a claim takes at most what the limit allows now; when the limit allows none,
-  it takes nothing and returns {'limited', ms until the limit allows one, ''}, the shape of a paused claim's reply.
+  it takes nothing, marks the group limited for that long and returns {'limited', ms until the limit allows one,
+  ''}, the shape of a paused claim's reply.
 
   With a cap, a claim takes at most the cap less the group's entries in flight: its pending entries less those
   parked for a retry, so that batch-mates waiting their turn and the entries of a consumer that died, not yet
@@ -132,7 +134,7 @@ if paused then
 end
 local interval, allowed, wait = rate_allows(KEYS[8], now, ARGV[9], ARGV[10], ARGV[11])
 if allowed == 0 then
-  return {'limited', wait, ''}
+  return rate_limited(KEYS[13], wait)
 end
 local count = math.min(tonumber(ARGV[3]), allowed)
 local cap = tonumber(ARGV[12])

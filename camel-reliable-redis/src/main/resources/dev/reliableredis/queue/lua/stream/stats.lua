@@ -22,6 +22,8 @@
   KEYS[4] dead-retry   zset entry id -> retry due time, of this group on the dead-letter stream
   KEYS[5] delayed      zset message id -> due time
   KEYS[6] paused       exists while the queue is paused (see pause)
+  KEYS[7] capped       exists while the group is at its maxInflight (see stream/includes/capacity)
+  KEYS[8] limited      exists while the rate limit holds the group's claims back (see claim)
 
   ARGV[1] group
   ARGV[2] most entries to count when neither Redis nor the stream's shape tells the lag (counting reads whole
@@ -30,7 +32,8 @@
   ARGV[4] most pending entries of each consumer to look at for oldestInflight
 
   Returns {ready, inflight, delayed, dead, oldest, oldestReady, oldestInflight, paused: 1 while the queue is paused,
-           else 0}
+           else 0, capped: 1 while the group is at its maxInflight, else 0, limited: 1 while its rate limit holds
+           claims back, else 0}
 ]]
 local group = ARGV[1]
 
@@ -132,4 +135,5 @@ if deadInfo then
 end
 
 local delayed = redis.call('ZCARD', KEYS[5]) + waiting - due
-return {ready, inflight, delayed, dead, oldest, oldestReady, oldestInflight, redis.call('EXISTS', KEYS[6])}
+return {ready, inflight, delayed, dead, oldest, oldestReady, oldestInflight, redis.call('EXISTS', KEYS[6]),
+        redis.call('EXISTS', KEYS[7]), redis.call('EXISTS', KEYS[8])}
