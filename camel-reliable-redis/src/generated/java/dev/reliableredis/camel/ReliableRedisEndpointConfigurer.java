@@ -76,6 +76,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "password": target.getConfiguration().setPassword(property(camelContext, java.lang.String.class, value)); return true;
         case "polltimeout":
         case "pollTimeout": target.getConfiguration().setPollTimeout(property(camelContext, java.time.Duration.class, value).toMillis()); return true;
+        case "prioritymode":
+        case "priorityMode": target.getConfiguration().setPriorityMode(property(camelContext, java.lang.String.class, value)); return true;
         case "ratelimit":
         case "rateLimit": target.getConfiguration().setRateLimit(property(camelContext, java.lang.String.class, value)); return true;
         case "ratelimitburst":
@@ -174,6 +176,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "password": return java.lang.String.class;
         case "polltimeout":
         case "pollTimeout": return long.class;
+        case "prioritymode":
+        case "priorityMode": return java.lang.String.class;
         case "ratelimit":
         case "rateLimit": return java.lang.String.class;
         case "ratelimitburst":
@@ -268,6 +272,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "password": return target.getConfiguration().getPassword();
         case "polltimeout":
         case "pollTimeout": return target.getConfiguration().getPollTimeout();
+        case "prioritymode":
+        case "priorityMode": return target.getConfiguration().getPriorityMode();
         case "ratelimit":
         case "rateLimit": return target.getConfiguration().getRateLimit();
         case "ratelimitburst":

@@ -23,7 +23,7 @@ public class ReliableRedisEndpointUriFactory extends org.apache.camel.support.co
     private static final Set<String> SECRET_PROPERTY_NAMES;
     private static final Map<String, String> MULTI_VALUE_PREFIXES;
     static {
-        Set<String> props = new HashSet<>(47);
+        Set<String> props = new HashSet<>(48);
         props.add("bridgeErrorHandler");
         props.add("browseLimit");
         props.add("commandTimeout");
@@ -52,6 +52,7 @@ public class ReliableRedisEndpointUriFactory extends org.apache.camel.support.co
         props.add("mode");
         props.add("password");
         props.add("pollTimeout");
+        props.add("priorityMode");
         props.add("queueName");
         props.add("rateLimit");
         props.add("rateLimitBurst");

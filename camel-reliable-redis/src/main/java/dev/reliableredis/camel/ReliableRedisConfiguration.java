@@ -88,6 +88,8 @@ public class ReliableRedisConfiguration {
     private long timeToLive;
     @UriParam(label = "consumer", enums = "deadLetter,drop", defaultValue = "deadLetter")
     private String expiredMessages = "deadLetter";
+    @UriParam(label = "consumer", enums = "weighted,strict", defaultValue = "weighted")
+    private String priorityMode = "weighted";
 
     @UriParam(label = "replication", defaultValue = "0")
     private int waitReplicas;
@@ -145,6 +147,9 @@ public class ReliableRedisConfiguration {
         }
         if (timeToLive < 0) {
             throw new IllegalArgumentException("timeToLive must be 0 ms (none) or more, was " + timeToLive + " ms");
+        }
+        if (!"weighted".equals(priorityMode) && !"strict".equals(priorityMode)) {
+            throw new IllegalArgumentException("priorityMode must be 'weighted' or 'strict', was '" + priorityMode + "'");
         }
         if (!"deadLetter".equals(expiredMessages) && !"drop".equals(expiredMessages)) {
             throw new IllegalArgumentException("expiredMessages must be 'deadLetter' or 'drop', was '"
@@ -210,7 +215,8 @@ public class ReliableRedisConfiguration {
     public QueueSettings queueSettings() {
         return new QueueSettings(Duration.ofMillis(visibilityTimeout), maxRetries, Duration.ofMillis(retryDelay),
                 retryBackoffMultiplier, Duration.ofMillis(maxRetryDelay), reaperBatchSize,
-                Duration.ofMillis(idempotencyWindow), maxInflight, rateLimit(), "drop".equals(expiredMessages));
+                Duration.ofMillis(idempotencyWindow), maxInflight, rateLimit(), "drop".equals(expiredMessages),
+                "strict".equals(priorityMode));
     }
 
     /**
@@ -439,6 +445,18 @@ public class ReliableRedisConfiguration {
      */
     public void setTimeToLive(long timeToLive) {
         this.timeToLive = timeToLive;
+    }
+
+    public String getPriorityMode() {
+        return priorityMode;
+    }
+
+    /**
+     * List mode: how claims serve the priority levels (CamelReliableRedisPriority): weighted, by weighted round-robin,
+     * level p with weight p + 1, so that no level starves; or strict, the highest level first.
+     */
+    public void setPriorityMode(String priorityMode) {
+        this.priorityMode = priorityMode;
     }
 
     public String getExpiredMessages() {

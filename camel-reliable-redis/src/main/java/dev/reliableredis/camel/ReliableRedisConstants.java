@@ -64,6 +64,14 @@ public interface ReliableRedisConstants {
     String TIME_TO_LIVE = "CamelReliableRedisTimeToLive";
 
     @Metadata(label = "producer",
+              description = "List mode: the message's priority level, 0 (lowest) to 9 (highest), 4 when absent (the "
+                            + "JMS convention). The levels are served by weighted round-robin, level p with weight "
+                            + "p + 1, or strictly highest first (priorityMode). Delivered exchanges carry it as the "
+                            + "exchange property of the same name, not as a header. Refused in stream mode.",
+              javaType = "Integer")
+    String PRIORITY = "CamelReliableRedisPriority";
+
+    @Metadata(label = "producer",
               description = "The operation: enqueue (default); stats (the body becomes a Map with ready, inflight, "
                             + "delayed, dead, oldestReadyAge, oldestInflightAge, paused, capped and limited, and "
                             + "oldestPendingAge in stream mode); redrive (move dead letters back to ready, the body becomes the "

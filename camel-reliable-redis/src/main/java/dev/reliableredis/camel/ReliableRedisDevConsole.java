@@ -164,6 +164,7 @@ public class ReliableRedisDevConsole extends AbstractDevConsole {
         options.put("rateLimitBurst", configuration.getRateLimitBurst());
         options.put("timeToLive", configuration.getTimeToLive());
         options.put("expiredMessages", configuration.getExpiredMessages());
+        options.put("priorityMode", configuration.getPriorityMode());
         options.put("concurrentConsumers", configuration.getConcurrentConsumers());
         options.put("maxMessagesPerPoll", configuration.getMaxMessagesPerPoll());
         options.put("reaperInterval", configuration.getReaperInterval());

@@ -9,6 +9,7 @@ import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
 
 import dev.reliableredis.queue.BrowsedMessage;
+import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.QueueSection;
 import dev.reliableredis.queue.QueueStats;
 import dev.reliableredis.queue.Queues;
@@ -378,6 +379,9 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
         message.setHeader(ReliableRedisConstants.MESSAGE_ID, messageId);
         message.setHeader(ReliableRedisConstants.DELIVERY_COUNT, deliveries);
         message.setHeader(ReliableRedisConstants.QUEUE, queueName);
+        // a property, not a header: a header would give every later send of the route this priority
+        exchange.setProperty(ReliableRedisConstants.PRIORITY,
+                headers.get(NewMessage.PRIORITY_HEADER) instanceof Integer level ? level : NewMessage.DEFAULT_PRIORITY);
         if (failure != null) {
             message.setHeader(ReliableRedisConstants.FAILURE, failure);
         }

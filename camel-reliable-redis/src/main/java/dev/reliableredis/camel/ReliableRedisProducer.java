@@ -145,7 +145,14 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
                         idOrGenerated(message.getHeader(ReliableRedisConstants.DEDUPLICATION_ID, String.class), ids,
                                 0),
                         message.getHeader(ReliableRedisConstants.SHARD_KEY, String.class),
-                        timeToLive(message, getEndpoint().getConfiguration().getTimeToLive())));
+                        timeToLive(message, getEndpoint().getConfiguration().getTimeToLive()),
+                        priority(message, NewMessage.DEFAULT_PRIORITY)));
+        if (getEndpoint().getConfiguration().isStreamMode()
+            && messages.stream().anyMatch(m -> m.priority() != NewMessage.DEFAULT_PRIORITY)) {
+            // refused here, not by the queue: sends of other exchanges may share its enqueue call
+            throw new IllegalArgumentException(ReliableRedisConstants.PRIORITY + " is set, but stream-mode queue '"
+                    + queue.name() + "' delivers in the order of its stream, without priorities");
+        }
         if (getEndpoint().getConfiguration().isSynchronous()) {
             List<Boolean> enqueued;
             try {
@@ -201,6 +208,7 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
         long delay = message.getHeader(ReliableRedisConstants.DELAY, 0L, Long.class);
         String shardKey = message.getHeader(ReliableRedisConstants.SHARD_KEY, String.class);
         long timeToLive = timeToLive(message, getEndpoint().getConfiguration().getTimeToLive());
+        int priority = priority(message, NewMessage.DEFAULT_PRIORITY);
         List<NewMessage> messages = new ArrayList<>(body.size());
         for (int i = 0; i < body.size(); i++) {
             String id = batchId == null || batchId.isEmpty() ? null : batchId + ":" + i;
@@ -210,26 +218,36 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
                         element.getHeader(ReliableRedisConstants.DELAY, 0L, Long.class),
                         idOrGenerated(own != null ? own : id, unsent, i),
                         element.getHeader(ReliableRedisConstants.SHARD_KEY, shardKey, String.class),
-                        timeToLive(element, timeToLive)));
+                        timeToLive(element, timeToLive), priority(element, priority)));
             } else {
                 messages.add(toMessage(exchange, body.get(i), headers, delay, idOrGenerated(id, unsent, i),
-                        shardKey, timeToLive));
+                        shardKey, timeToLive, priority));
             }
         }
         return messages;
     }
 
     private static NewMessage toMessage(Exchange exchange, Object body, Map<String, Object> headers, long delay,
-            String id, String shardKey, long timeToLive) throws Exception {
+            String id, String shardKey, long timeToLive, int priority) throws Exception {
         byte[] bytes = body == null ? new byte[0]
                 : exchange.getContext().getTypeConverter().mandatoryConvertTo(byte[].class, exchange, body);
         return new NewMessage(id, bytes, headers, delay, shardKey == null || shardKey.isEmpty() ? null : shardKey,
-                timeToLive);
+                timeToLive, priority);
     }
 
     /** The message's CamelReliableRedisTimeToLive, else the fallback (the timeToLive option, or the exchange's). */
     private static long timeToLive(Message message, long fallback) {
         return message.getHeader(ReliableRedisConstants.TIME_TO_LIVE, fallback, Long.class);
+    }
+
+    /** The message's CamelReliableRedisPriority, checked, else the fallback (the exchange's, or the default). */
+    private static int priority(Message message, int fallback) {
+        Integer priority = message.getHeader(ReliableRedisConstants.PRIORITY, fallback, Integer.class);
+        if (priority == null || priority < 0 || priority > 9) {
+            throw new IllegalArgumentException(ReliableRedisConstants.PRIORITY + " must be 0 (lowest) to 9 (highest), "
+                    + "was " + message.getHeader(ReliableRedisConstants.PRIORITY));
+        }
+        return priority;
     }
 
     private static void logNoOps(ReliableQueue queue, List<String> ids, List<Boolean> enqueued) {

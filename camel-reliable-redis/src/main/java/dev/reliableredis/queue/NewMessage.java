@@ -16,6 +16,13 @@ public final class NewMessage {
      * (list.ListReshard). A Camel header name, which consumers do not let in.
      */
     public static final String SHARD_KEY_HEADER = "CamelReliableRedisShardKey";
+    /**
+     * The stored header that keeps a message's priority level when it is not {@link #DEFAULT_PRIORITY}, so that its
+     * deliveries tell it. A Camel header name, which consumers do not let in.
+     */
+    public static final String PRIORITY_HEADER = "CamelReliableRedisPriority";
+    /** The level of a message sent without a priority: JMS's default, the middle of 0 (lowest) to 9 (highest). */
+    public static final int DEFAULT_PRIORITY = 4;
 
     private final String id;
     private final byte[] body;
@@ -23,6 +30,7 @@ public final class NewMessage {
     private final long delayMs;
     private final String shardKey;
     private final long timeToLiveMs;
+    private final int priority;
     private final String encodedHeaders;
 
     /**
@@ -33,11 +41,12 @@ public final class NewMessage {
      * @param delayMs  deliver no sooner than this many ms after the enqueue (Redis server time); 0 for now
      * @param shardKey for a sharded queue: messages with the same shard key go to the same shard; null: the id picks
      *                 the shard
-     * @param timeToLiveMs list mode: a message not claimed within this many ms of the enqueue (Redis server time) is
-     *                     never delivered but dead-lettered or dropped; 0: it lives until consumed
+     * @param timeToLiveMs a message not claimed within this many ms of the enqueue (Redis server time) is never
+     *                     delivered but dead-lettered or dropped; 0: it lives until consumed
+     * @param priority     list mode: its priority level, 0 (lowest) to 9 (highest)
      */
     public NewMessage(String id, byte[] body, Map<String, Object> headers, long delayMs, String shardKey,
-            long timeToLiveMs) {
+            long timeToLiveMs, int priority) {
         this.id = Objects.requireNonNull(id, "id");
         this.body = Objects.requireNonNull(body, "body");
         this.headers = headers == null ? Map.of() : headers;
@@ -51,16 +60,35 @@ public final class NewMessage {
             throw new IllegalArgumentException("Time to live must be 0 ms (none) or more, was " + timeToLiveMs
                                                + " ms");
         }
+        if (priority < 0 || priority > 9) {
+            throw new IllegalArgumentException("Priority must be 0 (lowest) to 9 (highest), was " + priority);
+        }
         this.delayMs = delayMs;
         this.shardKey = shardKey;
         this.timeToLiveMs = timeToLiveMs;
-        this.encodedHeaders = HeaderCodec.encode(shardKey == null ? this.headers : withShardKey(this.headers, shardKey));
+        this.priority = priority;
+        this.encodedHeaders = HeaderCodec.encode(stored(this.headers, shardKey, priority));
     }
 
-    private static Map<String, Object> withShardKey(Map<String, Object> headers, String shardKey) {
+    /** The headers as stored: with the shard key and a priority other than the default, when there are. */
+    private static Map<String, Object> stored(Map<String, Object> headers, String shardKey, int priority) {
+        if (shardKey == null && priority == DEFAULT_PRIORITY) {
+            return headers;
+        }
         Map<String, Object> stored = new LinkedHashMap<>(headers);
-        stored.put(SHARD_KEY_HEADER, shardKey);
+        if (shardKey != null) {
+            stored.put(SHARD_KEY_HEADER, shardKey);
+        }
+        if (priority != DEFAULT_PRIORITY) {
+            stored.put(PRIORITY_HEADER, priority);
+        }
         return stored;
+    }
+
+    /** A message of the default priority. */
+    public NewMessage(String id, byte[] body, Map<String, Object> headers, long delayMs, String shardKey,
+            long timeToLiveMs) {
+        this(id, body, headers, delayMs, shardKey, timeToLiveMs, DEFAULT_PRIORITY);
     }
 
     /** A message that lives until consumed. */
@@ -98,6 +126,11 @@ public final class NewMessage {
         return timeToLiveMs;
     }
 
+    /** Its priority level, 0 (lowest) to 9 (highest). */
+    public int priority() {
+        return priority;
+    }
+
     /** The headers as they travel ({@link HeaderCodec#encode}), "" for none. */
     public String encodedHeaders() {
         return encodedHeaders;
@@ -107,6 +140,7 @@ public final class NewMessage {
     public String toString() {
         return "NewMessage[" + id + ", " + body.length + " bytes, " + headers.size() + " headers, delay " + delayMs
                + " ms" + (timeToLiveMs > 0 ? ", time to live " + timeToLiveMs + " ms" : "")
-               + (shardKey != null ? ", shard key " + shardKey : "") + "]";
+               + (shardKey != null ? ", shard key " + shardKey : "")
+               + (priority != DEFAULT_PRIORITY ? ", priority " + priority : "") + "]";
     }
 }

@@ -9,8 +9,10 @@ import java.time.Duration;
  * @param maxInflight the most messages of the queue (of a stream group) in flight at once across all its consumers;
  *                    0: no cap
  * @param rateLimit   the most messages claimed per period across all its consumers
- * @param dropExpired list mode: a message whose time to live passed before a claim took it is dropped; false: it is
+ * @param dropExpired a message whose time to live passed before a claim took it is dropped; false: it is
  *                    dead-lettered
+ * @param strictPriority list mode: claims take the highest priority level first; false: the levels are served by
+ *                    weighted round-robin
  */
 public record QueueSettings(
         Duration visibilityTimeout,
@@ -22,7 +24,8 @@ public record QueueSettings(
         Duration idempotencyWindow,
         int maxInflight,
         RateLimit rateLimit,
-        boolean dropExpired) {
+        boolean dropExpired,
+        boolean strictPriority) {
 
     /** Far beyond any use, and low enough that the deliveries it allows (one more) stay an int. */
     public static final int MAX_RETRIES = 1_000_000;
@@ -60,25 +63,31 @@ public record QueueSettings(
     public QueueSettings(Duration visibilityTimeout, int maxRetries, Duration retryDelay, double retryBackoffMultiplier,
             Duration maxRetryDelay, int reaperBatchSize, Duration idempotencyWindow) {
         this(visibilityTimeout, maxRetries, retryDelay, retryBackoffMultiplier, maxRetryDelay, reaperBatchSize,
-                idempotencyWindow, 0, RateLimit.NONE, false);
+                idempotencyWindow, 0, RateLimit.NONE, false, false);
     }
 
     /** The same settings with another cap on the messages in flight. */
     public QueueSettings withMaxInflight(int cap) {
         return new QueueSettings(visibilityTimeout, maxRetries, retryDelay, retryBackoffMultiplier, maxRetryDelay,
-                reaperBatchSize, idempotencyWindow, cap, rateLimit, dropExpired);
+                reaperBatchSize, idempotencyWindow, cap, rateLimit, dropExpired, strictPriority);
     }
 
     /** The same settings with another rate limit. */
     public QueueSettings withRateLimit(RateLimit limit) {
         return new QueueSettings(visibilityTimeout, maxRetries, retryDelay, retryBackoffMultiplier, maxRetryDelay,
-                reaperBatchSize, idempotencyWindow, maxInflight, limit, dropExpired);
+                reaperBatchSize, idempotencyWindow, maxInflight, limit, dropExpired, strictPriority);
     }
 
     /** The same settings, dropping expired messages ({@code true}) or dead-lettering them. */
     public QueueSettings withDropExpired(boolean drop) {
         return new QueueSettings(visibilityTimeout, maxRetries, retryDelay, retryBackoffMultiplier, maxRetryDelay,
-                reaperBatchSize, idempotencyWindow, maxInflight, rateLimit, drop);
+                reaperBatchSize, idempotencyWindow, maxInflight, rateLimit, drop, strictPriority);
+    }
+
+    /** The same settings, taking the highest priority level first ({@code true}) or by weighted round-robin. */
+    public QueueSettings withStrictPriority(boolean strict) {
+        return new QueueSettings(visibilityTimeout, maxRetries, retryDelay, retryBackoffMultiplier, maxRetryDelay,
+                reaperBatchSize, idempotencyWindow, maxInflight, rateLimit, dropExpired, strict);
     }
 
     /** The contract's defaults. */

@@ -28,6 +28,9 @@ final class ListKeys {
     final byte[] rate;
     final byte[] limited;
     final byte[] expires;
+    final byte[] prioritized;
+    final byte[] priority;
+    final byte[] cursor;
     private final String base;
 
     ListKeys(String keyPrefix, String queue) {
@@ -50,6 +53,9 @@ final class ListKeys {
         rate = key(base, "rate");
         limited = key(base, "limited");
         expires = key(base, "expires");
+        prioritized = key(base, "prioritized");
+        priority = key(base, "priority");
+        cursor = key(base, "cursor");
     }
 
     /** The record of one claimant's last claim (see the claim script). */

@@ -108,16 +108,17 @@ public final class ListQueue implements ReliableQueue {
         if (messages.isEmpty()) {
             return CompletableFuture.completedFuture(List.of());
         }
-        byte[][] args = new byte[4 * messages.size()][];
+        byte[][] args = new byte[5 * messages.size()][];
         int i = 0;
         for (NewMessage message : messages) {
             args[i++] = bytes(message.id());
             args[i++] = MessageRecord.payload(message.encodedHeaders(), message.body());
             args[i++] = bytes(message.delayMs());
             args[i++] = bytes(message.timeToLiveMs());
+            args[i++] = bytes(message.priority());
         }
         return calls.enqueue(ENQUEUE, keys(keys.ready, keys.delayed, keys.messages, keys.acked, keys.wake,
-                keys.expires), args);
+                keys.expires, keys.prioritized, keys.priority, keys.seq), args);
     }
 
     @Override
@@ -142,11 +143,13 @@ public final class ListQueue implements ReliableQueue {
                 : calls.runAsync(on, "claim", CLAIM, ScriptOutputType.MULTI,
                         keys(keys.ready, keys.inflight, keys.messages, keys.leases, keys.seq, keys.wake,
                                 keys.claimers, keys.claim(claimant.id()), keys.paused, keys.resumed, keys.capped,
-                                keys.rate, keys.expires, keys.dead, keys.failure, keys.limited),
+                                keys.rate, keys.expires, keys.dead, keys.failure, keys.limited, keys.prioritized,
+                                keys.cursor, keys.priority),
                         visibility, bytes(max), bytes(claimant.id()), bytes(claimant.liveFor().toMillis()),
                         bytes(claimId), bytes(settings.maxInflight()), bytes(rate.permits()),
                         bytes(rate.period().toMillis()), bytes(rate.burst()),
-                        bytes(settings.dropExpired() ? "drop" : "dead"));
+                        bytes(settings.dropExpired() ? "drop" : "dead"),
+                        bytes(settings.strictPriority() ? "strict" : "weighted"));
         return rows.thenApply(this::toClaimed);
     }
 
@@ -180,7 +183,7 @@ public final class ListQueue implements ReliableQueue {
         args.add(bytes(settings.idempotencyWindow().toMillis()));
         QueueCalls.addLeases(args, leases);
         return calls.settle("ack", ACK, keys(inflight(), keys.messages, keys.leases, keys.failure, keys.acked,
-                keys.capped, keys.wake, keys.expires),
+                keys.capped, keys.wake, keys.expires, keys.priority),
                 args, Settled::ofAck);
     }
 
@@ -218,7 +221,8 @@ public final class ListQueue implements ReliableQueue {
         args.add(bytes(deadLetters ? "dead" : "ready"));
         QueueCalls.addLeases(args, leases);
         Long released = calls.run("release", RELEASE, ScriptOutputType.INTEGER,
-                keys(inflight(), deadLetters ? keys.dead : keys.ready, keys.leases, keys.wake), args);
+                keys(inflight(), deadLetters ? keys.dead : keys.ready, keys.leases, keys.wake, keys.prioritized,
+                        keys.priority, keys.seq), args);
         return released.intValue();
     }
 
@@ -226,7 +230,8 @@ public final class ListQueue implements ReliableQueue {
     public ReapResult reap() {
         List<Long> moved = calls.run("reap", REAP, ScriptOutputType.MULTI,
                 keys(keys.ready, keys.inflight, keys.delayed, keys.dead, keys.deadInflight, keys.leases, keys.failure,
-                        keys.acked, keys.wake, keys.messages, keys.claimers),
+                        keys.acked, keys.wake, keys.messages, keys.claimers, keys.prioritized, keys.priority,
+                        keys.seq),
                 bytes(settings.maxDeliveries()), bytes(settings.reaperBatchSize()));
         return new ReapResult(moved.get(0), moved.get(1), moved.get(2), moved.get(3), moved.get(4), moved.get(5) == 1);
     }
@@ -240,7 +245,8 @@ public final class ListQueue implements ReliableQueue {
         while (moved < limit) {
             long batch = Math.min(BULK_BATCH, limit - moved);
             Long n = calls.run("redrive", REDRIVE, ScriptOutputType.INTEGER,
-                    keys(keys.dead, keys.ready, keys.messages, keys.leases, keys.failure, keys.wake, keys.expires),
+                    keys(keys.dead, keys.ready, keys.messages, keys.leases, keys.failure, keys.wake, keys.expires,
+                            keys.prioritized, keys.priority, keys.seq),
                     bytes(batch));
             moved += n;
             if (n < batch) {
@@ -253,7 +259,8 @@ public final class ListQueue implements ReliableQueue {
     @Override
     public boolean redrive(String messageId) {
         Long moved = calls.run("redrive", REDRIVE, ScriptOutputType.INTEGER,
-                keys(keys.dead, keys.ready, keys.messages, keys.leases, keys.failure, keys.wake, keys.expires),
+                keys(keys.dead, keys.ready, keys.messages, keys.leases, keys.failure, keys.wake, keys.expires,
+                            keys.prioritized, keys.priority, keys.seq),
                 bytes(1),
                 bytes(messageId));
         return moved == 1;
@@ -265,7 +272,7 @@ public final class ListQueue implements ReliableQueue {
         while (true) {
             List<Long> result = calls.run("purge", PURGE, ScriptOutputType.MULTI,
                     keys(keys.ready, keys.delayed, keys.dead, keys.messages, keys.leases, keys.failure,
-                            keys.expires),
+                            keys.expires, keys.prioritized, keys.priority),
                     bytes(BULK_BATCH));
             removed += result.get(0);
             if (result.get(1) == 0) {
@@ -290,7 +297,7 @@ public final class ListQueue implements ReliableQueue {
     public QueueStats stats() {
         List<Long> counts = calls.run("stats", STATS, ScriptOutputType.MULTI,
                 keys(keys.ready, keys.inflight, keys.delayed, keys.dead, keys.deadInflight, keys.messages,
-                        keys.paused, keys.capped, keys.limited),
+                        keys.paused, keys.capped, keys.limited, keys.prioritized),
                 bytes(settings.visibilityTimeout().toMillis()));
         return new QueueStats(counts.get(0), counts.get(1), counts.get(2), counts.get(3), -1, counts.get(4),
                 counts.get(5), counts.get(6) == 1, counts.get(7) == 1, counts.get(8) == 1);
@@ -301,7 +308,7 @@ public final class ListQueue implements ReliableQueue {
         calls.checkBrowseLimit(limit);
         List<Object> rows = calls.run("browse", BROWSE, ScriptOutputType.MULTI,
                 keys(keys.ready, keys.inflight, keys.delayed, keys.dead, keys.deadInflight, keys.messages,
-                        keys.leases, keys.failure),
+                        keys.leases, keys.failure, keys.prioritized),
                 bytes(section.name().toLowerCase(Locale.ROOT)), bytes(limit),
                 bytes(settings.visibilityTimeout().toMillis()));
         long now = (Long) rows.get(0);

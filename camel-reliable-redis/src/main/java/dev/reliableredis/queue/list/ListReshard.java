@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.reliableredis.queue.LuaScript;
+import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.QueueCalls;
 import dev.reliableredis.queue.QueueNames;
 import dev.reliableredis.queue.RedisGateway;
@@ -59,6 +60,11 @@ public final class ListReshard implements ShardMover {
                         + shard + " has " + state.get(0) + " message(s) and " + state.get(1) + " dead letter(s) in "
                         + "flight and " + state.get(2) + " live consumer thread(s) (a stopped thread counts for two of "
                         + "its pollTimeouts). Stop every consumer of the queue, and its producers, first");
+            }
+            if (s.calls.run("reshard", () -> redis.commands().exists(s.keys.priority)) > 0) {
+                throw new IllegalStateException("Queue '" + queue + "' cannot be resharded: shard " + shard + " holds "
+                        + "messages sent with a priority (" + NewMessage.PRIORITY_HEADER + "), which a reshard does "
+                        + "not move. Let them be consumed first");
             }
         }
     }

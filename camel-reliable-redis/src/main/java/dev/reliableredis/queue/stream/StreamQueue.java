@@ -154,6 +154,11 @@ public final class StreamQueue implements ReliableQueue {
         List<byte[]> args = new ArrayList<>(1 + 4 * messages.size());
         args.add(bytes(options.maxLen()));
         for (NewMessage message : messages) {
+            if (message.priority() != NewMessage.DEFAULT_PRIORITY) {
+                return CompletableFuture.failedFuture(new IllegalArgumentException("Message '" + message.id()
+                        + "' has priority " + message.priority() + ": stream-mode queue '" + name + "' delivers in "
+                        + "the order of its stream, without priorities"));
+            }
             args.add(bytes(message.id()));
             args.add(message.body());
             args.add(bytes(message.encodedHeaders()));

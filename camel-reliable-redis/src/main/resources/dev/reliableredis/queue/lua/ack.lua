@@ -10,6 +10,7 @@
   KEYS[6] capped    exists while a claim found the queue at its maxInflight (see includes/capacity)
   KEYS[7] wake      list of wake-up tokens for idle consumers (see includes/wake)
   KEYS[8] expires   hash id -> server time (ms) after which the message is not delivered (see enqueue)
+  KEYS[9] priority  hash id -> priority level of a message sent with one (see includes/priority)
 
   ARGV[1]  idempotency window in ms (0: the id is forgotten at once)
   ARGV[2k], ARGV[2k+1]  id and lease token of the k-th delivery
@@ -38,6 +39,7 @@ require_type(KEYS[4], 'hash')
 require_type(KEYS[5], 'zset')
 require_type(KEYS[7], 'list')
 require_type(KEYS[8], 'hash')
+require_type(KEYS[9], 'hash')
 local window = tonumber(ARGV[1])
 local ids, held = held_leases(KEYS[1], KEYS[3], 2, 2)
 local codes, done, remember = {}, {}, {}
@@ -57,6 +59,7 @@ if #done > 0 then
   redis.call('HDEL', KEYS[3], unpack(done))
   redis.call('HDEL', KEYS[4], unpack(done))
   redis.call('HDEL', KEYS[8], unpack(done))
+  redis.call('HDEL', KEYS[9], unpack(done))
   if until_ms then
     redis.call('ZADD', KEYS[5], unpack(remember))
   end

@@ -2,7 +2,8 @@
   browse: reads up to ARGV[2] messages of one section of a queue, oldest first, without claiming or changing
   anything.
 
-  ready     the ready list from its head: the next to be claimed first
+  ready     the ready list from its head: the next to be claimed first; with priorities, level by level from the
+            highest, each in its order (the order of priorityMode=strict)
   inflight  the in-flight and dead-inflight sets merged, by lease deadline, the earliest first
   delayed   the delayed set (delays and retries), by due time
   dead      the dead letters not being consumed, by the time they are (or were) available to a dead-letter consumer
@@ -15,6 +16,7 @@
   KEYS[6] messages       hash id -> "enqueuedAt|payload"
   KEYS[7] leases         hash id -> "deliveries|leaseToken[|credits|flags]"
   KEYS[8] failure        hash id -> last failure
+  KEYS[9] prioritized    zset id -> level and place of a ready message with a priority (see includes/priority)
 
   ARGV[1] section: 'ready', 'inflight', 'delayed' or 'dead'
   ARGV[2] most messages to read
@@ -28,6 +30,7 @@
 ]]
 --- @include "includes/time"
 --- @include "includes/lease"
+--- @include "includes/priority"
 
 local section, limit, visibility = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 local now = now_ms()
@@ -45,8 +48,21 @@ end
 local members
 if section == 'ready' then
   members = {}
-  for _, id in ipairs(redis.call('LRANGE', KEYS[1], 0, limit - 1)) do
-    members[#members + 1] = {id}
+  local prioritized = redis.call('ZCARD', KEYS[9]) > 0
+  for level = 9, 0, -1 do
+    local line = {}
+    if level == DEFAULT_LEVEL then
+      line = redis.call('LRANGE', KEYS[1], 0, limit - #members - 1)
+    elseif prioritized then
+      local low, high = level_range(level)
+      line = redis.call('ZRANGEBYSCORE', KEYS[9], low, high, 'LIMIT', 0, limit - #members)
+    end
+    for _, id in ipairs(line) do
+      members[#members + 1] = {id}
+    end
+    if #members == limit then
+      break
+    end
   end
 elseif section == 'inflight' then
   members = lowest(KEYS[2], false)

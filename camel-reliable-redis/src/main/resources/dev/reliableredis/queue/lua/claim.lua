@@ -33,6 +33,9 @@
   KEYS[14] dead     zset id -> time available to a dead-letter consumer (ms)
   KEYS[15] failure  hash id -> last failure
   KEYS[16] limited  exists while the rate limit holds claims back (written here, read by stats)
+  KEYS[17] prioritized  zset id -> level and place of a ready message with a priority (see includes/priority)
+  KEYS[18] cursor   the weighted round-robin's place in its cycle of levels (see includes/priority)
+  KEYS[19] priority hash id -> priority level of a message sent with one (see includes/priority)
 
   ARGV[1] visibility timeout in ms
   ARGV[2] most messages to claim
@@ -44,6 +47,7 @@
   ARGV[8] the rate limit's period in ms
   ARGV[9] rateLimitBurst: the most messages claimed at once at the rate limit
   ARGV[10] 'drop' to drop expired messages; else they are dead-lettered
+  ARGV[11] 'strict' to take the highest priority level first; else the levels are served by weighted round-robin
 
   With a cap, a claim takes at most cap - in flight, where in flight counts every lease of the in-flight set,
   those of batch-mates waiting their turn and expired ones the reaper has not returned yet included. A claim that
@@ -59,6 +63,12 @@
   the ready list with the batch and dead-lettered, its failure 'expired: its time to live ended at <ms>' and its
   delivery count unchanged, or, with ARGV[10] 'drop', deleted with everything kept about it. Either way its expires
   field goes. It counts against neither the cap nor the rate limit.
+
+  Messages sent with a priority wait in the prioritized set (includes/priority). While it holds any, the claim
+  takes the next in line across the levels, level 4 being the ready list: by the weighted round-robin cycle from
+  the place the cursor keeps (level p has p + 1 places of 55, so no level starves), or with ARGV[11] 'strict' the
+  highest level first; each level in its own order. The share counts the messages of every level. A queue without
+  priorities pays one ZCARD.
 
   A claim that has run before with this claim id (includes/claim_record) takes nothing: it returns those of its
   first run's messages that are still leased under their first run's tokens, in the same shape. Else, while the
@@ -78,6 +88,7 @@
 --- @include "includes/claim_record"
 --- @include "includes/pause"
 --- @include "includes/rate"
+--- @include "includes/priority"
 
 require_batch(tonumber(ARGV[2]), 'claim')
 
@@ -110,14 +121,15 @@ if earlier then
       out[n + 5] = false
     end
   end
-  out[#out + 1] = redis.call('LLEN', KEYS[1])
+  out[#out + 1] = redis.call('LLEN', KEYS[1]) + redis.call('ZCARD', KEYS[17])
   return out
 end
 local paused = paused_reply(KEYS[9], KEYS[10])
 if paused then
   return paused
 end
-local ready = redis.call('LLEN', KEYS[1])
+local prioritized = redis.call('ZCARD', KEYS[17])
+local ready = redis.call('LLEN', KEYS[1]) + prioritized
 if ready == 0 then
   return {0}
 end
@@ -137,7 +149,15 @@ if allowed == 0 then
 end
 room = math.min(room, allowed)
 local live = math.max(1, redis.call('ZCOUNT', KEYS[7], now, '+inf'))
-local ids = redis.call('LRANGE', KEYS[1], 0, math.min(room, math.ceil(ready / live)) - 1)
+local want = math.min(room, math.ceil(ready / live))
+local ids, levels, places
+if prioritized == 0 then
+  ids = redis.call('LRANGE', KEYS[1], 0, want - 1)
+else
+  local cursor = tonumber(redis.call('GET', KEYS[18]) or '0') or 0
+  ids, levels, places = next_in_line(KEYS[1], KEYS[17], level_counts(KEYS[1], KEYS[17]), want, ARGV[11] == 'strict',
+      cursor % #CYCLE)
+end
 local records = redis.call('HMGET', KEYS[3], unpack(ids))
 local states = redis.call('HMGET', KEYS[4], unpack(ids))
 local expiries = redis.call('HMGET', KEYS[13], unpack(ids))
@@ -180,7 +200,14 @@ if #expired > 0 then
   redis.call('HEXISTS', KEYS[15], expired[1].id)
 end
 -- LTRIM first: on a Redis at its maxmemory only a script whose first write cannot need memory runs
-redis.call('LTRIM', KEYS[1], taken, -1)
+if prioritized == 0 then
+  redis.call('LTRIM', KEYS[1], taken, -1)
+elseif taken > 0 then
+  take_in_line(KEYS[1], KEYS[17], ids, levels, taken)
+  if ARGV[11] ~= 'strict' then
+    redis.call('SET', KEYS[18], places[taken])
+  end
+end
 local left = ready - taken
 if left > 0 and tokens == 0 then
   redis.call('RPUSH', KEYS[6], '1')
@@ -199,6 +226,7 @@ if #expired > 0 then
     redis.call('HDEL', KEYS[3], unpack(gone))
     redis.call('HDEL', KEYS[4], unpack(gone))
     redis.call('HDEL', KEYS[15], unpack(gone))
+    redis.call('HDEL', KEYS[19], unpack(gone))
   else
     redis.call('ZADD', KEYS[14], unpack(dead))
     redis.call('HSET', KEYS[15], unpack(failures))

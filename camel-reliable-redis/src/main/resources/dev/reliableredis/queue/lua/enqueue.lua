@@ -13,26 +13,34 @@
   KEYS[4] acked     zset id -> time until which the acked id is remembered (ms)
   KEYS[5] wake      list of wake-up tokens for idle consumers (see includes/wake)
   KEYS[6] expires   hash id -> server time (ms) after which the message is not delivered any more
+  KEYS[7] prioritized  zset id -> level and place of a ready message with a priority (see includes/priority)
+  KEYS[8] priority  hash id -> priority level of a message sent with one
+  KEYS[9] seq       counter the places in a level's line are drawn from
 
-  ARGV[4k-3] id of the k-th message
-  ARGV[4k-2] its payload
-  ARGV[4k-1] its delay in ms, 0 for ready now
-  ARGV[4k]   its time to live in ms from now, 0 for none: only a message with one gets an expires field
+  ARGV[5k-4] id of the k-th message
+  ARGV[5k-3] its payload
+  ARGV[5k-2] its delay in ms, 0 for ready now
+  ARGV[5k-1] its time to live in ms from now, 0 for none: only a message with one gets an expires field
+  ARGV[5k]   its priority level, 0 to 9: a message of another level than 4 gets a priority field and waits in
+             the prioritized set instead of the ready list
 
-  A caller without KEYS[6] passes 3 arguments per message, without the time to live (the layout before it), as
-  other programs that enqueue do.
+  With 9 keys, 5 arguments per message as above. A caller with 6 keys passes 4 per message, without the
+  priority, and one with 5 keys 3, without the time to live either (the layouts before them), as other programs
+  that enqueue do: their messages have level 4.
 
   Returns one code per message, in order: 1 stored, 0 a no-op because the id is already queued, delayed, in
   flight, dead, acked within the idempotency window, or earlier in the same batch.
 
-  Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
+  Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits) or a priority
+  that is not 0 to 9.
 ]]
 --- @include "includes/wake"
 --- @include "includes/time"
 --- @include "includes/types"
 --- @include "includes/limits"
+--- @include "includes/priority"
 
-local stride = KEYS[6] and 4 or 3
+local stride = KEYS[7] and 5 or (KEYS[6] and 4 or 3)
 require_batch(#ARGV / stride, 'enqueue')
 
 require_type(KEYS[1], 'list')
@@ -43,6 +51,10 @@ require_type(KEYS[5], 'list')
 if KEYS[6] then
   require_type(KEYS[6], 'hash')
 end
+if KEYS[7] then
+  require_type(KEYS[7], 'zset')
+  require_type(KEYS[8], 'hash')
+end
 local now = now_ms()
 local stamp = string.format('%d', now) .. '|'
 local ids = {}
@@ -51,6 +63,7 @@ for i = 1, #ARGV, stride do
 end
 local remembered = redis.call('ZMSCORE', KEYS[4], unpack(ids))
 local codes, records, ready, delayed, forget, seen, expiring = {}, {}, {}, {}, {}, {}, {}
+local levels, leveled = {}, {}
 for k, id in ipairs(ids) do
   local until_ms = remembered[k] and tonumber(remembered[k])
   if seen[id] or (until_ms and until_ms > now) or redis.call('HEXISTS', KEYS[3], id) == 1 then
@@ -62,14 +75,24 @@ for k, id in ipairs(ids) do
     local first = stride * (k - 1)
     records[#records + 1] = stamp .. ARGV[first + 2]
     local delay = tonumber(ARGV[first + 3])
-    local ttl = stride == 4 and tonumber(ARGV[first + 4]) or 0
+    local ttl = stride >= 4 and tonumber(ARGV[first + 4]) or 0
     if ttl > 0 then
       expiring[#expiring + 1] = id
       expiring[#expiring + 1] = now + ttl
     end
+    local level = stride == 5 and tonumber(ARGV[first + 5]) or DEFAULT_LEVEL
+    if not level or level < 0 or level > 9 or level % 1 ~= 0 then
+      error({err = 'ERR enqueue: the priority of message ' .. id .. " is '" .. ARGV[first + 5] .. "', not 0 to 9"})
+    end
+    if level ~= DEFAULT_LEVEL then
+      levels[#levels + 1] = id
+      levels[#levels + 1] = level
+    end
     if delay > 0 then
       delayed[#delayed + 1] = now + delay
       delayed[#delayed + 1] = id
+    elseif level ~= DEFAULT_LEVEL then
+      leveled[#leveled + 1] = id
     else
       ready[#ready + 1] = id
     end
@@ -92,6 +115,16 @@ if #expiring > 0 then
 end
 if #delayed > 0 then
   redis.call('ZADD', KEYS[2], unpack(delayed))
+end
+if #levels > 0 then
+  redis.call('HSET', KEYS[8], unpack(levels))
+  local waiting = redis.call('ZCARD', KEYS[7])
+  for _, id in ipairs(leveled) do
+    make_ready(KEYS[1], KEYS[7], KEYS[8], KEYS[9], id, false)
+  end
+  if waiting == 0 and #leveled > 0 then
+    wake(KEYS[5])
+  end
 end
 -- a consumer that claims from a list that was empty leaves a token for the rest, if any
 if #ready > 0 and redis.call('RPUSH', KEYS[1], unpack(ready)) == #ready then

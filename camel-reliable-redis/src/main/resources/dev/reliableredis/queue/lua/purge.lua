@@ -10,22 +10,25 @@
   KEYS[5] leases    hash id -> "deliveries|leaseToken[|credits|flags]"
   KEYS[6] failure   hash id -> last failure
   KEYS[7] expires   hash id -> server time (ms) after which the message is not delivered (see enqueue)
+  KEYS[8] prioritized  zset id -> level and place of a ready message with a priority (see includes/priority)
+  KEYS[9] priority  hash id -> priority level of a message sent with one
 
-  ARGV[1] most messages to remove from each of the three
+  ARGV[1] most messages to remove from each of the four (the prioritized set being part of ready)
 
-  Returns {messages removed, 1 if any of the three gave a full batch (call again) else 0}.
+  Returns {messages removed, 1 if any of the four gave a full batch (call again) else 0}.
 ]]
 --- @include "includes/types"
 
 require_type(KEYS[2], 'zset')
 require_type(KEYS[3], 'zset')
-for _, key in ipairs({KEYS[4], KEYS[5], KEYS[6], KEYS[7]}) do
+require_type(KEYS[8], 'zset')
+for _, key in ipairs({KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[9]}) do
   require_type(key, 'hash')
 end
 local batch = tonumber(ARGV[1])
 local ids = redis.call('LPOP', KEYS[1], batch) or {}
 local more = #ids == batch and 1 or 0
-for _, key in ipairs({KEYS[2], KEYS[3]}) do
+for _, key in ipairs({KEYS[2], KEYS[3], KEYS[8]}) do
   local popped = redis.call('ZPOPMIN', key, batch)
   if #popped == 2 * batch then
     more = 1
@@ -40,5 +43,6 @@ for _, id in ipairs(ids) do
   redis.call('HDEL', KEYS[5], id)
   redis.call('HDEL', KEYS[6], id)
   redis.call('HDEL', KEYS[7], id)
+  redis.call('HDEL', KEYS[9], id)
 end
 return {removed, more}

@@ -26,9 +26,14 @@
   KEYS[9] wake           list of wake-up tokens for idle consumers (see includes/wake)
   KEYS[10] messages      hash id -> "enqueuedAt|payload"
   KEYS[11] claimers      zset claimant id -> server time (ms) until which it counts as live (see claim)
+  KEYS[12] prioritized   zset id -> level and place of a ready message with a priority (see includes/priority)
+  KEYS[13] priority      hash id -> priority level of a message sent with one
+  KEYS[14] seq           counter the places in a level's line are drawn from
 
   ARGV[1] failed deliveries after which an expired lease dead-letters (maxRetries + 1)
   ARGV[2] most entries to move in each of the four parts
+
+  A message with a priority goes back to its level's line (includes/priority).
 
   Returns {expired leases returned to ready, expired leases dead-lettered,
            delayed messages released, dead-letter leases returned, acked ids forgotten,
@@ -41,6 +46,7 @@
 --- @include "includes/time"
 --- @include "includes/lease"
 --- @include "includes/types"
+--- @include "includes/priority"
 
 require_type(KEYS[1], 'list')
 for _, key in ipairs({KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[8]}) do
@@ -95,14 +101,14 @@ for _, id in ipairs(due(KEYS[2])) do
     redis.call('ZADD', KEYS[4], now, id)
     deadLettered = deadLettered + 1
   elseif deliveries then
-    redis.call('RPUSH', KEYS[1], id)
+    make_ready(KEYS[1], KEYS[12], KEYS[13], KEYS[14], id, false)
     returned = returned + 1
   end
 end
 for _, id in ipairs(due(KEYS[3])) do
   redis.call('ZREM', KEYS[3], id)
   if redis.call('HEXISTS', KEYS[10], id) == 1 then
-    redis.call('RPUSH', KEYS[1], id)
+    make_ready(KEYS[1], KEYS[12], KEYS[13], KEYS[14], id, false)
     released = released + 1
   end
 end

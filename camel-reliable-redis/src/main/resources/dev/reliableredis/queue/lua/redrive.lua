@@ -11,16 +11,20 @@
   KEYS[5] failure   hash id -> last failure
   KEYS[6] wake      list of wake-up tokens for idle consumers (see includes/wake)
   KEYS[7] expires   hash id -> server time (ms) after which the message is not delivered (see enqueue)
+  KEYS[8] prioritized  zset id -> level and place of a ready message with a priority (see includes/priority)
+  KEYS[9] priority  hash id -> priority level of a message sent with one
+  KEYS[10] seq      counter the places in a level's line are drawn from
 
   ARGV[1] most dead letters to move
   ARGV[2] optional: the message id of the one dead letter to move
 
-  A dead letter without a stored message is dropped. A redriven message has no time to live any more.
+  A dead letter without a stored message is dropped. A redriven message has no time to live any more; it keeps its priority.
 
   Returns the number of messages moved.
 ]]
 --- @include "includes/wake"
 --- @include "includes/types"
+--- @include "includes/priority"
 
 require_type(KEYS[2], 'list')
 require_type(KEYS[3], 'hash')
@@ -41,7 +45,7 @@ for _, id in ipairs(ids) do
     redis.call('HDEL', KEYS[4], id)
     redis.call('HDEL', KEYS[5], id)
     redis.call('HDEL', KEYS[7], id)
-    redis.call('RPUSH', KEYS[2], id)
+    make_ready(KEYS[2], KEYS[8], KEYS[9], KEYS[10], id, false)
     moved = moved + 1
   end
 end

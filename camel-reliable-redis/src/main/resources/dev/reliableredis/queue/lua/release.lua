@@ -3,13 +3,17 @@
   stopping), each checked on its own lease token.
 
   A ready message goes to the head of the ready list with the claim's delivery undone,
-  so it is next in line and the aborted claim does not count. A dead letter goes back
+  so it is next in line and the aborted claim does not count (one with a priority to the head of its level's
+  line). A dead letter goes back
   to the dead letters, available at once (claim-dead does not count deliveries).
 
   KEYS[1] inflight  zset id -> lease deadline (the dead-inflight set for dead letters)
   KEYS[2] target    the ready list (the dead zset for dead letters)
   KEYS[3] leases    hash id -> "deliveries|leaseToken[|credits|flags]"
   KEYS[4] wake      list of wake-up tokens for idle consumers (see includes/wake)
+  KEYS[5] prioritized  zset id -> level and place of a ready message with a priority (see includes/priority)
+  KEYS[6] priority  hash id -> priority level of a message sent with one
+  KEYS[7] seq       counter the places in a level's line are drawn from
 
   ARGV[1] 'ready' or 'dead': what KEYS[2] is
   ARGV[2k], ARGV[2k+1]  id and lease token of the k-th delivery
@@ -23,6 +27,7 @@
 --- @include "includes/lease"
 --- @include "includes/types"
 --- @include "includes/limits"
+--- @include "includes/priority"
 
 require_batch((#ARGV - 1) / 2, 'release')
 
@@ -40,7 +45,7 @@ for k = #ids, 1, -1 do
     redis.call('ZREM', KEYS[1], id)
     if toReady then
       deliveries = math.max(deliveries - 1, 0)
-      redis.call('LPUSH', KEYS[2], id)
+      make_ready(KEYS[2], KEYS[5], KEYS[6], KEYS[7], id, true)
     else
       redis.call('ZADD', KEYS[2], now, id)
     end

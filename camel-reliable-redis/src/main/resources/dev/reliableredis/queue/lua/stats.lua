@@ -10,9 +10,13 @@
   KEYS[7] paused         exists while the queue is paused (see pause)
   KEYS[8] capped         exists while the queue is at its maxInflight (see includes/capacity)
   KEYS[9] limited        exists while the rate limit holds claims back (see claim)
+  KEYS[10] prioritized   zset id -> level and place of a ready message with a priority (see includes/priority)
 
   ARGV[1] visibility timeout in ms: a lease was taken or last extended at its deadline less this (the consumers
           of a queue share it)
+
+  Ready counts the messages of every priority level; the oldest ready message is the oldest of each level's next
+  in line.
 
   Returns {ready, inflight (including dead letters being consumed), delayed, dead,
            ms since the message at the head of the ready list was enqueued (0 when none, or when its record is
@@ -22,15 +26,25 @@
            holds claims back, else 0}
 ]]
 --- @include "includes/time"
+--- @include "includes/priority"
 
 local now = now_ms()
 
+local prioritized = redis.call('ZCARD', KEYS[10])
+local heads = {redis.call('LINDEX', KEYS[1], 0)}
+if prioritized > 0 then
+  for level = 0, 9 do
+    local low, high = level_range(level)
+    heads[#heads + 1] = level ~= DEFAULT_LEVEL and redis.call('ZRANGEBYSCORE', KEYS[10], low, high, 'LIMIT', 0, 1)[1]
+  end
+end
 local oldestReady = 0
-local head = redis.call('LINDEX', KEYS[1], 0)
-local record = head and redis.call('HGET', KEYS[6], head)
-local enqueuedAt = record and string.match(record, '^(%d+)|%d+|')
-if enqueuedAt then
-  oldestReady = math.max(0, now - tonumber(enqueuedAt))
+for _, head in ipairs(heads) do
+  local record = head and redis.call('HGET', KEYS[6], head)
+  local enqueuedAt = record and string.match(record, '^(%d+)|%d+|')
+  if enqueuedAt then
+    oldestReady = math.max(oldestReady, now - tonumber(enqueuedAt))
+  end
 end
 
 local oldestInflight = 0
@@ -42,7 +56,7 @@ for _, key in ipairs({KEYS[2], KEYS[5]}) do
 end
 
 return {
-  redis.call('LLEN', KEYS[1]),
+  redis.call('LLEN', KEYS[1]) + prioritized,
   redis.call('ZCARD', KEYS[2]) + redis.call('ZCARD', KEYS[5]),
   redis.call('ZCARD', KEYS[3]),
   redis.call('ZCARD', KEYS[4]),

@@ -538,6 +538,24 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
+         * List mode: how claims serve the priority levels
+         * (CamelReliableRedisPriority): weighted, by weighted round-robin,
+         * level p with weight p 1, so that no level starves; or strict, the
+         * highest level first.
+         * 
+         * The option is a: <code>java.lang.String</code> type.
+         * 
+         * Default: weighted
+         * Group: consumer
+         * 
+         * @param priorityMode the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointConsumerBuilder priorityMode(String priorityMode) {
+            doSetProperty("priorityMode", priorityMode);
+            return this;
+        }
+        /**
          * The most messages claimed per period across all consumers of the
          * queue in every JVM, as {code /} (such as 100/1s or 5/500ms), spread
          * evenly over the period (a generic cell rate algorithm on the Redis
@@ -2718,6 +2736,22 @@ public interface ReliableRedisEndpointBuilderFactory {
          */
         public String reliableRedisTimeToLive() {
             return "CamelReliableRedisTimeToLive";
+        }
+        /**
+         * List mode: the message's priority level, 0 (lowest) to 9 (highest), 4
+         * when absent (the JMS convention). The levels are served by weighted
+         * round-robin, level p with weight p 1, or strictly highest first
+         * (priorityMode). Delivered exchanges carry it as the exchange property
+         * of the same name, not as a header. Refused in stream mode.
+         * 
+         * The option is a: {@code Integer} type.
+         * 
+         * Group: producer
+         * 
+         * @return the name of the header {@code ReliableRedisPriority}.
+         */
+        public String reliableRedisPriority() {
+            return "CamelReliableRedisPriority";
         }
         /**
          * The operation: enqueue (default); stats (the body becomes a Map with
