@@ -40,7 +40,7 @@ public final class ComponentRoute extends CamelRouteContender {
                              + (spec.send().equals("limited") ? UNBINDING_LIMITS : "");
         start(consumerUri, spec.send().equals("sync") ? uri + "&synchronous=true"
                 : spec.send().equals("shared") ? consumerUri
-                : spec.send().equals("limited") && spec.mode().equals("list") ? uri + "&timeToLive=3600000" : uri);
+                : spec.send().equals("limited") ? uri + "&timeToLive=3600000" : uri);
     }
 
     @Override

@@ -48,13 +48,6 @@ require_type(KEYS[2], 'zset')
 require_type(KEYS[3], 'hash')
 require_type(KEYS[4], 'zset')
 require_type(KEYS[5], 'list')
-if KEYS[6] then
-  require_type(KEYS[6], 'hash')
-end
-if KEYS[7] then
-  require_type(KEYS[7], 'zset')
-  require_type(KEYS[8], 'hash')
-end
 local now = now_ms()
 local stamp = string.format('%d', now) .. '|'
 local ids = {}
@@ -103,6 +96,14 @@ for k, id in ipairs(ids) do
 end
 if #records == 0 then
   return codes
+end
+-- the keys only some messages write, type-checked only when a message of this call writes them
+if #expiring > 0 then
+  require_type(KEYS[6], 'hash')
+end
+if #levels > 0 then
+  require_type(KEYS[7], 'zset')
+  require_type(KEYS[8], 'hash')
 end
 -- The first write must be one Redis refuses when it is out of memory (HSET): a script that has written once is
 -- let through to the end, so a refusal can only come before anything is written.

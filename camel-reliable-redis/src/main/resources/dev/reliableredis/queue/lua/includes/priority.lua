@@ -4,8 +4,8 @@
   A message sent with a priority (CamelReliableRedisPriority, 0 to 9, 9 highest) other than DEFAULT_LEVEL has its
   level in the priority hash while it exists, and waits in the prioritized set while it is ready, scored by
   level * LEVEL_SPAN plus its place in its level's line; a message of the default level waits in the ready list.
-  So a queue that never sees a priority has neither key, and pays one ZCARD per claim and one EXISTS per script
-  that makes messages ready. Places start at the middle of a level's span: a message made ready at the front of
+  So a queue that never sees a priority has neither key, and pays one ZCARD per claim, one HDEL per ack and one
+  EXISTS per script that makes messages ready again. Places start at the middle of a level's span: a message made ready at the front of
   its line (given back unstarted) gets the place before the first, one at the back the next value of the
   counter.
 ]]
