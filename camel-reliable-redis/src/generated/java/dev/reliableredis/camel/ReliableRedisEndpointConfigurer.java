@@ -50,6 +50,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "extendvisibility":
         case "extendVisibility": target.getConfiguration().setExtendVisibility(property(camelContext, boolean.class, value)); return true;
         case "group": target.getConfiguration().setGroup(property(camelContext, java.lang.String.class, value)); return true;
+        case "groupondeadletter":
+        case "groupOnDeadLetter": target.getConfiguration().setGroupOnDeadLetter(property(camelContext, java.lang.String.class, value)); return true;
         case "groupstartid":
         case "groupStartId": target.getConfiguration().setGroupStartId(property(camelContext, java.lang.String.class, value)); return true;
         case "headerfilterstrategy":
@@ -150,6 +152,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "extendvisibility":
         case "extendVisibility": return boolean.class;
         case "group": return java.lang.String.class;
+        case "groupondeadletter":
+        case "groupOnDeadLetter": return java.lang.String.class;
         case "groupstartid":
         case "groupStartId": return java.lang.String.class;
         case "headerfilterstrategy":
@@ -246,6 +250,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "extendvisibility":
         case "extendVisibility": return target.getConfiguration().isExtendVisibility();
         case "group": return target.getConfiguration().getGroup();
+        case "groupondeadletter":
+        case "groupOnDeadLetter": return target.getConfiguration().getGroupOnDeadLetter();
         case "groupstartid":
         case "groupStartId": return target.getConfiguration().getGroupStartId();
         case "headerfilterstrategy":

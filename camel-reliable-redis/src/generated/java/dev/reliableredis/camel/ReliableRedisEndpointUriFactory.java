@@ -23,7 +23,7 @@ public class ReliableRedisEndpointUriFactory extends org.apache.camel.support.co
     private static final Set<String> SECRET_PROPERTY_NAMES;
     private static final Map<String, String> MULTI_VALUE_PREFIXES;
     static {
-        Set<String> props = new HashSet<>(48);
+        Set<String> props = new HashSet<>(49);
         props.add("bridgeErrorHandler");
         props.add("browseLimit");
         props.add("commandTimeout");
@@ -38,6 +38,7 @@ public class ReliableRedisEndpointUriFactory extends org.apache.camel.support.co
         props.add("expiredMessages");
         props.add("extendVisibility");
         props.add("group");
+        props.add("groupOnDeadLetter");
         props.add("groupStartId");
         props.add("headerFilterStrategy");
         props.add("idempotencyWindow");

@@ -56,6 +56,8 @@ final class MicrometerQueueMeters {
                 .description("1 while consumers wait at the queue's maxInflight, else 0").tags(tags).register(meters));
         bound.add(Gauge.builder("reliable.redis.queue.rate.limited", monitor, m -> read(m, s -> s.limited() ? 1 : 0))
                 .description("1 while the queue's rateLimit holds claims back, else 0").tags(tags).register(meters));
+        bound.add(Gauge.builder("reliable.redis.queue.groups", monitor, m -> read(m, QueueStats::groups))
+                .description("Message groups holding messages not yet settled").tags(tags).register(meters));
 
         QueueActivity activity = monitor.activity();
         counter(bound, meters, "reliable.redis.messages.delivered", "Messages delivered to a route", tags,

@@ -90,6 +90,8 @@ public class ReliableRedisConfiguration {
     private String expiredMessages = "deadLetter";
     @UriParam(label = "consumer", enums = "weighted,strict", defaultValue = "weighted")
     private String priorityMode = "weighted";
+    @UriParam(label = "consumer", enums = "continue,block", defaultValue = "continue")
+    private String groupOnDeadLetter = "continue";
 
     @UriParam(label = "replication", defaultValue = "0")
     private int waitReplicas;
@@ -150,6 +152,10 @@ public class ReliableRedisConfiguration {
         }
         if (!"weighted".equals(priorityMode) && !"strict".equals(priorityMode)) {
             throw new IllegalArgumentException("priorityMode must be 'weighted' or 'strict', was '" + priorityMode + "'");
+        }
+        if (!"continue".equals(groupOnDeadLetter) && !"block".equals(groupOnDeadLetter)) {
+            throw new IllegalArgumentException("groupOnDeadLetter must be 'continue' or 'block', was '"
+                                               + groupOnDeadLetter + "'");
         }
         if (!"deadLetter".equals(expiredMessages) && !"drop".equals(expiredMessages)) {
             throw new IllegalArgumentException("expiredMessages must be 'deadLetter' or 'drop', was '"
@@ -216,7 +222,7 @@ public class ReliableRedisConfiguration {
         return new QueueSettings(Duration.ofMillis(visibilityTimeout), maxRetries, Duration.ofMillis(retryDelay),
                 retryBackoffMultiplier, Duration.ofMillis(maxRetryDelay), reaperBatchSize,
                 Duration.ofMillis(idempotencyWindow), maxInflight, rateLimit(), "drop".equals(expiredMessages),
-                "strict".equals(priorityMode));
+                "strict".equals(priorityMode), "block".equals(groupOnDeadLetter));
     }
 
     /**
@@ -457,6 +463,19 @@ public class ReliableRedisConfiguration {
      */
     public void setPriorityMode(String priorityMode) {
         this.priorityMode = priorityMode;
+    }
+
+    public String getGroupOnDeadLetter() {
+        return groupOnDeadLetter;
+    }
+
+    /**
+     * List mode: what a dead-lettered message of a group (CamelReliableRedisGroupId) does to its group: continue, the
+     * next of the group is delivered; or block, the group waits until the dead letter is redriven (it is then
+     * delivered first), consumed by a dead-letter consumer or purged.
+     */
+    public void setGroupOnDeadLetter(String groupOnDeadLetter) {
+        this.groupOnDeadLetter = groupOnDeadLetter;
     }
 
     public String getExpiredMessages() {

@@ -72,8 +72,18 @@ public interface ReliableRedisConstants {
     String PRIORITY = "CamelReliableRedisPriority";
 
     @Metadata(label = "producer",
+              description = "List mode: the message's FIFO group (1 to 128 characters). One message of a group is "
+                            + "delivered at a time, across every consumer, in the order they were sent; other groups "
+                            + "flow past a slow or failing one; the group id picks the shard. A grouped message takes "
+                            + "no delay and no priority. Delivered exchanges carry it as the exchange property of the "
+                            + "same name, not as a header. Refused in stream mode.",
+              javaType = "String")
+    String GROUP_ID = "CamelReliableRedisGroupId";
+
+    @Metadata(label = "producer",
               description = "The operation: enqueue (default); stats (the body becomes a Map with ready, inflight, "
-                            + "delayed, dead, oldestReadyAge, oldestInflightAge, paused, capped and limited, and "
+                            + "delayed, dead, oldestReadyAge, oldestInflightAge, paused, capped, limited and "
+                            + "groups, and "
                             + "oldestPendingAge in stream mode); redrive (move dead letters back to ready, the body "
                             + "becomes the count moved); purge (remove every ready, delayed and dead message, the body becomes "
                             + "the count removed); pause (no consumer of the queue, in any JVM, claims a message "

@@ -165,6 +165,7 @@ public class ReliableRedisDevConsole extends AbstractDevConsole {
         options.put("timeToLive", configuration.getTimeToLive());
         options.put("expiredMessages", configuration.getExpiredMessages());
         options.put("priorityMode", configuration.getPriorityMode());
+        options.put("groupOnDeadLetter", configuration.getGroupOnDeadLetter());
         options.put("concurrentConsumers", configuration.getConcurrentConsumers());
         options.put("maxMessagesPerPoll", configuration.getMaxMessagesPerPoll());
         options.put("reaperInterval", configuration.getReaperInterval());

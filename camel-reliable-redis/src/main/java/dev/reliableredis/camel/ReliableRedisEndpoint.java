@@ -273,6 +273,12 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
         return stat(stats -> stats.limited() ? 1 : 0);
     }
 
+    @ManagedAttribute(description = "List mode: message groups holding messages not yet settled (-1 when Redis cannot "
+                                    + "be read)")
+    public long getGroups() {
+        return stat(QueueStats::groups);
+    }
+
     private long stat(ToLongFunction<QueueStats> value) {
         QueueStats now = statsCache().getOrNull();
         return now == null ? -1 : value.applyAsLong(now);
@@ -382,6 +388,9 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
         // a property, not a header: a header would give every later send of the route this priority
         exchange.setProperty(ReliableRedisConstants.PRIORITY,
                 headers.get(NewMessage.PRIORITY_HEADER) instanceof Integer level ? level : NewMessage.DEFAULT_PRIORITY);
+        if (headers.get(NewMessage.GROUP_HEADER) instanceof String group) {
+            exchange.setProperty(ReliableRedisConstants.GROUP_ID, group);
+        }
         if (failure != null) {
             message.setHeader(ReliableRedisConstants.FAILURE, failure);
         }

@@ -146,12 +146,19 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
                                 0),
                         message.getHeader(ReliableRedisConstants.SHARD_KEY, String.class),
                         timeToLive(message, getEndpoint().getConfiguration().getTimeToLive()),
-                        priority(message, NewMessage.DEFAULT_PRIORITY)));
-        if (getEndpoint().getConfiguration().isStreamMode()
-            && messages.stream().anyMatch(m -> m.priority() != NewMessage.DEFAULT_PRIORITY)) {
+                        priority(message, NewMessage.DEFAULT_PRIORITY),
+                        message.getHeader(ReliableRedisConstants.GROUP_ID, String.class)));
+        if (getEndpoint().getConfiguration().isStreamMode()) {
             // refused here, not by the queue: sends of other exchanges may share its enqueue call
-            throw new IllegalArgumentException(ReliableRedisConstants.PRIORITY + " is set, but stream-mode queue '"
-                    + queue.name() + "' delivers in the order of its stream, without priorities");
+            if (messages.stream().anyMatch(m -> m.priority() != NewMessage.DEFAULT_PRIORITY)) {
+                throw new IllegalArgumentException(ReliableRedisConstants.PRIORITY + " is set, but stream-mode queue '"
+                        + queue.name() + "' delivers in the order of its stream, without priorities");
+            }
+            if (messages.stream().anyMatch(m -> m.groupId() != null)) {
+                throw new IllegalArgumentException(ReliableRedisConstants.GROUP_ID + " is set, but stream-mode queue '"
+                        + queue.name() + "' has no message groups: its consumer group reads the stream in one order "
+                        + "for all");
+            }
         }
         if (getEndpoint().getConfiguration().isSynchronous()) {
             List<Boolean> enqueued;
@@ -209,6 +216,7 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
         String shardKey = message.getHeader(ReliableRedisConstants.SHARD_KEY, String.class);
         long timeToLive = timeToLive(message, getEndpoint().getConfiguration().getTimeToLive());
         int priority = priority(message, NewMessage.DEFAULT_PRIORITY);
+        String groupId = message.getHeader(ReliableRedisConstants.GROUP_ID, String.class);
         List<NewMessage> messages = new ArrayList<>(body.size());
         for (int i = 0; i < body.size(); i++) {
             String id = batchId == null || batchId.isEmpty() ? null : batchId + ":" + i;
@@ -218,21 +226,22 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
                         element.getHeader(ReliableRedisConstants.DELAY, 0L, Long.class),
                         idOrGenerated(own != null ? own : id, unsent, i),
                         element.getHeader(ReliableRedisConstants.SHARD_KEY, shardKey, String.class),
-                        timeToLive(element, timeToLive), priority(element, priority)));
+                        timeToLive(element, timeToLive), priority(element, priority),
+                        element.getHeader(ReliableRedisConstants.GROUP_ID, groupId, String.class)));
             } else {
                 messages.add(toMessage(exchange, body.get(i), headers, delay, idOrGenerated(id, unsent, i),
-                        shardKey, timeToLive, priority));
+                        shardKey, timeToLive, priority, groupId));
             }
         }
         return messages;
     }
 
     private static NewMessage toMessage(Exchange exchange, Object body, Map<String, Object> headers, long delay,
-            String id, String shardKey, long timeToLive, int priority) throws Exception {
+            String id, String shardKey, long timeToLive, int priority, String groupId) throws Exception {
         byte[] bytes = body == null ? new byte[0]
                 : exchange.getContext().getTypeConverter().mandatoryConvertTo(byte[].class, exchange, body);
         return new NewMessage(id, bytes, headers, delay, shardKey == null || shardKey.isEmpty() ? null : shardKey,
-                timeToLive, priority);
+                timeToLive, priority, groupId);
     }
 
     /** The message's CamelReliableRedisTimeToLive, else the fallback (the timeToLive option, or the exchange's). */

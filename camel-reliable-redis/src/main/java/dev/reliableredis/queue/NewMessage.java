@@ -21,6 +21,13 @@ public final class NewMessage {
      * deliveries tell it. A Camel header name, which consumers do not let in.
      */
     public static final String PRIORITY_HEADER = "CamelReliableRedisPriority";
+    /**
+     * The stored header that keeps a message's group id, so that its deliveries tell it. A Camel header name, which
+     * consumers do not let in.
+     */
+    public static final String GROUP_HEADER = "CamelReliableRedisGroupId";
+    /** The longest group id, in characters (as Amazon SQS's MessageGroupId). */
+    public static final int MAX_GROUP_ID_LENGTH = 128;
     /** The level of a message sent without a priority: JMS's default, the middle of 0 (lowest) to 9 (highest). */
     public static final int DEFAULT_PRIORITY = 4;
 
@@ -31,6 +38,7 @@ public final class NewMessage {
     private final String shardKey;
     private final long timeToLiveMs;
     private final int priority;
+    private final String groupId;
     private final String encodedHeaders;
 
     /**
@@ -44,9 +52,11 @@ public final class NewMessage {
      * @param timeToLiveMs a message not claimed within this many ms of the enqueue (Redis server time) is never
      *                     delivered but dead-lettered or dropped; 0: it lives until consumed
      * @param priority     list mode: its priority level, 0 (lowest) to 9 (highest)
+     * @param groupId      list mode: its FIFO message group, delivered one at a time in enqueue order; null: none. A
+     *                     group id is the shard key, and a grouped message has no delay and the default priority
      */
     public NewMessage(String id, byte[] body, Map<String, Object> headers, long delayMs, String shardKey,
-            long timeToLiveMs, int priority) {
+            long timeToLiveMs, int priority, String groupId) {
         this.id = Objects.requireNonNull(id, "id");
         this.body = Objects.requireNonNull(body, "body");
         this.headers = headers == null ? Map.of() : headers;
@@ -63,16 +73,35 @@ public final class NewMessage {
         if (priority < 0 || priority > 9) {
             throw new IllegalArgumentException("Priority must be 0 (lowest) to 9 (highest), was " + priority);
         }
+        if (groupId != null) {
+            checkGroup(id, groupId, delayMs, shardKey, priority);
+        }
         this.delayMs = delayMs;
-        this.shardKey = shardKey;
+        this.shardKey = groupId != null ? groupId : shardKey;
         this.timeToLiveMs = timeToLiveMs;
         this.priority = priority;
-        this.encodedHeaders = HeaderCodec.encode(stored(this.headers, shardKey, priority));
+        this.groupId = groupId;
+        this.encodedHeaders = HeaderCodec.encode(stored(this.headers, this.shardKey, priority, groupId));
     }
 
-    /** The headers as stored: with the shard key and a priority other than the default, when there are. */
-    private static Map<String, Object> stored(Map<String, Object> headers, String shardKey, int priority) {
-        if (shardKey == null && priority == DEFAULT_PRIORITY) {
+    private static void checkGroup(String id, String groupId, long delayMs, String shardKey, int priority) {
+        if (groupId.isEmpty() || groupId.length() > MAX_GROUP_ID_LENGTH) {
+            throw new IllegalArgumentException("Group id of message " + id + " must be 1 to " + MAX_GROUP_ID_LENGTH
+                    + " characters, was " + groupId.length());
+        }
+        String refusal = delayMs > 0 ? "a delay of " + delayMs + " ms"
+                : priority != DEFAULT_PRIORITY ? "priority " + priority
+                : shardKey != null && !shardKey.equals(groupId) ? "shard key '" + shardKey + "'" : null;
+        if (refusal != null) {
+            throw new IllegalArgumentException("Message " + id + " of group '" + groupId + "' has " + refusal
+                    + ": a group is delivered in its enqueue order, from the shard its group id picks");
+        }
+    }
+
+    /** The headers as stored: with the shard key, a priority other than the default and the group, when there are. */
+    private static Map<String, Object> stored(Map<String, Object> headers, String shardKey, int priority,
+            String groupId) {
+        if (shardKey == null && priority == DEFAULT_PRIORITY && groupId == null) {
             return headers;
         }
         Map<String, Object> stored = new LinkedHashMap<>(headers);
@@ -82,7 +111,16 @@ public final class NewMessage {
         if (priority != DEFAULT_PRIORITY) {
             stored.put(PRIORITY_HEADER, priority);
         }
+        if (groupId != null) {
+            stored.put(GROUP_HEADER, groupId);
+        }
         return stored;
+    }
+
+    /** A message without a group. */
+    public NewMessage(String id, byte[] body, Map<String, Object> headers, long delayMs, String shardKey,
+            long timeToLiveMs, int priority) {
+        this(id, body, headers, delayMs, shardKey, timeToLiveMs, priority, null);
     }
 
     /** A message of the default priority. */
@@ -131,6 +169,11 @@ public final class NewMessage {
         return priority;
     }
 
+    /** Its FIFO message group; null: none. */
+    public String groupId() {
+        return groupId;
+    }
+
     /** The headers as they travel ({@link HeaderCodec#encode}), "" for none. */
     public String encodedHeaders() {
         return encodedHeaders;
@@ -141,6 +184,7 @@ public final class NewMessage {
         return "NewMessage[" + id + ", " + body.length + " bytes, " + headers.size() + " headers, delay " + delayMs
                + " ms" + (timeToLiveMs > 0 ? ", time to live " + timeToLiveMs + " ms" : "")
                + (shardKey != null ? ", shard key " + shardKey : "")
-               + (priority != DEFAULT_PRIORITY ? ", priority " + priority : "") + "]";
+               + (priority != DEFAULT_PRIORITY ? ", priority " + priority : "")
+               + (groupId != null ? ", group " + groupId : "") + "]";
     }
 }

@@ -13,6 +13,8 @@ import java.time.Duration;
  *                    dead-lettered
  * @param strictPriority list mode: claims take the highest priority level first; false: the levels are served by
  *                    weighted round-robin
+ * @param blockGroupOnDeadLetter list mode: a dead-lettered message of a group keeps its group waiting until it is
+ *                    redriven or its dead letter is consumed or purged; false: the group goes on without it
  */
 public record QueueSettings(
         Duration visibilityTimeout,
@@ -25,7 +27,8 @@ public record QueueSettings(
         int maxInflight,
         RateLimit rateLimit,
         boolean dropExpired,
-        boolean strictPriority) {
+        boolean strictPriority,
+        boolean blockGroupOnDeadLetter) {
 
     /** Far beyond any use, and low enough that the deliveries it allows (one more) stay an int. */
     public static final int MAX_RETRIES = 1_000_000;
@@ -63,31 +66,37 @@ public record QueueSettings(
     public QueueSettings(Duration visibilityTimeout, int maxRetries, Duration retryDelay, double retryBackoffMultiplier,
             Duration maxRetryDelay, int reaperBatchSize, Duration idempotencyWindow) {
         this(visibilityTimeout, maxRetries, retryDelay, retryBackoffMultiplier, maxRetryDelay, reaperBatchSize,
-                idempotencyWindow, 0, RateLimit.NONE, false, false);
+                idempotencyWindow, 0, RateLimit.NONE, false, false, false);
     }
 
     /** The same settings with another cap on the messages in flight. */
     public QueueSettings withMaxInflight(int cap) {
         return new QueueSettings(visibilityTimeout, maxRetries, retryDelay, retryBackoffMultiplier, maxRetryDelay,
-                reaperBatchSize, idempotencyWindow, cap, rateLimit, dropExpired, strictPriority);
+                reaperBatchSize, idempotencyWindow, cap, rateLimit, dropExpired, strictPriority, blockGroupOnDeadLetter);
     }
 
     /** The same settings with another rate limit. */
     public QueueSettings withRateLimit(RateLimit limit) {
         return new QueueSettings(visibilityTimeout, maxRetries, retryDelay, retryBackoffMultiplier, maxRetryDelay,
-                reaperBatchSize, idempotencyWindow, maxInflight, limit, dropExpired, strictPriority);
+                reaperBatchSize, idempotencyWindow, maxInflight, limit, dropExpired, strictPriority, blockGroupOnDeadLetter);
     }
 
     /** The same settings, dropping expired messages ({@code true}) or dead-lettering them. */
     public QueueSettings withDropExpired(boolean drop) {
         return new QueueSettings(visibilityTimeout, maxRetries, retryDelay, retryBackoffMultiplier, maxRetryDelay,
-                reaperBatchSize, idempotencyWindow, maxInflight, rateLimit, drop, strictPriority);
+                reaperBatchSize, idempotencyWindow, maxInflight, rateLimit, drop, strictPriority, blockGroupOnDeadLetter);
     }
 
     /** The same settings, taking the highest priority level first ({@code true}) or by weighted round-robin. */
     public QueueSettings withStrictPriority(boolean strict) {
         return new QueueSettings(visibilityTimeout, maxRetries, retryDelay, retryBackoffMultiplier, maxRetryDelay,
-                reaperBatchSize, idempotencyWindow, maxInflight, rateLimit, dropExpired, strict);
+                reaperBatchSize, idempotencyWindow, maxInflight, rateLimit, dropExpired, strict, blockGroupOnDeadLetter);
+    }
+
+    /** The same settings, a dead-lettered message of a group blocking its group ({@code true}) or not. */
+    public QueueSettings withBlockGroupOnDeadLetter(boolean block) {
+        return new QueueSettings(visibilityTimeout, maxRetries, retryDelay, retryBackoffMultiplier, maxRetryDelay,
+                reaperBatchSize, idempotencyWindow, maxInflight, rateLimit, dropExpired, strictPriority, block);
     }
 
     /** The contract's defaults. */

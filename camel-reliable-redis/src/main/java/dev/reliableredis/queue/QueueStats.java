@@ -19,17 +19,20 @@ import java.util.Map;
  *                          settlement came since (in stream mode, of the group)
  * @param limited           whether the queue's rate limit holds claims back: a claim found the limit reached, and the
  *                          time it said to wait has not passed (in stream mode, of the group)
+ * @param groups            list mode: message groups holding messages not yet settled (waiting, in flight, in a
+ *                          retry, or a dead letter their group waits for); stream mode: 0
  */
 public record QueueStats(long ready, long inflight, long delayed, long dead, long oldestPendingAge,
-        long oldestReadyAge, long oldestInflightAge, boolean paused, boolean capped, boolean limited) {
+        long oldestReadyAge, long oldestInflightAge, boolean paused, boolean capped, boolean limited,
+        long groups) {
 
     /** The counts alone, as list mode has them: no oldest pending entry, both ages 0, nothing held back. */
     public QueueStats(long ready, long inflight, long delayed, long dead) {
-        this(ready, inflight, delayed, dead, -1, 0, 0, false, false, false);
+        this(ready, inflight, delayed, dead, -1, 0, 0, false, false, false, 0);
     }
 
     /**
-     * The counts and ages by name, and paused, capped and limited as 0 or 1; {@code oldestPendingAge} only in stream
+     * The counts and ages by name, paused, capped and limited as 0 or 1, and the groups; {@code oldestPendingAge} only in stream
      * mode.
      */
     public Map<String, Long> toMap() {
@@ -46,6 +49,7 @@ public record QueueStats(long ready, long inflight, long delayed, long dead, lon
         map.put("paused", paused ? 1L : 0L);
         map.put("capped", capped ? 1L : 0L);
         map.put("limited", limited ? 1L : 0L);
+        map.put("groups", groups);
         return map;
     }
 }

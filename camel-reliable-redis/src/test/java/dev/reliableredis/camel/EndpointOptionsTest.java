@@ -72,6 +72,7 @@ class EndpointOptionsTest {
             "timeToLive, -1, timeToLive must be 0 ms (none) or more, was -1 ms",
             "expiredMessages, keep, expiredMessages must be 'deadLetter' or 'drop', was 'keep'",
             "priorityMode, fair, priorityMode must be 'weighted' or 'strict', was 'fair'",
+            "groupOnDeadLetter, skip, groupOnDeadLetter must be 'continue' or 'block', was 'skip'",
             "rateLimit, 10/1s&shards=2, rateLimit=10/1s cannot be combined with shards=2",
     })
     void aBadOptionValueFailsAtEndpointCreationNamingIt(String option, String value, String message) {

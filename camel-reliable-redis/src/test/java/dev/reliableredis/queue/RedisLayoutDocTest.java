@@ -23,7 +23,7 @@ class RedisLayoutDocTest {
             "release", "reap", "redrive", "purge", "stats", "browse", "shard-count", "includes/wake", "includes/lease",
             "includes/time", "includes/types", "includes/backoff", "includes/limits", "includes/claim_record",
             "reshard-read", "reshard-put", "reshard-drop", "pause", "resume", "includes/pause", "includes/capacity",
-            "includes/rate", "includes/priority");
+            "includes/rate", "includes/priority", "includes/group");
     private static final List<String> STREAM_SCRIPTS = List.of("stream/enqueue", "stream/claim", "stream/ack",
             "stream/nack", "stream/extend", "stream/release", "stream/reap", "stream/redrive", "stream/purge",
             "stream/stats", "stream/browse", "stream/leave", "stream/includes/groups", "stream/includes/dead_letter",

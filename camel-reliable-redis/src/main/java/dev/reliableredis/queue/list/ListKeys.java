@@ -31,6 +31,9 @@ final class ListKeys {
     final byte[] prioritized;
     final byte[] priority;
     final byte[] cursor;
+    final byte[] group;
+    final byte[] groups;
+    final byte[] grouped;
     private final String base;
 
     ListKeys(String keyPrefix, String queue) {
@@ -56,6 +59,9 @@ final class ListKeys {
         prioritized = key(base, "prioritized");
         priority = key(base, "priority");
         cursor = key(base, "cursor");
+        group = key(base, "group");
+        groups = key(base, "groups");
+        grouped = key(base, "grouped");
     }
 
     /** The record of one claimant's last claim (see the claim script). */

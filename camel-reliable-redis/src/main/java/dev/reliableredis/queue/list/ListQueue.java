@@ -108,7 +108,7 @@ public final class ListQueue implements ReliableQueue {
         if (messages.isEmpty()) {
             return CompletableFuture.completedFuture(List.of());
         }
-        byte[][] args = new byte[5 * messages.size()][];
+        byte[][] args = new byte[6 * messages.size()][];
         int i = 0;
         for (NewMessage message : messages) {
             args[i++] = bytes(message.id());
@@ -116,9 +116,11 @@ public final class ListQueue implements ReliableQueue {
             args[i++] = bytes(message.delayMs());
             args[i++] = bytes(message.timeToLiveMs());
             args[i++] = bytes(message.priority());
+            args[i++] = bytes(message.groupId() == null ? "" : message.groupId());
         }
         return calls.enqueue(ENQUEUE, keys(keys.ready, keys.delayed, keys.messages, keys.acked, keys.wake,
-                keys.expires, keys.prioritized, keys.priority, keys.seq), args);
+                keys.expires, keys.prioritized, keys.priority, keys.seq, keys.group, keys.groups, keys.grouped),
+                args);
     }
 
     @Override
@@ -144,12 +146,12 @@ public final class ListQueue implements ReliableQueue {
                         keys(keys.ready, keys.inflight, keys.messages, keys.leases, keys.seq, keys.wake,
                                 keys.claimers, keys.claim(claimant.id()), keys.paused, keys.resumed, keys.capped,
                                 keys.rate, keys.expires, keys.dead, keys.failure, keys.limited, keys.prioritized,
-                                keys.cursor, keys.priority),
+                                keys.cursor, keys.priority, keys.group, keys.groups, keys.grouped),
                         visibility, bytes(max), bytes(claimant.id()), bytes(claimant.liveFor().toMillis()),
                         bytes(claimId), bytes(settings.maxInflight()), bytes(rate.permits()),
                         bytes(rate.period().toMillis()), bytes(rate.burst()),
                         bytes(settings.dropExpired() ? "drop" : "dead"),
-                        bytes(settings.strictPriority() ? "strict" : "weighted"));
+                        bytes(settings.strictPriority() ? "strict" : "weighted"), groupOnDeadLetter());
         return rows.thenApply(this::toClaimed);
     }
 
@@ -183,8 +185,8 @@ public final class ListQueue implements ReliableQueue {
         args.add(bytes(settings.idempotencyWindow().toMillis()));
         QueueCalls.addLeases(args, leases);
         return calls.settle("ack", ACK, keys(inflight(), keys.messages, keys.leases, keys.failure, keys.acked,
-                keys.capped, keys.wake, keys.expires, keys.priority),
-                args, Settled::ofAck);
+                keys.capped, keys.wake, keys.expires, keys.priority, keys.group, keys.groups, keys.grouped,
+                keys.ready), args, Settled::ofAck);
     }
 
     @Override
@@ -194,10 +196,11 @@ public final class ListQueue implements ReliableQueue {
         }
         List<byte[]> args = new ArrayList<>(4 + 3 * failures.size());
         QueueCalls.addRetryPolicy(args, settings, deadLetters);
+        args.add(groupOnDeadLetter());
         QueueCalls.addFailures(args, failures);
         byte[] retryTarget = deadLetters ? keys.dead : keys.delayed;
         return calls.settle("nack", NACK, keys(inflight(), retryTarget, keys.dead, keys.leases, keys.failure,
-                keys.capped, keys.wake), args,
+                keys.capped, keys.wake, keys.group, keys.groups, keys.grouped, keys.ready), args,
                 Settled::ofNack);
     }
 
@@ -231,8 +234,8 @@ public final class ListQueue implements ReliableQueue {
         List<Long> moved = calls.run("reap", REAP, ScriptOutputType.MULTI,
                 keys(keys.ready, keys.inflight, keys.delayed, keys.dead, keys.deadInflight, keys.leases, keys.failure,
                         keys.acked, keys.wake, keys.messages, keys.claimers, keys.prioritized, keys.priority,
-                        keys.seq),
-                bytes(settings.maxDeliveries()), bytes(settings.reaperBatchSize()));
+                        keys.seq, keys.group, keys.groups, keys.grouped),
+                bytes(settings.maxDeliveries()), bytes(settings.reaperBatchSize()), groupOnDeadLetter());
         return new ReapResult(moved.get(0), moved.get(1), moved.get(2), moved.get(3), moved.get(4), moved.get(5) == 1);
     }
 
@@ -245,9 +248,7 @@ public final class ListQueue implements ReliableQueue {
         while (moved < limit) {
             long batch = Math.min(BULK_BATCH, limit - moved);
             Long n = calls.run("redrive", REDRIVE, ScriptOutputType.INTEGER,
-                    keys(keys.dead, keys.ready, keys.messages, keys.leases, keys.failure, keys.wake, keys.expires,
-                            keys.prioritized, keys.priority, keys.seq),
-                    bytes(batch));
+                    redriveKeys(), bytes(batch));
             moved += n;
             if (n < batch) {
                 break;
@@ -259,11 +260,18 @@ public final class ListQueue implements ReliableQueue {
     @Override
     public boolean redrive(String messageId) {
         Long moved = calls.run("redrive", REDRIVE, ScriptOutputType.INTEGER,
-                keys(keys.dead, keys.ready, keys.messages, keys.leases, keys.failure, keys.wake, keys.expires,
-                            keys.prioritized, keys.priority, keys.seq),
-                bytes(1),
-                bytes(messageId));
+                redriveKeys(), bytes(1), bytes(messageId));
         return moved == 1;
+    }
+
+    private byte[][] redriveKeys() {
+        return keys(keys.dead, keys.ready, keys.messages, keys.leases, keys.failure, keys.wake, keys.expires,
+                keys.prioritized, keys.priority, keys.seq, keys.group, keys.groups, keys.grouped);
+    }
+
+    /** The groupOnDeadLetter argument of the scripts that dead-letter. */
+    private byte[] groupOnDeadLetter() {
+        return bytes(settings.blockGroupOnDeadLetter() ? "block" : "continue");
     }
 
     @Override
@@ -272,7 +280,7 @@ public final class ListQueue implements ReliableQueue {
         while (true) {
             List<Long> result = calls.run("purge", PURGE, ScriptOutputType.MULTI,
                     keys(keys.ready, keys.delayed, keys.dead, keys.messages, keys.leases, keys.failure,
-                            keys.expires, keys.prioritized, keys.priority),
+                            keys.expires, keys.prioritized, keys.priority, keys.group, keys.groups, keys.grouped),
                     bytes(BULK_BATCH));
             removed += result.get(0);
             if (result.get(1) == 0) {
@@ -297,10 +305,10 @@ public final class ListQueue implements ReliableQueue {
     public QueueStats stats() {
         List<Long> counts = calls.run("stats", STATS, ScriptOutputType.MULTI,
                 keys(keys.ready, keys.inflight, keys.delayed, keys.dead, keys.deadInflight, keys.messages,
-                        keys.paused, keys.capped, keys.limited, keys.prioritized),
+                        keys.paused, keys.capped, keys.limited, keys.prioritized, keys.groups, keys.grouped),
                 bytes(settings.visibilityTimeout().toMillis()));
         return new QueueStats(counts.get(0), counts.get(1), counts.get(2), counts.get(3), -1, counts.get(4),
-                counts.get(5), counts.get(6) == 1, counts.get(7) == 1, counts.get(8) == 1);
+                counts.get(5), counts.get(6) == 1, counts.get(7) == 1, counts.get(8) == 1, counts.get(9));
     }
 
     @Override
@@ -308,7 +316,7 @@ public final class ListQueue implements ReliableQueue {
         calls.checkBrowseLimit(limit);
         List<Object> rows = calls.run("browse", BROWSE, ScriptOutputType.MULTI,
                 keys(keys.ready, keys.inflight, keys.delayed, keys.dead, keys.deadInflight, keys.messages,
-                        keys.leases, keys.failure, keys.prioritized),
+                        keys.leases, keys.failure, keys.prioritized, keys.grouped),
                 bytes(section.name().toLowerCase(Locale.ROOT)), bytes(limit),
                 bytes(settings.visibilityTimeout().toMillis()));
         long now = (Long) rows.get(0);

@@ -66,6 +66,11 @@ public final class ListReshard implements ShardMover {
                         + "messages sent with a priority (" + NewMessage.PRIORITY_HEADER + "), which a reshard does "
                         + "not move. Let them be consumed first");
             }
+            if (s.calls.run("reshard", () -> redis.commands().exists(s.keys.group)) > 0) {
+                throw new IllegalStateException("Queue '" + queue + "' cannot be resharded: shard " + shard + " holds "
+                        + "messages of a group (" + NewMessage.GROUP_HEADER + "), which a reshard does not move. "
+                        + "Let them be consumed first");
+            }
         }
     }
 

@@ -252,7 +252,7 @@ public final class ShardedQueue implements ReliableQueue {
                 sum(all, QueueStats::delayed), sum(all, QueueStats::dead), max(all, QueueStats::oldestPendingAge),
                 max(all, QueueStats::oldestReadyAge), max(all, QueueStats::oldestInflightAge),
                 all.stream().anyMatch(QueueStats::paused), all.stream().anyMatch(QueueStats::capped),
-                all.stream().anyMatch(QueueStats::limited));
+                all.stream().anyMatch(QueueStats::limited), sum(all, QueueStats::groups));
     }
 
     /** The oldest {@code limit} of the shards' oldest {@code limit} each: one script call per shard. */

@@ -159,6 +159,11 @@ public final class StreamQueue implements ReliableQueue {
                         + "' has priority " + message.priority() + ": stream-mode queue '" + name + "' delivers in "
                         + "the order of its stream, without priorities"));
             }
+            if (message.groupId() != null) {
+                return CompletableFuture.failedFuture(new IllegalArgumentException("Message '" + message.id()
+                        + "' has group id '" + message.groupId() + "': stream-mode queue '" + name + "' has no "
+                        + "message groups (its consumer group reads the stream in one order for all)"));
+            }
             args.add(bytes(message.id()));
             args.add(message.body());
             args.add(bytes(message.encodedHeaders()));
@@ -401,7 +406,7 @@ public final class StreamQueue implements ReliableQueue {
                         keys.limited),
                 bytes(options.group()), bytes(LAG_COUNT_LIMIT), bytes(deletion()), bytes(INFLIGHT_AGE_LIMIT));
         return new QueueStats(counts.get(0), counts.get(1), counts.get(2), counts.get(3), counts.get(4),
-                counts.get(5), counts.get(6), counts.get(7) == 1, counts.get(8) == 1, counts.get(9) == 1);
+                counts.get(5), counts.get(6), counts.get(7) == 1, counts.get(8) == 1, counts.get(9) == 1, 0);
     }
 
     @Override

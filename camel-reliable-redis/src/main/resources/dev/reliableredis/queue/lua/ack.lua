@@ -11,12 +11,16 @@
   KEYS[7] wake      list of wake-up tokens for idle consumers (see includes/wake)
   KEYS[8] expires   hash id -> server time (ms) after which the message is not delivered (see enqueue)
   KEYS[9] priority  hash id -> priority level of a message sent with one (see includes/priority)
+  KEYS[10] group    hash id -> group id of a message sent with one (see includes/group)
+  KEYS[11] groups   hash group id -> id of its current message
+  KEYS[12] grouped  zset of the groups' lines
+  KEYS[13] ready    list of ids
 
   ARGV[1]  idempotency window in ms (0: the id is forgotten at once)
   ARGV[2k], ARGV[2k+1]  id and lease token of the k-th delivery
 
   An ack that settles anything wakes a consumer when a claim found the queue at its maxInflight
-  (includes/capacity).
+  (includes/capacity). An ack of a group's current message makes the next of the group ready (includes/group).
 
   Returns an array with one code per delivery:
     1 acked
@@ -31,6 +35,7 @@
 --- @include "includes/limits"
 --- @include "includes/wake"
 --- @include "includes/capacity"
+--- @include "includes/group"
 
 require_batch((#ARGV - 1) / 2, 'ack')
 
@@ -53,6 +58,7 @@ for k, id in ipairs(ids) do
   end
 end
 if #done > 0 then
+  local gids, grouped = groups_of(KEYS[10], KEYS[11], KEYS[12], KEYS[13], done)
   -- ZREM first: on a Redis at its maxmemory only a script whose first write cannot need memory runs
   redis.call('ZREM', KEYS[1], unpack(done))
   redis.call('HDEL', KEYS[2], unpack(done))
@@ -64,5 +70,8 @@ if #done > 0 then
     redis.call('ZADD', KEYS[5], unpack(remember))
   end
   capacity_freed(KEYS[6], KEYS[7])
+  if grouped and groups_move_on(KEYS[13], KEYS[10], KEYS[11], KEYS[12], done, gids, false, false) > 0 then
+    wake(KEYS[7])
+  end
 end
 return codes

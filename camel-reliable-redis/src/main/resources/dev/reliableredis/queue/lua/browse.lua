@@ -3,7 +3,8 @@
   anything.
 
   ready     the ready list from its head: the next to be claimed first; with priorities, level by level from the
-            highest, each in its order (the order of priorityMode=strict)
+            highest, each in its order (the order of priorityMode=strict), then the groups' lines, group by group
+            (includes/group)
   inflight  the in-flight and dead-inflight sets merged, by lease deadline, the earliest first
   delayed   the delayed set (delays and retries), by due time
   dead      the dead letters not being consumed, by the time they are (or were) available to a dead-letter consumer
@@ -17,6 +18,7 @@
   KEYS[7] leases         hash id -> "deliveries|leaseToken[|credits|flags]"
   KEYS[8] failure        hash id -> last failure
   KEYS[9] prioritized    zset id -> level and place of a ready message with a priority (see includes/priority)
+  KEYS[10] grouped       zset of the groups' lines (see includes/group)
 
   ARGV[1] section: 'ready', 'inflight', 'delayed' or 'dead'
   ARGV[2] most messages to read
@@ -31,6 +33,8 @@
 --- @include "includes/time"
 --- @include "includes/lease"
 --- @include "includes/priority"
+--- @include "includes/types"
+--- @include "includes/group"
 
 local section, limit, visibility = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 local now = now_ms()
@@ -62,6 +66,11 @@ if section == 'ready' then
     end
     if #members == limit then
       break
+    end
+  end
+  if #members < limit then
+    for _, member in ipairs(redis.call('ZRANGE', KEYS[10], 0, limit - #members - 1)) do
+      members[#members + 1] = {member_id(member)}
     end
   end
 elseif section == 'inflight' then

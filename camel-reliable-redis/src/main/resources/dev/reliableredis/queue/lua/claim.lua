@@ -36,6 +36,9 @@
   KEYS[17] prioritized  zset id -> level and place of a ready message with a priority (see includes/priority)
   KEYS[18] cursor   the weighted round-robin's place in its cycle of levels (see includes/priority)
   KEYS[19] priority hash id -> priority level of a message sent with one (see includes/priority)
+  KEYS[20] group    hash id -> group id of a message sent with one (see includes/group)
+  KEYS[21] groups   hash group id -> id of its current message
+  KEYS[22] grouped  zset of the groups' lines
 
   ARGV[1] visibility timeout in ms
   ARGV[2] most messages to claim
@@ -48,6 +51,7 @@
   ARGV[9] rateLimitBurst: the most messages claimed at once at the rate limit
   ARGV[10] 'drop' to drop expired messages; else they are dead-lettered
   ARGV[11] 'strict' to take the highest priority level first; else the levels are served by weighted round-robin
+  ARGV[12] groupOnDeadLetter: 'block' keeps the group of an expired, dead-lettered message waiting for it
 
   With a cap, a claim takes at most cap - in flight, where in flight counts every lease of the in-flight set,
   those of batch-mates waiting their turn and expired ones the reaper has not returned yet included. A claim that
@@ -62,7 +66,11 @@
   A message whose time to live has passed (its expires field is now or earlier) is never delivered: it is taken off
   the ready list with the batch and dead-lettered, its failure 'expired: its time to live ended at <ms>' and its
   delivery count unchanged, or, with ARGV[10] 'drop', deleted with everything kept about it. Either way its expires
-  field goes. It counts against neither the cap nor the rate limit.
+  field goes. It counts against neither the cap nor the rate limit. When it was its group's current message, the
+  next of its group is made ready (unless it was dead-lettered and ARGV[12] is 'block'; includes/group).
+
+  A group has only its current message on the ready list (includes/group), so a batch takes at most one message
+  of each group, and the groups and the messages without one share the claims in the order they became ready.
 
   Messages sent with a priority wait in the prioritized set (includes/priority). While it holds any, the claim
   takes the next in line across the levels, level 4 being the ready list: by the weighted round-robin cycle from
@@ -89,6 +97,8 @@
 --- @include "includes/pause"
 --- @include "includes/rate"
 --- @include "includes/priority"
+--- @include "includes/types"
+--- @include "includes/group"
 
 require_batch(tonumber(ARGV[2]), 'claim')
 
@@ -194,10 +204,15 @@ for i = 1, #ids do
     end
   end
 end
+local gone, gids, grouped = {}, nil, false
 if #expired > 0 then
   -- reads that check the types of the keys an expiry writes, only when there is one
   redis.call('ZSCORE', KEYS[14], expired[1].id)
   redis.call('HEXISTS', KEYS[15], expired[1].id)
+  for _, e in ipairs(expired) do
+    gone[#gone + 1] = e.id
+  end
+  gids, grouped = groups_of(KEYS[20], KEYS[21], KEYS[22], KEYS[1], gone)
 end
 -- LTRIM first: on a Redis at its maxmemory only a script whose first write cannot need memory runs
 if prioritized == 0 then
@@ -209,13 +224,9 @@ elseif taken > 0 then
   end
 end
 local left = ready - taken
-if left > 0 and tokens == 0 then
-  redis.call('RPUSH', KEYS[6], '1')
-end
 if #expired > 0 then
-  local gone, dead, failures = {}, {}, {}
+  local dead, failures = {}, {}
   for _, e in ipairs(expired) do
-    gone[#gone + 1] = e.id
     dead[#dead + 1] = now
     dead[#dead + 1] = e.id
     failures[#failures + 1] = e.id
@@ -231,6 +242,14 @@ if #expired > 0 then
     redis.call('ZADD', KEYS[14], unpack(dead))
     redis.call('HSET', KEYS[15], unpack(failures))
   end
+  if grouped then
+    local drop = ARGV[10] == 'drop'
+    left = left + groups_move_on(KEYS[1], KEYS[20], KEYS[21], KEYS[22], gone, gids, not drop,
+        not drop and ARGV[12] == 'block')
+  end
+end
+if left > 0 and tokens == 0 then
+  redis.call('RPUSH', KEYS[6], '1')
 end
 if #batch == 0 then
   return {left}

@@ -19,16 +19,23 @@
   KEYS[5] failure   hash id -> last failure
   KEYS[6] capped    exists while a claim found the queue at its maxInflight (see includes/capacity)
   KEYS[7] wake      list of wake-up tokens for idle consumers (see includes/wake)
+  KEYS[8] group     hash id -> group id of a message sent with one (see includes/group)
+  KEYS[9] groups    hash group id -> id of its current message
+  KEYS[10] grouped  zset of the groups' lines
+  KEYS[11] ready    list of ids
 
   ARGV[1] failed deliveries after which a failure dead-letters (maxRetries + 1); 0: never
   ARGV[2] retry delay in ms
   ARGV[3] backoff multiplier
   ARGV[4] max retry delay in ms
-  ARGV[4k+1], ARGV[4k+2], ARGV[4k+3], ARGV[4k+4]  id, lease token, failure reason and retry-after
+  ARGV[5] groupOnDeadLetter: 'block' keeps the group of a dead-lettered message waiting for it (until it is
+          redriven or its dead letter is consumed or purged); else the next of its group becomes ready
+  ARGV[4k+2], ARGV[4k+3], ARGV[4k+4], ARGV[4k+5]  id, lease token, failure reason and retry-after
                     in ms (-1: none, a failure) of the k-th delivery (k from 1)
 
   A nack that settles anything wakes a consumer when a claim found the queue at its maxInflight
-  (includes/capacity).
+  (includes/capacity). A retry keeps a grouped message its group's current one, so its group waits for it
+  (includes/group).
 
   Returns an array with one code per delivery:
     1 scheduled for a retry
@@ -45,8 +52,9 @@
 --- @include "includes/limits"
 --- @include "includes/wake"
 --- @include "includes/capacity"
+--- @include "includes/group"
 
-require_batch((#ARGV - 4) / 4, 'nack')
+require_batch((#ARGV - 5) / 4, 'nack')
 
 require_type(KEYS[2], 'zset')
 require_type(KEYS[3], 'zset')
@@ -55,36 +63,54 @@ require_type(KEYS[7], 'list')
 local maxDeliveries = tonumber(ARGV[1])
 local retryDelay, multiplier, maxDelay = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 local now = now_ms()
-local ids, held, values = held_leases(KEYS[1], KEYS[4], 5, 4)
-local codes, freed = {}, false
+local ids, held, values = held_leases(KEYS[1], KEYS[4], 6, 4)
+-- the outcome of each delivery first, so that the group reads of the dead-lettered come before any write
+local codes, dead = {}, {}
+for k in ipairs(ids) do
+  if not held[k] then
+    codes[k] = 0
+  elseif tonumber(ARGV[6 + 4 * (k - 1) + 3]) >= 0 then
+    codes[k] = 3
+  else
+    local deliveries, _, credits = parse_lease(values[k])
+    if maxDeliveries > 0 and deliveries - credits >= maxDeliveries then
+      codes[k] = 2
+      dead[#dead + 1] = ids[k]
+    else
+      codes[k] = 1
+    end
+  end
+end
+local gids, grouped
+if #dead > 0 and ARGV[5] ~= 'block' then
+  gids, grouped = groups_of(KEYS[8], KEYS[9], KEYS[10], KEYS[11], dead)
+end
+local freed = false
 for k, id in ipairs(ids) do
-  if held[k] then
+  if codes[k] > 0 then
     freed = true
     local deliveries, _, credits, flags = parse_lease(values[k])
-    local failed = deliveries - credits
     -- ZREM first: on a Redis at its maxmemory only a script whose first write cannot need memory runs
     redis.call('ZREM', KEYS[1], id)
-    local retryAfter = tonumber(ARGV[5 + 4 * (k - 1) + 3])
-    if retryAfter >= 0 then
+    if codes[k] == 3 then
       redis.call('HSET', KEYS[4], id, lease_value(deliveries, '', credits + 1, lease_flags(false, is_solo(flags))))
-      redis.call('ZADD', KEYS[2], now + retryAfter, id)
-      codes[k] = 3
+      redis.call('ZADD', KEYS[2], now + tonumber(ARGV[6 + 4 * (k - 1) + 3]), id)
     else
       redis.call('HSET', KEYS[4], id, lease_value(deliveries, '', credits, lease_flags(false, is_solo(flags))))
-      redis.call('HSET', KEYS[5], id, ARGV[5 + 4 * (k - 1) + 2])
-      if maxDeliveries > 0 and failed >= maxDeliveries then
+      redis.call('HSET', KEYS[5], id, ARGV[6 + 4 * (k - 1) + 2])
+      if codes[k] == 2 then
         redis.call('ZADD', KEYS[3], now, id)
-        codes[k] = 2
       else
+        local failed = deliveries - credits
         redis.call('ZADD', KEYS[2], now + retry_delay(retryDelay, multiplier, maxDelay, math.max(failed, 1)), id)
-        codes[k] = 1
       end
     end
-  else
-    codes[k] = 0
   end
 end
 if freed then
   capacity_freed(KEYS[6], KEYS[7])
+end
+if grouped and groups_move_on(KEYS[11], KEYS[8], KEYS[9], KEYS[10], dead, gids, true, false) > 0 then
+  wake(KEYS[7])
 end
 return codes

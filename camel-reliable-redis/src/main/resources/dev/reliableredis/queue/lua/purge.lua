@@ -12,17 +12,26 @@
   KEYS[7] expires   hash id -> server time (ms) after which the message is not delivered (see enqueue)
   KEYS[8] prioritized  zset id -> level and place of a ready message with a priority (see includes/priority)
   KEYS[9] priority  hash id -> priority level of a message sent with one
+  KEYS[10] group    hash id -> group id of a message sent with one (see includes/group)
+  KEYS[11] groups   hash group id -> id of its current message
+  KEYS[12] grouped  zset of the groups' lines
 
-  ARGV[1] most messages to remove from each of the four (the prioritized set being part of ready)
+  ARGV[1] most messages to remove from each of the five (the prioritized set and the groups' lines being part of
+          ready)
 
-  Returns {messages removed, 1 if any of the four gave a full batch (call again) else 0}.
+  A purged message that was its group's current one lets the next of its group be ready (includes/group), which a
+  later call purges; a group whose current message is in flight goes on when it is settled.
+
+  Returns {messages removed, 1 if any of the five gave a full batch (call again) else 0}.
 ]]
 --- @include "includes/types"
+--- @include "includes/group"
 
 require_type(KEYS[2], 'zset')
 require_type(KEYS[3], 'zset')
 require_type(KEYS[8], 'zset')
-for _, key in ipairs({KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[9]}) do
+require_type(KEYS[12], 'zset')
+for _, key in ipairs({KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[9], KEYS[10], KEYS[11]}) do
   require_type(key, 'hash')
 end
 local batch = tonumber(ARGV[1])
@@ -35,6 +44,24 @@ for _, key in ipairs({KEYS[2], KEYS[3], KEYS[8]}) do
   end
   for i = 1, #popped, 2 do
     ids[#ids + 1] = popped[i]
+  end
+end
+-- the lines' members all score 0: the lowest first is the first in lexicographic order
+local members = redis.call('ZPOPMIN', KEYS[12], batch)
+if #members == 2 * batch then
+  more = 1
+end
+for i = 1, #members, 2 do
+  ids[#ids + 1] = member_id(members[i])
+end
+if #ids == 0 then
+  return {0, more}
+end
+local gids, grouped = groups_of(KEYS[10], KEYS[11], KEYS[12], KEYS[1], ids)
+if grouped then
+  -- a group's line was purged with the batch or moves on into the ready list, where the next call finds it
+  if groups_move_on(KEYS[1], KEYS[10], KEYS[11], KEYS[12], ids, gids, false, false) > 0 then
+    more = 1
   end
 end
 local removed = 0

@@ -29,11 +29,17 @@
   KEYS[12] prioritized   zset id -> level and place of a ready message with a priority (see includes/priority)
   KEYS[13] priority      hash id -> priority level of a message sent with one
   KEYS[14] seq           counter the places in a level's line are drawn from
+  KEYS[15] group         hash id -> group id of a message sent with one (see includes/group)
+  KEYS[16] groups        hash group id -> id of its current message
+  KEYS[17] grouped       zset of the groups' lines
 
   ARGV[1] failed deliveries after which an expired lease dead-letters (maxRetries + 1)
   ARGV[2] most entries to move in each of the four parts
+  ARGV[3] groupOnDeadLetter: 'block' keeps the group of a message dead-lettered here waiting for it
 
-  A message with a priority goes back to its level's line (includes/priority).
+  A message with a priority goes back to its level's line (includes/priority). A grouped message returned or
+  released stays its group's current message; one dead-lettered lets the next of its group be ready, unless
+  ARGV[3] is 'block' (includes/group).
 
   Returns {expired leases returned to ready, expired leases dead-lettered,
            delayed messages released, dead-letter leases returned, acked ids forgotten,
@@ -47,6 +53,7 @@
 --- @include "includes/lease"
 --- @include "includes/types"
 --- @include "includes/priority"
+--- @include "includes/group"
 
 require_type(KEYS[1], 'list')
 for _, key in ipairs({KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[8]}) do
@@ -57,6 +64,9 @@ require_type(KEYS[7], 'hash')
 require_type(KEYS[10], 'hash')
 require_type(KEYS[9], 'list')
 require_type(KEYS[11], 'zset')
+require_type(KEYS[15], 'hash')
+require_type(KEYS[16], 'hash')
+require_type(KEYS[17], 'zset')
 local now = now_ms()
 local maxDeliveries, batch = tonumber(ARGV[1]), tonumber(ARGV[2])
 
@@ -92,6 +102,7 @@ local function clear_token(id)
 end
 
 local returned, deadLettered, released, deadReturned = 0, 0, 0, 0
+local dead = {}
 
 for _, id in ipairs(due(KEYS[2])) do
   redis.call('ZREM', KEYS[2], id)
@@ -99,6 +110,7 @@ for _, id in ipairs(due(KEYS[2])) do
   if deliveries and deliveries >= maxDeliveries then
     redis.call('HSET', KEYS[7], id, 'lease expired')
     redis.call('ZADD', KEYS[4], now, id)
+    dead[#dead + 1] = id
     deadLettered = deadLettered + 1
   elseif deliveries then
     make_ready(KEYS[1], KEYS[12], KEYS[13], KEYS[14], id, false)
@@ -125,7 +137,12 @@ for i = 1, #forgotten, 1000 do
   redis.call('ZREM', KEYS[8], unpack(forgotten, i, math.min(i + 999, #forgotten)))
 end
 redis.call('ZREMRANGEBYSCORE', KEYS[11], '-inf', '(' .. now)
-if returned + released > 0 then
+local moved = 0
+if #dead > 0 and ARGV[3] ~= 'block' then
+  local gids, grouped = groups_of(KEYS[15], KEYS[16], KEYS[17], KEYS[1], dead)
+  moved = grouped and groups_move_on(KEYS[1], KEYS[15], KEYS[16], KEYS[17], dead, gids, true, false) or 0
+end
+if returned + released + moved > 0 then
   wake(KEYS[9])
 end
 return {returned, deadLettered, released, deadReturned, #forgotten, more}

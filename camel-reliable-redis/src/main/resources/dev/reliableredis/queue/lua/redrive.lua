@@ -13,18 +13,24 @@
   KEYS[7] expires   hash id -> server time (ms) after which the message is not delivered (see enqueue)
   KEYS[8] prioritized  zset id -> level and place of a ready message with a priority (see includes/priority)
   KEYS[9] priority  hash id -> priority level of a message sent with one
-  KEYS[10] seq      counter the places in a level's line are drawn from
+  KEYS[10] seq      counter the places in a level's line, and in a group's, are drawn from
+  KEYS[11] group    hash id -> group id of a message sent with one (see includes/group)
+  KEYS[12] groups   hash group id -> id of its current message
+  KEYS[13] grouped  zset of the groups' lines
 
   ARGV[1] most dead letters to move
   ARGV[2] optional: the message id of the one dead letter to move
 
-  A dead letter without a stored message is dropped. A redriven message has no time to live any more; it keeps its priority.
+  A dead letter without a stored message is dropped. A redriven message has no time to live any more; it keeps its
+  priority and its group: the group that waited for it (groupOnDeadLetter=block) goes on with it, one that went on
+  without it takes it next (includes/group).
 
   Returns the number of messages moved.
 ]]
 --- @include "includes/wake"
 --- @include "includes/types"
 --- @include "includes/priority"
+--- @include "includes/group"
 
 require_type(KEYS[2], 'list')
 require_type(KEYS[3], 'hash')
@@ -32,6 +38,9 @@ require_type(KEYS[4], 'hash')
 require_type(KEYS[5], 'hash')
 require_type(KEYS[6], 'list')
 require_type(KEYS[7], 'hash')
+require_type(KEYS[11], 'hash')
+require_type(KEYS[12], 'hash')
+require_type(KEYS[13], 'zset')
 local ids
 if ARGV[2] then
   ids = redis.call('ZSCORE', KEYS[1], ARGV[2]) and {ARGV[2]} or {}
@@ -45,7 +54,12 @@ for _, id in ipairs(ids) do
     redis.call('HDEL', KEYS[4], id)
     redis.call('HDEL', KEYS[5], id)
     redis.call('HDEL', KEYS[7], id)
-    make_ready(KEYS[2], KEYS[8], KEYS[9], KEYS[10], id, false)
+    local gid = redis.call('HGET', KEYS[11], id)
+    if not gid or redis.call('HGET', KEYS[12], gid) == id then
+      make_ready(KEYS[2], KEYS[8], KEYS[9], KEYS[10], id, false)
+    else
+      join_group(KEYS[2], KEYS[12], KEYS[13], KEYS[10], gid, id, true)
+    end
     moved = moved + 1
   end
 end

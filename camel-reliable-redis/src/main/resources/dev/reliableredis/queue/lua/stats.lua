@@ -11,19 +11,22 @@
   KEYS[8] capped         exists while the queue is at its maxInflight (see includes/capacity)
   KEYS[9] limited        exists while the rate limit holds claims back (see claim)
   KEYS[10] prioritized   zset id -> level and place of a ready message with a priority (see includes/priority)
+  KEYS[11] groups        hash group id -> id of its current message (see includes/group)
+  KEYS[12] grouped       zset of the groups' lines
 
   ARGV[1] visibility timeout in ms: a lease was taken or last extended at its deadline less this (the consumers
           of a queue share it)
 
-  Ready counts the messages of every priority level; the oldest ready message is the oldest of each level's next
-  in line.
+  Ready counts the messages of every priority level and those waiting in the groups' lines; the oldest ready
+  message is the oldest of each level's next in line (a group's line waits behind its current message, which is
+  older).
 
   Returns {ready, inflight (including dead letters being consumed), delayed, dead,
            ms since the message at the head of the ready list was enqueued (0 when none, or when its record is
            missing or unreadable),
            ms since the longest-held lease of both in-flight sets was taken or last extended (0 when none),
            1 while the queue is paused, else 0, 1 while it is at its maxInflight, else 0, 1 while its rate limit
-           holds claims back, else 0}
+           holds claims back, else 0, groups with messages not yet settled}
 ]]
 --- @include "includes/time"
 --- @include "includes/priority"
@@ -56,7 +59,7 @@ for _, key in ipairs({KEYS[2], KEYS[5]}) do
 end
 
 return {
-  redis.call('LLEN', KEYS[1]) + prioritized,
+  redis.call('LLEN', KEYS[1]) + prioritized + redis.call('ZCARD', KEYS[12]),
   redis.call('ZCARD', KEYS[2]) + redis.call('ZCARD', KEYS[5]),
   redis.call('ZCARD', KEYS[3]),
   redis.call('ZCARD', KEYS[4]),
@@ -64,5 +67,6 @@ return {
   oldestInflight,
   redis.call('EXISTS', KEYS[7]),
   redis.call('EXISTS', KEYS[8]),
-  redis.call('EXISTS', KEYS[9])
+  redis.call('EXISTS', KEYS[9]),
+  redis.call('HLEN', KEYS[11])
 }

@@ -288,6 +288,25 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
+         * List mode: what a dead-lettered message of a group
+         * (CamelReliableRedisGroupId) does to its group: continue, the next of
+         * the group is delivered; or block, the group waits until the dead
+         * letter is redriven (it is then delivered first), consumed by a
+         * dead-letter consumer or purged.
+         * 
+         * The option is a: <code>java.lang.String</code> type.
+         * 
+         * Default: continue
+         * Group: consumer
+         * 
+         * @param groupOnDeadLetter the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointConsumerBuilder groupOnDeadLetter(String groupOnDeadLetter) {
+            doSetProperty("groupOnDeadLetter", groupOnDeadLetter);
+            return this;
+        }
+        /**
          * How long (ms, or a duration such as 5m) an acked message id is
          * remembered so that enqueueing it again with the same
          * CamelReliableRedisDeduplicationId is a no-op; 0: forgotten at once.
@@ -2754,13 +2773,30 @@ public interface ReliableRedisEndpointBuilderFactory {
             return "CamelReliableRedisPriority";
         }
         /**
+         * List mode: the message's FIFO group (1 to 128 characters). One
+         * message of a group is delivered at a time, across every consumer, in
+         * the order they were sent; other groups flow past a slow or failing
+         * one; the group id picks the shard. A grouped message takes no delay
+         * and no priority. Delivered exchanges carry it as the exchange
+         * property of the same name, not as a header. Refused in stream mode.
+         * 
+         * The option is a: {@code String} type.
+         * 
+         * Group: producer
+         * 
+         * @return the name of the header {@code ReliableRedisGroupId}.
+         */
+        public String reliableRedisGroupId() {
+            return "CamelReliableRedisGroupId";
+        }
+        /**
          * The operation: enqueue (default); stats (the body becomes a Map with
          * ready, inflight, delayed, dead, oldestReadyAge, oldestInflightAge,
-         * paused, capped and limited, and oldestPendingAge in stream mode);
-         * redrive (move dead letters back to ready, the body becomes the count
-         * moved); purge (remove every ready, delayed and dead message, the body
-         * becomes the count removed); pause (no consumer of the queue, in any
-         * JVM, claims a message until resume, or for
+         * paused, capped, limited and groups, and oldestPendingAge in stream
+         * mode); redrive (move dead letters back to ready, the body becomes the
+         * count moved); purge (remove every ready, delayed and dead message,
+         * the body becomes the count removed); pause (no consumer of the queue,
+         * in any JVM, claims a message until resume, or for
          * CamelReliableRedisPauseDuration ms; the body becomes that duration, 0
          * for until resumed); resume (end the pause and wake the consumers at
          * once; the body becomes whether the queue was paused); reshard (give
