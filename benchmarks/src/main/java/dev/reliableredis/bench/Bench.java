@@ -127,11 +127,15 @@ public final class Bench {
         specs.add(spec("ceiling", "", "plain", PER_POLL, round, redis, port, senders, queuedFirst));
         // sync: plain sends with the producer's synchronous option, which wakes the sending thread from the reply;
         // shared: plain sends through the consumer's endpoint, on its command connection; limited: plain sends with
-        // the queue-wide limits and a time to live on, not binding (see ComponentRoute)
-        List<String> sends = senders == 64 ? List.of("plain", "sync", "fast", "shared", "limited")
+        // the queue-wide limits and a time to live on, not binding; grouped (list mode): plain sends in 10,000 FIFO
+        // groups (see ComponentRoute)
+        List<String> sends = senders == 64 ? List.of("plain", "sync", "fast", "shared", "limited", "grouped")
                 : List.of("plain", "fast");
         for (String mode : List.of("list", "stream")) {
             for (String send : sends) {
+                if (send.equals("grouped") && mode.equals("stream")) {
+                    continue;
+                }
                 specs.add(spec("component", mode, send, PER_POLL, round, redis, port, senders, queuedFirst));
             }
         }

@@ -83,8 +83,7 @@ public interface ReliableRedisConstants {
     @Metadata(label = "producer",
               description = "The operation: enqueue (default); stats (the body becomes a Map with ready, inflight, "
                             + "delayed, dead, oldestReadyAge, oldestInflightAge, paused, capped, limited and "
-                            + "groups, and "
-                            + "oldestPendingAge in stream mode); redrive (move dead letters back to ready, the body "
+                            + "groups, and oldestPendingAge in stream mode); redrive (move dead letters back to ready, the body "
                             + "becomes the count moved); purge (remove every ready, delayed and dead message, the body becomes "
                             + "the count removed); pause (no consumer of the queue, in any JVM, claims a message "
                             + "until resume, or for CamelReliableRedisPauseDuration ms; the body becomes that "

@@ -19,12 +19,15 @@ import dev.reliableredis.camel.ReliableRedisEndpoint;
  * and producers that send the way routes do. Plain: {@code sendBody}, one message per call, from each producer
  * thread. Sync: the same with the producer's {@code synchronous=true}. Shared: the same through the consumer's own
  * endpoint, so that sends, claims and settlements share one command connection. Fast: batches of 100 bodies as one
- * List body each, sent with {@code asyncSendBody}, 4 batches in flight per producer thread.
+ * List body each, sent with {@code asyncSendBody}, 4 batches in flight per producer thread. Grouped (list mode):
+ * plain sends, message i in FIFO group i mod {@value #GROUPS}.
  */
 public final class ComponentRoute extends CamelRouteContender {
 
     private static final int BATCH = 100;
     private static final int BATCHES_IN_FLIGHT = 4;
+    /** Groups of the grouped run: many more than the 800 messages the consumers can hold, so that they do not bind. */
+    private static final int GROUPS = 10_000;
     /**
      * limited: the queue-wide cap and rate limit switched on, far above what this machine moves, and in list mode a
      * time to live on every message: what these features cost when they do not bind.
@@ -47,6 +50,10 @@ public final class ComponentRoute extends CamelRouteContender {
     public void produce(int from, int to) {
         if (spec.send().equals("fast")) {
             produceBatches(from, to);
+        } else if (spec.send().equals("grouped")) {
+            for (int i = from; i < to; i++) {
+                template.sendBodyAndHeader(producer, Bodies.of(i), ReliableRedisConstants.GROUP_ID, "g" + i % GROUPS);
+            }
         } else {
             super.produce(from, to);
         }

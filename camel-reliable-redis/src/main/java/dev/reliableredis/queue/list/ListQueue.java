@@ -194,7 +194,7 @@ public final class ListQueue implements ReliableQueue {
         if (failures.isEmpty()) {
             return CompletableFuture.completedFuture(List.of());
         }
-        List<byte[]> args = new ArrayList<>(4 + 3 * failures.size());
+        List<byte[]> args = new ArrayList<>(5 + 4 * failures.size());
         QueueCalls.addRetryPolicy(args, settings, deadLetters);
         args.add(groupOnDeadLetter());
         QueueCalls.addFailures(args, failures);
