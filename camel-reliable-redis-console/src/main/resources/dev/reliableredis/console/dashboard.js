@@ -171,6 +171,8 @@
             'capped'),
         el('span', {class: 'badge limited-badge', hidden: '', title: 'the queue\'s rateLimit holds claims back'},
             'rate-limited'),
+        el('span', {class: 'badge groups-badge', hidden: '',
+          title: 'FIFO message groups with messages not yet settled (CamelReliableRedisGroupId)'}),
         el('div', {class: 'error'})),
       el('td', {}, row.mode),
       el('td', {}, row.group || '—')
@@ -202,6 +204,9 @@
     tr.querySelector('.paused-badge').hidden = !paused;
     tr.querySelector('.capped-badge').hidden = c.capped !== 1;
     tr.querySelector('.limited-badge').hidden = c.limited !== 1;
+    const groups = tr.querySelector('.groups-badge');
+    groups.hidden = !c.groups;
+    groups.textContent = c.groups === 1 ? '1 FIFO group' : c.groups + ' FIFO groups';
     tr.querySelector('button.pause').hidden = paused;
     tr.querySelector('button.resume').hidden = !paused;
     tr.classList.toggle('selected', isSelected(row));

@@ -261,6 +261,30 @@ class DashboardBrowserTest {
     }
 
     @Test
+    void aQueueWithFifoGroupsShowsHowManyUntilTheyAreSettled() {
+        ListQueue grouped = SampleQueues.listQueue(redis);
+        for (String id : new String[] {"a-1", "a-2", "a-3", "b-1"}) {
+            grouped.enqueue(new NewMessage(id, new byte[] {1}, null, 0, null, 0, NewMessage.DEFAULT_PRIORITY,
+                    id.substring(0, 1)));
+        }
+
+        await().until(d -> row(LIST_QUEUE).findElement(By.cssSelector(".groups-badge")).getText()
+                .equals("2 FIFO groups"));
+        assertThat(row(STREAM_QUEUE).findElement(By.cssSelector(".groups-badge")).isDisplayed()).isFalse();
+        pageShows(LIST_QUEUE, "ready", "7");
+        openQueue(LIST_QUEUE);
+        pageShowsMessage("ready", "a-3");
+
+        List<Delivery> heads = grouped.claim(10);
+        assertThat(heads).extracting(Delivery::messageId).containsExactlyInAnyOrder(LIST_QUEUE + "-ready-1",
+                LIST_QUEUE + "-ready-2", LIST_QUEUE + "-ready-3", "a-1", "b-1");
+        grouped.ack(heads.stream().filter(h -> h.messageId().equals("b-1")).map(Delivery::lease).toList());
+
+        await().until(d -> row(LIST_QUEUE).findElement(By.cssSelector(".groups-badge")).getText()
+                .equals("1 FIFO group"));
+    }
+
+    @Test
     void aReadOnlyDashboardShowsTheQueuesWithoutAnyActionButton() {
         try (ReliableRedisDashboard readOnly = ReliableRedisDashboard.forClient(client)
                 .visibilityTimeout(SampleQueues.VISIBILITY_TIMEOUT).readOnly()) {
