@@ -21,7 +21,10 @@ import dev.reliableredis.testsupport.RedisProcess;
  * (50000), {@code bench.queued} (100000, the send-only and drain phase), {@code bench.sweepMessages} (10000),
  * {@code bench.only} (a regex on the run labels),
  * {@code bench.docs} (the docs folder to write into), {@code bench.bullmq} (benchmarks/bullmq),
- * {@code bench.reportOnly} (write the page again from the results of the last run, measuring nothing).
+ * {@code bench.reportOnly} (write the page again from the results of the last run, measuring nothing),
+ * {@code bench.baselineJar} (a jar of the component built at another revision, which {@code benchmarks/run} builds
+ * from {@code bench.baseline}: the component's plain runs with 64 senders run with it too, each right beside the
+ * current build's, labelled {@code @<bench.baseline>}).
  */
 public final class Bench {
 
@@ -41,6 +44,9 @@ public final class Bench {
     private final Path docs = Path.of(System.getProperty("bench.docs", "docs"));
     private final File bullmq = new File(System.getProperty("bench.bullmq", "benchmarks/bullmq"));
     private final Path results = Path.of(System.getProperty("bench.results", "benchmarks/target/results.jsonl"));
+    /** The baseline's revision, when there is a baseline jar to run. */
+    private final String baseline = System.getProperty("bench.baselineJar") == null ? null
+            : System.getProperty("bench.baseline", "baseline");
     private final List<Map<String, Object>> collected = new ArrayList<>();
     private String redisVersion;
 
@@ -58,6 +64,9 @@ public final class Bench {
             String redisVersion = String.valueOf(collected.get(0).getOrDefault("redisVersion", "unknown"));
             new Report(collected, docs, redisVersion, true, rounds, messages, queued, sweepMessages).write();
             return;
+        }
+        if (baseline != null) {
+            ChildProcess.classPath(baseline); // a class path it cannot make fails the run before it starts
         }
         Files.createDirectories(results.getParent());
         Files.deleteIfExists(results);
@@ -136,7 +145,13 @@ public final class Bench {
                 if (send.equals("grouped") && mode.equals("stream")) {
                     continue;
                 }
-                specs.add(spec("component", mode, send, PER_POLL, round, redis, port, senders, queuedFirst));
+                Spec current = spec("component", mode, send, PER_POLL, round, redis, port, senders, queuedFirst);
+                specs.add(current);
+                if (baseline != null && senders == 64 && send.equals("plain")) {
+                    // right beside the current build's run, and first in every other round, so that what the run
+                    // before leaves (a Redis just worked, a busier machine) does not always fall on the same build
+                    specs.add(round % 2 == 0 ? specs.size() - 1 : specs.size(), current.withBuild(baseline));
+                }
             }
         }
         specs.add(spec("seed", "", "plain", 1, round, redis, port, senders, queuedFirst));
@@ -150,7 +165,7 @@ public final class Bench {
     private Spec spec(String contender, String mode, String send, int perPoll, int round, String redis, int port,
             int senders, int queuedFirst) {
         return new Spec(contender, mode, send, CONSUMERS, perPoll, senders, messages, queuedFirst, 0, 0, 0, redis,
-                port, round);
+                port, round, "");
     }
 
     /** The component in both modes with plain sends, over consumers and messages per claim. */
@@ -160,7 +175,7 @@ public final class Bench {
             for (int consumers : Report.SWEEP_CONSUMERS) {
                 for (int perPoll : Report.SWEEP_PER_POLL) {
                     specs.add(new Spec("component", mode, "plain", consumers, perPoll, 8, sweepMessages, 0, 0, 0, 0,
-                            "none", port, round));
+                            "none", port, round, ""));
                 }
             }
         }

@@ -5,10 +5,13 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -18,6 +21,12 @@ final class ChildProcess {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long TIMEOUT_MINUTES = 15;
+    /**
+     * The component's main artifact: its classes folder, or its jar (a version follows the artifact id, which tells
+     * it from the starter's and console's jars), not its test-jar.
+     */
+    private static final Pattern COMPONENT = Pattern.compile(
+            "(^|/)camel-reliable-redis(/target/classes/?|-\\d[^/]*(?<!-tests)\\.jar)$");
 
     private ChildProcess() {
     }
@@ -26,10 +35,34 @@ final class ChildProcess {
     static Map<String, Object> jvm(Spec spec, File log) throws Exception {
         List<String> command = new ArrayList<>(List.of(
                 ProcessHandle.current().info().command().orElse("java"),
-                "-Xms1g", "-Xmx1g", "-cp", System.getProperty("java.class.path"),
+                "-Xms1g", "-Xmx1g", "-cp", classPath(spec.build()),
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Dorg.slf4j.simpleLogger.logFile=System.err",
                 RunOne.class.getName(), JSON.writeValueAsString(spec)));
         return run(command, null, log);
+    }
+
+    /**
+     * This JVM's class path; for a baseline build, with {@code bench.baselineJar} in place of the component's main
+     * artifact (a reactor build names its jar or its classes folder, a build of this module alone the jar in the
+     * local repository). The test-jar stays this build's: only the benchmark's own JVM uses it (RedisProcess).
+     */
+    static String classPath(String build) {
+        String classPath = System.getProperty("java.class.path");
+        if (build.isEmpty()) {
+            return classPath;
+        }
+        String jar = System.getProperty("bench.baselineJar", "");
+        if (!Files.isRegularFile(Path.of(jar))) {
+            throw new IllegalStateException("bench.baselineJar '" + jar + "' is not a file");
+        }
+        List<String> entries = new ArrayList<>(List.of(classPath.split(File.pathSeparator)));
+        long found = entries.stream().filter(entry -> COMPONENT.matcher(entry).find()).count();
+        if (found != 1) {
+            throw new IllegalStateException("Expected one entry of the component's main artifact on the class path,"
+                    + " found " + found + ": " + classPath);
+        }
+        entries.replaceAll(entry -> COMPONENT.matcher(entry).find() ? jar : entry);
+        return String.join(File.pathSeparator, entries);
     }
 
     /** A Node process running the BullMQ contender (benchmarks/bullmq). */

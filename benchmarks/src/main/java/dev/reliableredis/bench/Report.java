@@ -52,6 +52,7 @@ final class Report {
         header();
         targets();
         headline("none", 64);
+        baseline();
         headline("none", 8);
         perCall();
         queuedPhase();
@@ -77,7 +78,8 @@ final class Report {
     private void headline(String redis, int senders) {
         String suffix = senders == 8 ? "" : " s=" + senders;
         List<String> labels = labels(r -> spec(r, "redis").equals(redis) && number(r, "msgsPerSec") != null
-                                          && intSpec(r, "messages") == messages && intSpec(r, "producers") == senders);
+                                          && intSpec(r, "messages") == messages && intSpec(r, "producers") == senders
+                                          && build(r).isEmpty());
         if (labels.isEmpty()) {
             return;
         }
@@ -100,10 +102,45 @@ final class Report {
         md.append("\n");
     }
 
+    /** The component's plain runs with 64 senders beside the same runs of a baseline build (bench.baselineJar). */
+    private void baseline() {
+        for (String build : results.stream().map(Report::build).filter(b -> !b.isEmpty()).distinct().toList()) {
+            md.append("## This build beside the baseline ").append(build).append(", 64 plain senders\n\n")
+              .append("The component's `plain c=8 p=100 s=64` runs, Redis without persistence, and the same runs")
+              .append(" with the component's jar built at `").append(build).append("`, each right beside this")
+              .append(" build's in the same round on the same Redis; the third row of each mode divides this build's")
+              .append(" figures by the baseline's.\n\n")
+              .append("| mode | build | msgs/s | Redis CPU µs/msg | JVM CPU µs/msg |\n|---|---|---:|---:|---:|\n");
+            for (String mode : List.of("list", "stream")) {
+                String label = "component " + mode + " plain c=8 p=100 s=64";
+                String base = label + " @" + build;
+                if (median(base, "none", "msgsPerSec") == null) {
+                    continue;
+                }
+                StringBuilder thisRow = new StringBuilder();
+                StringBuilder baseRow = new StringBuilder();
+                StringBuilder ratioRow = new StringBuilder();
+                for (String field : List.of("msgsPerSec", "cpuUsPerMsg", "clientCpuUsPerMsg")) {
+                    Double value = median(label, "none", field);
+                    Double baseValue = median(base, "none", field);
+                    int decimals = field.equals("msgsPerSec") ? 0 : 1;
+                    thisRow.append(" | ").append(fmt(value, decimals));
+                    baseRow.append(" | ").append(fmt(baseValue, decimals));
+                    ratioRow.append(" | ").append(value == null || baseValue == null ? "–"
+                            : fmt(value / baseValue, 2) + "×");
+                }
+                md.append("| ").append(mode).append(" | this").append(thisRow).append(" |\n| ").append(mode)
+                  .append(" | ").append(build).append(baseRow).append(" |\n| ").append(mode).append(" | this ÷ ")
+                  .append(build).append(ratioRow).append(" |\n");
+            }
+            md.append("\n");
+        }
+    }
+
     /** The component's average messages per Redis call in the headline runs. */
     private void perCall() {
         List<String> labels = labels(r -> spec(r, "redis").equals("none") && number(r, "msgsPerClaimCall") != null
-                                          && intSpec(r, "messages") == messages);
+                                          && intSpec(r, "messages") == messages && build(r).isEmpty());
         if (labels.isEmpty()) {
             return;
         }
@@ -323,6 +360,12 @@ final class Report {
     @SuppressWarnings("unchecked")
     private static String spec(Map<String, Object> r, String field) {
         return String.valueOf(((Map<String, Object>) r.get("spec")).get(field));
+    }
+
+    /** The build a result ran: "" for this one, and for the results of runs from before builds were told apart. */
+    @SuppressWarnings("unchecked")
+    private static String build(Map<String, Object> r) {
+        return Objects.toString(((Map<String, Object>) r.get("spec")).get("build"), "");
     }
 
     private static int intSpec(Map<String, Object> r, String field) {

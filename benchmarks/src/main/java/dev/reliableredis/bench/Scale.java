@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.IntFunction;
 
 import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.Failure;
@@ -26,15 +27,20 @@ import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.resource.ClientResources;
 
 /**
- * Redis memory per message in each state, and housekeeping under a backlog: how long Redis is blocked by one reaper
- * call (from SLOWLOG, which records every command's own run time when its threshold is 0) and how long the whole
- * backlog takes, with a million expired leases, due delayed messages and acked ids past their window. Writes its
- * section of docs/performance.md. Settings: {@code scale.messages} (1000000), {@code scale.memoryMessages} (100000).
+ * Redis memory per message in each state (and queued with a time to live, a priority or a FIFO group), and
+ * housekeeping under a backlog: how long Redis is blocked by one reaper call (from SLOWLOG, which records every
+ * command's own run time when its threshold is 0) and how long the whole backlog takes, with a million expired
+ * leases, due delayed messages and acked ids past their window. Writes its section of docs/performance.md.
+ * Settings: {@code scale.messages} (1000000), {@code scale.memoryMessages} (100000).
  */
 public final class Scale {
 
     private static final int BATCH = 500;
     private static final Duration SHORT = Duration.ofMillis(1);
+    /** The time to live of the memory figures' messages that have one: an hour, as the throughput benchmark's. */
+    private static final long TIME_TO_LIVE_MS = 3_600_000;
+    /** The memory figures' FIFO groups: as many as the throughput benchmark's grouped run has. */
+    private static final int GROUPS = 10_000;
 
     private final int messages = Integer.getInteger("scale.messages", 1_000_000);
     private final int memoryMessages = Integer.getInteger("scale.memoryMessages", 100_000);
@@ -81,7 +87,13 @@ public final class Scale {
     private void memory() throws InterruptedException {
         md.append("### Redis memory per message\n\n").append(memoryMessages).append(" messages of 100 bytes with ")
           .append("the producer's 22-character ids, no headers; `used_memory` before and after, divided by")
-          .append(" the count.\n\n| state | list mode | stream mode |\n|---|---:|---:|\n");
+          .append(" the count. The last three rows are queued messages with one of issue 20's features on: a time")
+          .append(" to live of an hour; priority 9 (a message of the default 4 is the first row); a FIFO group,")
+          .append(" message i in group `g<i mod ").append(count(GROUPS)).append(">` as in the throughput")
+          .append(" benchmark's grouped run, so that ").append(count(Math.min(GROUPS, memoryMessages)))
+          .append(" are their group's current message, ready, and ").append(count(Math.max(0, memoryMessages - GROUPS)))
+          .append(" wait in their group's line. Stream mode refuses priorities and groups.\n\n")
+          .append("| state | list mode | stream mode |\n|---|---:|---:|\n");
         String[] rows = {"queued (ready)", "acked, id remembered for the idempotency window", "dead letter",
                          "after the idempotency window has passed and the reaper ran"};
         long[][] bytes = new long[2][];
@@ -93,7 +105,29 @@ public final class Scale {
             md.append("| ").append(rows[r]).append(" | ").append(bytes[0][r]).append(" | ").append(bytes[1][r])
               .append(" |\n");
         }
+        md.append("| queued with a time to live (1 hour) | ")
+          .append(queuedBytes("list", i -> new NewMessage(MessageIds.newId(), Bodies.of(i), null, 0, null,
+                  TIME_TO_LIVE_MS))).append(" | ")
+          .append(queuedBytes("stream", i -> new NewMessage(MessageIds.newId(), Bodies.of(i), null, 0, null,
+                  TIME_TO_LIVE_MS))).append(" |\n");
+        md.append("| queued with a priority (9) | ")
+          .append(queuedBytes("list", i -> new NewMessage(MessageIds.newId(), Bodies.of(i), null, 0, null, 0, 9)))
+          .append(" | refused |\n");
+        md.append("| queued in a FIFO group (").append(count(GROUPS)).append(" groups) | ")
+          .append(queuedBytes("list", i -> new NewMessage(MessageIds.newId(), Bodies.of(i), null, 0, null, 0,
+                  NewMessage.DEFAULT_PRIORITY, "g" + i % GROUPS))).append(" | refused |\n");
         md.append("\n");
+    }
+
+    /** Bytes per queued message, message i made by the given function. */
+    private long queuedBytes(String mode, IntFunction<NewMessage> message) {
+        ReliableQueue q = queue(mode, settings(Duration.ofMinutes(5), 0, Duration.ofSeconds(2), 1000), "c1");
+        raw.flushall();
+        long base = usedMemory();
+        enqueue(q, memoryMessages, message);
+        long bytes = (usedMemory() - base) / memoryMessages;
+        raw.flushall();
+        return bytes;
     }
 
     private long[] memoryOf(String mode) throws InterruptedException {
@@ -191,9 +225,13 @@ public final class Scale {
     }
 
     private static void enqueue(ReliableQueue q, int count, long delayMs) {
+        enqueue(q, count, i -> new NewMessage(MessageIds.newId(), Bodies.of(i), null, delayMs));
+    }
+
+    private static void enqueue(ReliableQueue q, int count, IntFunction<NewMessage> message) {
         List<NewMessage> batch = new ArrayList<>(BATCH);
         for (int i = 0; i < count; i++) {
-            batch.add(new NewMessage(MessageIds.newId(), Bodies.of(i), null, delayMs));
+            batch.add(message.apply(i));
             if (batch.size() == BATCH || i == count - 1) {
                 q.enqueue(batch);
                 batch.clear();
@@ -226,6 +264,10 @@ public final class Scale {
         while (q.reap().more()) {
             Thread.onSpinWait();
         }
+    }
+
+    private static String count(int n) {
+        return String.format(Locale.ROOT, "%,d", n);
     }
 
     private long usedMemory() {

@@ -19,10 +19,12 @@ package dev.reliableredis.bench;
  * @param redis         the label of the Redis configuration (none, everysec)
  * @param port          the benchmark's Redis
  * @param round         which round of the run
+ * @param build         which build of the component runs: "" for this one, else the baseline's git revision, whose
+ *                      jar takes the component's place on the class path ({@code bench.baselineJar})
  */
 public record Spec(String contender, String mode, String send, int consumers, int perPoll, int producers,
         int messages, int queued, int idleSamples, double loadedRate, int loadedSeconds, String redis, int port,
-        int round) {
+        int round, String build) {
 
     /**
      * Messages a latency-only run (no throughput phase before it) sends first, unmeasured: the latency phases measure
@@ -39,13 +41,14 @@ public record Spec(String contender, String mode, String send, int consumers, in
         return "redis://127.0.0.1:" + port;
     }
 
-    /** Names the configuration, the same in every round. */
+    /** Names the configuration, the same in every round; a baseline build's runs end in {@code @<revision>}. */
     public String label() {
-        return switch (contender) {
+        String label = switch (contender) {
             case "component" -> "component " + mode + " " + send + " c=" + consumers + " p=" + perPoll + senders();
             case "batched", "bullmq", "rabbitmq", "seed", "streams" -> contender + " c=" + consumers + senders();
             default -> contender + senders();
         };
+        return build.isEmpty() ? label : label + " @" + build;
     }
 
     /** Runs with other than the headline's 8 senders say how many. */
@@ -55,6 +58,11 @@ public record Spec(String contender, String mode, String send, int consumers, in
 
     public Spec withLatency(int samples, double rate, int seconds) {
         return new Spec(contender, mode, send, consumers, perPoll, producers, 0, 0, samples, rate, seconds, redis,
-                port, round);
+                port, round, build);
+    }
+
+    public Spec withBuild(String build) {
+        return new Spec(contender, mode, send, consumers, perPoll, producers, messages, queued, idleSamples,
+                loadedRate, loadedSeconds, redis, port, round, build);
     }
 }
