@@ -41,6 +41,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "deadLetterWarnThreshold": target.getConfiguration().setDeadLetterWarnThreshold(property(camelContext, long.class, value)); return true;
         case "deleteafterack":
         case "deleteAfterAck": target.getConfiguration().setDeleteAfterAck(property(camelContext, boolean.class, value)); return true;
+        case "exactlyonce":
+        case "exactlyOnce": target.getConfiguration().setExactlyOnce(property(camelContext, boolean.class, value)); return true;
         case "exceptionhandler":
         case "exceptionHandler": target.setExceptionHandler(property(camelContext, org.apache.camel.spi.ExceptionHandler.class, value)); return true;
         case "exchangepattern":
@@ -143,6 +145,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "deadLetterWarnThreshold": return long.class;
         case "deleteafterack":
         case "deleteAfterAck": return boolean.class;
+        case "exactlyonce":
+        case "exactlyOnce": return boolean.class;
         case "exceptionhandler":
         case "exceptionHandler": return org.apache.camel.spi.ExceptionHandler.class;
         case "exchangepattern":
@@ -241,6 +245,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "deadLetterWarnThreshold": return target.getConfiguration().getDeadLetterWarnThreshold();
         case "deleteafterack":
         case "deleteAfterAck": return target.getConfiguration().isDeleteAfterAck();
+        case "exactlyonce":
+        case "exactlyOnce": return target.getConfiguration().isExactlyOnce();
         case "exceptionhandler":
         case "exceptionHandler": return target.getExceptionHandler();
         case "exchangepattern":

@@ -23,7 +23,7 @@ public class ReliableRedisEndpointUriFactory extends org.apache.camel.support.co
     private static final Set<String> SECRET_PROPERTY_NAMES;
     private static final Map<String, String> MULTI_VALUE_PREFIXES;
     static {
-        Set<String> props = new HashSet<>(49);
+        Set<String> props = new HashSet<>(50);
         props.add("bridgeErrorHandler");
         props.add("browseLimit");
         props.add("commandTimeout");
@@ -33,6 +33,7 @@ public class ReliableRedisEndpointUriFactory extends org.apache.camel.support.co
         props.add("deadLetterKey");
         props.add("deadLetterWarnThreshold");
         props.add("deleteAfterAck");
+        props.add("exactlyOnce");
         props.add("exceptionHandler");
         props.add("exchangePattern");
         props.add("expiredMessages");

@@ -86,6 +86,8 @@ public class ReliableRedisConfiguration {
     private boolean synchronous;
     @UriParam(label = "producer", defaultValue = "0", javaType = "java.time.Duration")
     private long timeToLive;
+    @UriParam(label = "producer", defaultValue = "false")
+    private boolean exactlyOnce;
     @UriParam(label = "consumer", enums = "deadLetter,drop", defaultValue = "deadLetter")
     private String expiredMessages = "deadLetter";
     @UriParam(label = "consumer", enums = "weighted,strict", defaultValue = "weighted")
@@ -451,6 +453,22 @@ public class ReliableRedisConfiguration {
      */
     public void setTimeToLive(long timeToLive) {
         this.timeToLive = timeToLive;
+    }
+
+    public boolean isExactlyOnce() {
+        return exactlyOnce;
+    }
+
+    /**
+     * Hands a consumed message on exactly once: a send of an exchange that came from a reliable-redis consumer is
+     * held, and enqueued by the script call that acks the consumed message, fenced by its lease token, or dropped
+     * when the message is retried or dead-lettered. The sent message's id is derived from the consumed one's
+     * (<id>/<queue>/<n>). A list-mode queue on the same Redis (and, on a Cluster, the same hash slot) is handed off
+     * to so; any other queue gets the send at once, under the derived id, so that it is enqueued once within the
+     * idempotency window. A send of any other exchange is not affected.
+     */
+    public void setExactlyOnce(boolean exactlyOnce) {
+        this.exactlyOnce = exactlyOnce;
     }
 
     public String getPriorityMode() {

@@ -201,7 +201,9 @@ public class ReliableRedisConsumer extends DefaultConsumer implements ShutdownAw
             exchange.setProperty(ExchangePropertyKey.BATCH_SIZE, size);
             exchange.setProperty(ExchangePropertyKey.BATCH_COMPLETE, index == size - 1);
             getEndpoint().activity().delivered.increment();
-            exchange.getExchangeExtension().addOnCompletion(new SettleOnCompletion(settler, delivery.lease()));
+            HeldSends held = new HeldSends(queue, delivery.messageId());
+            exchange.setProperty(HeldSends.PROPERTY, held);
+            exchange.getExchangeExtension().addOnCompletion(new SettleOnCompletion(settler, delivery.lease(), held));
             getProcessor().process(exchange);
         } catch (Exception e) {
             getExceptionHandler().handleException("Error processing message '" + delivery.messageId()

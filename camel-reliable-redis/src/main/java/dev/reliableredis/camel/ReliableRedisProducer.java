@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * set), or, for a {@link List} body, every element as a message of its own; or runs the queue operation named by
  * {@link ReliableRedisConstants#OPERATION}. Enqueues are asynchronous: the endpoint's {@link Enqueuer} groups the
  * sends of all threads into one script call per round trip, and the exchange continues when its messages are stored.
- * A send that Redis did not accept fails the exchange.
+ * A send that Redis did not accept fails the exchange. With exactlyOnce, a send of an exchange that came from a
+ * reliable-redis consumer is held instead, for the ack of the consumed message to enqueue (see {@link HeldSends}).
  */
 public class ReliableRedisProducer extends DefaultAsyncProducer {
 
@@ -37,6 +38,8 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
     private final String unsentIdsProperty;
     private WritableHealthCheckRepository healthChecks;
     private ReliableRedisProducerHealthCheck healthCheck;
+    /** Whether the one INFO on exactlyOnce sends that cannot be held was logged. */
+    private volatile boolean fallbackLogged;
 
     public ReliableRedisProducer(ReliableRedisEndpoint endpoint) {
         super(endpoint);
@@ -137,13 +140,17 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
     private boolean enqueue(ReliableQueue queue, Exchange exchange, AsyncCallback callback) throws Exception {
         Message message = exchange.getMessage();
         boolean batch = message.getBody() instanceof List<?>;
+        HeldSends held = getEndpoint().getConfiguration().isExactlyOnce() ? HeldSends.of(exchange) : null;
+        String deduplicationId = message.getHeader(ReliableRedisConstants.DEDUPLICATION_ID, String.class);
+        if (held != null && (deduplicationId == null || deduplicationId.isEmpty())) {
+            deduplicationId = held.nextId(exchange, queue.name());
+        }
         UnsentIds ids = UnsentIds.reusable(exchange, unsentIdsProperty,
                 batch ? ((List<?>) message.getBody()).size() : 1);
-        List<NewMessage> messages = batch ? elements(exchange, (List<?>) message.getBody(), ids)
+        List<NewMessage> messages = batch ? elements(exchange, (List<?>) message.getBody(), deduplicationId, ids)
                 : List.of(toMessage(exchange, message.getBody(), travellingHeaders(exchange, message),
                         message.getHeader(ReliableRedisConstants.DELAY, 0L, Long.class),
-                        idOrGenerated(message.getHeader(ReliableRedisConstants.DEDUPLICATION_ID, String.class), ids,
-                                0),
+                        idOrGenerated(deduplicationId, ids, 0),
                         message.getHeader(ReliableRedisConstants.SHARD_KEY, String.class),
                         timeToLive(message, getEndpoint().getConfiguration().getTimeToLive()),
                         priority(message, NewMessage.DEFAULT_PRIORITY),
@@ -159,6 +166,12 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
                         + queue.name() + "' has no message groups: its consumer group reads the stream in one order "
                         + "for all");
             }
+        }
+        if (held != null && hold(held, queue, messages)) {
+            List<String> heldIds = messages.stream().map(NewMessage::id).toList();
+            message.setHeader(ReliableRedisConstants.MESSAGE_ID, batch ? heldIds : heldIds.get(0));
+            callback.done(true);
+            return true;
         }
         if (getEndpoint().getConfiguration().isSynchronous()) {
             List<Boolean> enqueued;
@@ -182,6 +195,28 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
             callback.done(false);
         });
         return false;
+    }
+
+    /**
+     * Holds the messages, to be enqueued by the ack of the consumed message; false when this queue cannot be handed
+     * off to, or the consumed message has settled already: then the send goes out at once, under the derived ids.
+     */
+    private boolean hold(HeldSends held, ReliableQueue queue, List<NewMessage> messages) {
+        if (!held.canHold(queue)) {
+            if (!fallbackLogged) {
+                fallbackLogged = true;
+                LOG.info("exactlyOnce: sends to queue '{}' are enqueued at once, under ids derived from the consumed "
+                         + "message's, so each is enqueued once within the idempotency window: it is not a list-mode "
+                         + "queue on the Redis (and slot) of the queue they were consumed from", queue.name());
+            }
+            return false;
+        }
+        if (!held.hold(queue, messages)) {
+            LOG.debug("exactlyOnce: the message the exchange came from has settled already; the send to queue '{}' "
+                      + "is enqueued at once, under its derived ids", queue.name());
+            return false;
+        }
+        return true;
     }
 
     /** A failed send's ids, for the error handler's redelivery of this exchange (see UnsentIds). */
@@ -208,9 +243,9 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
      * sent with the exchange's headers, delay, shard key and time to live. With a deduplication
      * id on the exchange, element i gets {@code <id>:<i>}, so sending the same batch again is a no-op.
      */
-    private List<NewMessage> elements(Exchange exchange, List<?> body, UnsentIds unsent) throws Exception {
+    private List<NewMessage> elements(Exchange exchange, List<?> body, String batchId, UnsentIds unsent)
+            throws Exception {
         Message message = exchange.getMessage();
-        String batchId = message.getHeader(ReliableRedisConstants.DEDUPLICATION_ID, String.class);
         Map<String, Object> headers = travellingHeaders(exchange, message);
         long delay = message.getHeader(ReliableRedisConstants.DELAY, 0L, Long.class);
         String shardKey = message.getHeader(ReliableRedisConstants.SHARD_KEY, String.class);

@@ -1,7 +1,9 @@
 package dev.reliableredis.camel;
 
 import java.time.Duration;
+import java.util.List;
 
+import dev.reliableredis.queue.HandOff;
 import dev.reliableredis.queue.Lease;
 import org.apache.camel.Exchange;
 import org.apache.camel.TypeConversionException;
@@ -14,6 +16,8 @@ import org.slf4j.LoggerFactory;
  * failure an error handler handled, or that was filtered or stopped) is acked; a failed one, or one marked
  * rollback-only, is nacked with the reason. An exchange that carries the header
  * {@link ReliableRedisConstants#RETRY_AFTER}, completed or failed, is given back to be due again after it instead.
+ * The ack of an exchange that sent through producers with {@code exactlyOnce=true} enqueues what it sent (see
+ * {@link HeldSends}); any other outcome drops that.
  */
 final class SettleOnCompletion implements Synchronization {
 
@@ -22,14 +26,18 @@ final class SettleOnCompletion implements Synchronization {
 
     private final Settler settler;
     private final Lease lease;
+    private final HeldSends held;
 
-    SettleOnCompletion(Settler settler, Lease lease) {
+    SettleOnCompletion(Settler settler, Lease lease, HeldSends held) {
         this.settler = settler;
         this.lease = lease;
+        this.held = held;
     }
 
     @Override
     public void onComplete(Exchange exchange) {
+        // whatever the outcome, nothing more is held: only an ack enqueues what was
+        List<HandOff> handOffs = held.settle();
         Duration retryAfter = retryAfter(exchange);
         if (retryAfter != null) {
             settler.retryAfter(lease, retryAfter);
@@ -37,13 +45,16 @@ final class SettleOnCompletion implements Synchronization {
             // markRollbackOnly() and markRollbackOnlyLast() stop the route without an exception: Camel reports the
             // exchange as complete, but the route asked for the message to be tried again
             settler.nack(lease, ROLLED_BACK);
-        } else {
+        } else if (handOffs.isEmpty()) {
             settler.ack(lease);
+        } else {
+            settler.handOff(lease, handOffs);
         }
     }
 
     @Override
     public void onFailure(Exchange exchange) {
+        held.settle();
         Duration retryAfter = retryAfter(exchange);
         if (retryAfter != null) {
             settler.retryAfter(lease, retryAfter);

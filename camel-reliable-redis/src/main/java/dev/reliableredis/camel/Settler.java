@@ -6,9 +6,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import dev.reliableredis.queue.CallBackoff;
 import dev.reliableredis.queue.Failure;
+import dev.reliableredis.queue.HandOff;
 import dev.reliableredis.queue.Lease;
 import dev.reliableredis.queue.LeaseKeeper;
 import dev.reliableredis.queue.ReliableQueue;
@@ -61,25 +63,32 @@ final class Settler {
 
     void ack(Lease lease) {
         leases.settling(lease);
-        settle(lease, null, 0);
+        settle(lease, "ack", () -> batcher.ack(lease), 0);
+    }
+
+    /** Acks the lease and enqueues what its exchange sent, in one call: either both land, or neither does. */
+    void handOff(Lease lease, List<HandOff> handOffs) {
+        leases.settling(lease);
+        settle(lease, "ack", () -> batcher.handOff(lease, handOffs), 0);
     }
 
     void nack(Lease lease, String reason) {
         leases.settling(lease);
-        settle(lease, new Failure(lease, reason), 0);
+        Failure failure = new Failure(lease, reason);
+        settle(lease, "nack", () -> batcher.nack(failure), 0);
     }
 
     /** Gives the delivery back, due again after {@code delay}, at most maxRetryAfter: no failure, no retry used. */
     void retryAfter(Lease lease, Duration delay) {
         leases.settling(lease);
-        settle(lease, Failure.retryAfter(lease, delay.compareTo(maxRetryAfter) > 0 ? maxRetryAfter : delay), 0);
+        Failure failure = Failure.retryAfter(lease, delay.compareTo(maxRetryAfter) > 0 ? maxRetryAfter : delay);
+        settle(lease, "nack", () -> batcher.nack(failure), 0);
     }
 
-    /** Acks the lease when {@code failure} is null, else nacks it with the failure. */
-    private void settle(Lease lease, Failure failure, int failedAttempts) {
-        CompletableFuture<Settled> sent = failure == null ? batcher.ack(lease) : batcher.nack(failure);
-        String operation = failure == null ? "ack" : "nack";
-        sent.whenComplete((result, error) -> {
+    /** Sends the settlement call; retries it with backoff while the lease is held when it does not land. */
+    private void settle(Lease lease, String operation, Supplier<CompletableFuture<Settled>> call,
+            int failedAttempts) {
+        call.get().whenComplete((result, error) -> {
             if (error == null) {
                 if (failedAttempts > 0) {
                     recovered();
@@ -94,19 +103,20 @@ final class Settler {
                     failed();
                 }
                 outage.failed("settle", error);
-                retry(lease, failure, failedAttempts + 1);
+                retry(lease, operation, call, failedAttempts + 1);
             }
         });
     }
 
-    private void retry(Lease lease, Failure failure, int failedAttempts) {
+    private void retry(Lease lease, String operation, Supplier<CompletableFuture<Settled>> call,
+            int failedAttempts) {
         if (!leases.holds(lease)) {
             giveUp(lease, true, "Could not settle message '{}' of queue '{}' before its lease ended; unless an "
                                 + "attempt whose answer was lost carried it out, the message is delivered again");
             return;
         }
         try {
-            timer.schedule(() -> settle(lease, failure, failedAttempts),
+            timer.schedule(() -> settle(lease, operation, call, failedAttempts),
                     CallBackoff.after(failedAttempts).toMillis(), TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException stopping) {
             giveUp(lease, true, "Gave up settling message '{}' of queue '{}': the consumer stopped; it is delivered "

@@ -44,16 +44,19 @@ public final class RedisGateway implements AutoCloseable {
     private final AbstractRedisClient client;
     private final boolean ownsClient;
     private final Duration commandTimeout;
+    /** Where the commands go: the application's client, or the address and database of a client of our own. */
+    private final Object server;
     private StatefulConnection<byte[], byte[]> connection;
     private volatile RedisClusterCommands<byte[], byte[]> commands;
     private volatile RedisClusterAsyncCommands<byte[], byte[]> asyncCommands;
     private CompletableFuture<RedisClusterCommands<byte[], byte[]>> connecting;
     private boolean closed;
 
-    private RedisGateway(AbstractRedisClient client, boolean ownsClient, Duration commandTimeout) {
+    private RedisGateway(AbstractRedisClient client, boolean ownsClient, Duration commandTimeout, Object server) {
         this.client = client;
         this.ownsClient = ownsClient;
         this.commandTimeout = commandTimeout;
+        this.server = server;
         LettuceVersionCheck.warnOnce();
     }
 
@@ -89,7 +92,7 @@ public final class RedisGateway implements AutoCloseable {
                 .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
                 .sslOptions(sslOptions != null ? sslOptions : SslOptions.create())
                 .build());
-        return new RedisGateway(client, true, commandTimeout);
+        return new RedisGateway(client, true, commandTimeout, address(uri));
     }
 
     /**
@@ -117,7 +120,17 @@ public final class RedisGateway implements AutoCloseable {
                         .enablePeriodicRefresh(Duration.ofSeconds(30))
                         .build())
                 .build());
-        return new RedisGateway(client, true, commandTimeout);
+        return new RedisGateway(client, true, commandTimeout,
+                seeds.stream().map(RedisGateway::address).sorted().toList());
+    }
+
+    /** A server's address and database, or a Sentinel master's name and its Sentinels', without credentials. */
+    private static String address(RedisURI uri) {
+        String where = uri.getSentinelMasterId() != null
+                ? uri.getSentinelMasterId() + "@" + uri.getSentinels().stream().map(RedisGateway::address).sorted()
+                        .toList()
+                : uri.getHost() + ":" + uri.getPort() + (uri.getSocket() != null ? uri.getSocket() : "");
+        return where + "/" + uri.getDatabase();
     }
 
     private static SocketOptions socketOptions(Duration commandTimeout) {
@@ -136,7 +149,7 @@ public final class RedisGateway implements AutoCloseable {
             throw new IllegalArgumentException("redisClient must be a RedisClient or a RedisClusterClient, was "
                     + client.getClass().getName());
         }
-        return new RedisGateway(client, false, commandTimeout);
+        return new RedisGateway(client, false, commandTimeout, client);
     }
 
     /** The command connection, opened now if it is not open yet; throws when Redis cannot be reached. */
@@ -287,6 +300,15 @@ public final class RedisGateway implements AutoCloseable {
                         + " ms (commandTimeout)")), commandTimeout.toMillis(), TimeUnit.MILLISECONDS);
         future.whenComplete((result, error) -> timer.cancel());
         return future;
+    }
+
+    /**
+     * Whether the other gateway's commands go to the same Redis and database: the same application client, or
+     * clients of our own with the same address and database (or the same Sentinel master, or the same cluster
+     * seeds), whatever their credentials. One script may then touch the keys of queues of both.
+     */
+    public boolean sameServer(RedisGateway other) {
+        return server.equals(other.server);
     }
 
     /** Whether the client is a Redis Cluster client, on which every call must keep its keys in one slot. */

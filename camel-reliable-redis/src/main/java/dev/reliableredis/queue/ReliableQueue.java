@@ -57,6 +57,24 @@ public interface ReliableQueue {
         return QueueCalls.await(ackAsync(leases));
     }
 
+    /**
+     * Whether {@link #handOffAsync} can enqueue into {@code target} in the script call that acks a delivery of this
+     * queue: both are unsharded list-mode queues on the same Redis and database and, on a Redis Cluster, in the
+     * same hash slot.
+     */
+    default boolean canHandOffTo(ReliableQueue target) {
+        return false;
+    }
+
+    /**
+     * Acks the delivery and enqueues the messages into their queues in one script call, all or nothing: ACKED, or
+     * REFUSED when the lease is no longer current, and then nothing is enqueued. Every target must be one that
+     * {@link #canHandOffTo} accepts.
+     */
+    default CompletableFuture<Settled> handOffAsync(Lease lease, List<HandOff> handOffs) {
+        throw new UnsupportedOperationException(this + " cannot hand messages off in the script call of its ack");
+    }
+
     /** Settles deliveries as failed (retry after backoff, or dead-letter), in one call. */
     CompletableFuture<List<Settled>> nackAsync(List<Failure> failures);
 

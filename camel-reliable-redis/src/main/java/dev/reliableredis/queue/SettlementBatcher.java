@@ -14,6 +14,10 @@ public final class SettlementBatcher {
 
     private final RequestBatcher<Lease, Settled> acks;
     private final RequestBatcher<Failure, Settled> nacks;
+    private final ReliableQueue queue;
+    private final RoundTrips roundTrips;
+    private final ReplicaWait replicas;
+    private final BiConsumer<List<Settled>, String> unreplicatedAcks;
 
     /**
      * @param maxBatch         most deliveries in one script call (bounds the time Redis is busy with it)
@@ -26,6 +30,10 @@ public final class SettlementBatcher {
         this.acks = queue.ackBatcher(call -> RoundTrips.timed("ack", roundTrips,
                 leases -> replicas.after(call.apply(leases).toCompletableFuture(), unreplicatedAcks)), maxBatch);
         this.nacks = queue.nackBatcher(call -> RoundTrips.timed("nack", roundTrips, call), maxBatch);
+        this.queue = queue;
+        this.roundTrips = roundTrips;
+        this.replicas = replicas;
+        this.unreplicatedAcks = unreplicatedAcks;
     }
 
     public CompletableFuture<Settled> ack(Lease lease) {
@@ -34,5 +42,24 @@ public final class SettlementBatcher {
 
     public CompletableFuture<Settled> nack(Failure failure) {
         return nacks.submit(failure);
+    }
+
+    /**
+     * An ack that enqueues what its exchange sent ({@link ReliableQueue#handOffAsync}): a call of its own, since its
+     * keys and arguments are its own; with waitReplicas, waited for as an ack call is.
+     */
+    public CompletableFuture<Settled> handOff(Lease lease, List<HandOff> handOffs) {
+        long start = System.nanoTime();
+        CompletableFuture<Settled> call;
+        try {
+            call = queue.handOffAsync(lease, handOffs);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return replicas.after(call.whenComplete((result, error) -> {
+            if (error == null) {
+                roundTrips.record("handoff", System.nanoTime() - start);
+            }
+        }), (result, why) -> unreplicatedAcks.accept(List.of(result), why));
     }
 }

@@ -15,13 +15,15 @@ import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.impl.DefaultCamelContext;
+import org.apache.camel.model.RouteDefinition;
 
 /**
  * A consumer in a JVM of its own, for tests that kill it; it logs in as the tests' components do. It prints
  * "PROCESSING <id> <deliveryCount>" and "BATCH <id> <index> <size>" for every message and then either hangs (until
  * the test kills it with SIGKILL), or halts the JVM at once ("halt": a message that kills its consumer), or
  * ("halt-on:<id>") completes every message but that one, on which it halts once the settlements of the messages
- * before it have landed (so that a lost ack does not blur what the test checks).
+ * before it have landed (so that a lost ack does not blur what the test checks), or ("hang-after:<uri>") sends the
+ * message to the endpoint uri first, then prints and hangs.
  */
 public final class ConsumerJvm {
 
@@ -89,11 +91,16 @@ public final class ConsumerJvm {
         String endpointUri = args[1];
         String behaviour = args[2];
         String poison = behaviour.startsWith("halt-on:") ? behaviour.substring("halt-on:".length()) : null;
+        String sendTo = behaviour.startsWith("hang-after:") ? behaviour.substring("hang-after:".length()) : null;
         CamelContext context = new DefaultCamelContext();
         CamelRedisTestBase.connect(context.getComponent("reliable-redis", ReliableRedisComponent.class), redisUri);
         context.addRoutes(new RouteBuilder() {
             public void configure() {
-                from(endpointUri).routeId("victim").process(e -> {
+                RouteDefinition route = from(endpointUri).routeId("victim");
+                if (sendTo != null) {
+                    route.to(sendTo);
+                }
+                route.process(e -> {
                     Object id = e.getMessage().getHeader(ReliableRedisConstants.MESSAGE_ID);
                     System.out.println("PROCESSING " + id + " "
                                        + e.getMessage().getHeader(ReliableRedisConstants.DELIVERY_COUNT));

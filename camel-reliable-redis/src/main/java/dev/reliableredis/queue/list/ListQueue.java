@@ -13,6 +13,7 @@ import dev.reliableredis.queue.Claimant;
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.Failure;
+import dev.reliableredis.queue.HandOff;
 import dev.reliableredis.queue.Hold;
 import dev.reliableredis.queue.Lease;
 import dev.reliableredis.queue.LuaScript;
@@ -28,6 +29,7 @@ import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.Settled;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 import static dev.reliableredis.queue.QueueCalls.keys;
@@ -51,6 +53,7 @@ public final class ListQueue implements ReliableQueue {
     private static final LuaScript CLAIM = LuaScript.load("claim");
     private static final LuaScript CLAIM_DEAD = LuaScript.load("claim-dead");
     private static final LuaScript ACK = LuaScript.load("ack");
+    private static final LuaScript HANDOFF = LuaScript.load("handoff");
     private static final LuaScript NACK = LuaScript.load("nack");
     private static final LuaScript EXTEND = LuaScript.load("extend");
     private static final LuaScript RELEASE = LuaScript.load("release");
@@ -108,19 +111,27 @@ public final class ListQueue implements ReliableQueue {
         if (messages.isEmpty()) {
             return CompletableFuture.completedFuture(List.of());
         }
-        byte[][] args = new byte[6 * messages.size()][];
-        int i = 0;
+        List<byte[]> args = new ArrayList<>(6 * messages.size());
+        addMessages(args, messages);
+        return calls.enqueue(ENQUEUE, enqueueKeys(), args.toArray(new byte[0][]));
+    }
+
+    /** The keys of enqueue.lua, and of a target queue in handoff.lua. */
+    private byte[][] enqueueKeys() {
+        return keys(keys.ready, keys.delayed, keys.messages, keys.acked, keys.wake, keys.expires, keys.prioritized,
+                keys.priority, keys.seq, keys.group, keys.groups, keys.grouped);
+    }
+
+    /** The arguments of enqueue.lua: 6 per message. */
+    private static void addMessages(List<byte[]> args, List<NewMessage> messages) {
         for (NewMessage message : messages) {
-            args[i++] = bytes(message.id());
-            args[i++] = MessageRecord.payload(message.encodedHeaders(), message.body());
-            args[i++] = bytes(message.delayMs());
-            args[i++] = bytes(message.timeToLiveMs());
-            args[i++] = bytes(message.priority());
-            args[i++] = bytes(message.groupId() == null ? "" : message.groupId());
+            args.add(bytes(message.id()));
+            args.add(MessageRecord.payload(message.encodedHeaders(), message.body()));
+            args.add(bytes(message.delayMs()));
+            args.add(bytes(message.timeToLiveMs()));
+            args.add(bytes(message.priority()));
+            args.add(bytes(message.groupId() == null ? "" : message.groupId()));
         }
-        return calls.enqueue(ENQUEUE, keys(keys.ready, keys.delayed, keys.messages, keys.acked, keys.wake,
-                keys.expires, keys.prioritized, keys.priority, keys.seq, keys.group, keys.groups, keys.grouped),
-                args);
     }
 
     @Override
@@ -184,9 +195,39 @@ public final class ListQueue implements ReliableQueue {
         List<byte[]> args = new ArrayList<>(1 + 2 * leases.size());
         args.add(bytes(settings.idempotencyWindow().toMillis()));
         QueueCalls.addLeases(args, leases);
-        return calls.settle("ack", ACK, keys(inflight(), keys.messages, keys.leases, keys.failure, keys.acked,
-                keys.capped, keys.wake, keys.expires, keys.priority, keys.group, keys.groups, keys.grouped,
-                keys.ready), args, Settled::ofAck);
+        return calls.settle("ack", ACK, ackKeys(), args, Settled::ofAck);
+    }
+
+    /** The keys of ack.lua, and of the consumed queue in handoff.lua. */
+    private byte[][] ackKeys() {
+        return keys(inflight(), keys.messages, keys.leases, keys.failure, keys.acked, keys.capped, keys.wake,
+                keys.expires, keys.priority, keys.group, keys.groups, keys.grouped, keys.ready);
+    }
+
+    @Override
+    public boolean canHandOffTo(ReliableQueue target) {
+        return target instanceof ListQueue other && redis.sameServer(other.redis)
+               && (!redis.isCluster() || SlotHash.getSlot(keys.ready) == SlotHash.getSlot(other.keys.ready));
+    }
+
+    @Override
+    public CompletableFuture<Settled> handOffAsync(Lease lease, List<HandOff> handOffs) {
+        List<byte[]> keyList = new ArrayList<>(List.of(ackKeys()));
+        List<byte[]> args = new ArrayList<>();
+        args.add(bytes(settings.idempotencyWindow().toMillis()));
+        QueueCalls.addLeases(args, List.of(lease));
+        for (HandOff handOff : handOffs) {
+            if (!canHandOffTo(handOff.target())) {
+                throw new IllegalArgumentException(this + " cannot hand messages off to " + handOff.target()
+                        + " in the script call of its ack: not a list-mode queue on the same Redis and slot");
+            }
+            keyList.addAll(List.of(((ListQueue) handOff.target()).enqueueKeys()));
+            args.add(bytes(handOff.messages().size()));
+            addMessages(args, handOff.messages());
+        }
+        CompletableFuture<List<Object>> reply = calls.runAsync(null, "handoff", HANDOFF, ScriptOutputType.MULTI,
+                keyList.toArray(new byte[0][]), args.toArray(new byte[0][]));
+        return reply.thenApply(codes -> Settled.ofAck((Long) codes.get(0)));
     }
 
     @Override

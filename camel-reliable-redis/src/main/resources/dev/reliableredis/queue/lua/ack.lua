@@ -36,42 +36,10 @@
 --- @include "includes/wake"
 --- @include "includes/capacity"
 --- @include "includes/group"
+--- @include "includes/ack_steps"
 
 require_batch((#ARGV - 1) / 2, 'ack')
-
-require_type(KEYS[2], 'hash')
-require_type(KEYS[4], 'hash')
-require_type(KEYS[5], 'zset')
-require_type(KEYS[7], 'list')
-require_type(KEYS[8], 'hash')
-require_type(KEYS[9], 'hash')
 local window = tonumber(ARGV[1])
-local ids, held = held_leases(KEYS[1], KEYS[3], 2, 2)
-local codes, done, remember = {}, {}, {}
-local until_ms = window > 0 and now_ms() + window
-for k, id in ipairs(ids) do
-  codes[k] = held[k] and 1 or 0
-  if held[k] then
-    done[#done + 1] = id
-    remember[#remember + 1] = until_ms
-    remember[#remember + 1] = id
-  end
-end
-if #done > 0 then
-  local gids, grouped = groups_of(KEYS[10], KEYS[11], KEYS[12], KEYS[13], done)
-  -- ZREM first: on a Redis at its maxmemory only a script whose first write cannot need memory runs
-  redis.call('ZREM', KEYS[1], unpack(done))
-  redis.call('HDEL', KEYS[2], unpack(done))
-  redis.call('HDEL', KEYS[3], unpack(done))
-  redis.call('HDEL', KEYS[4], unpack(done))
-  redis.call('HDEL', KEYS[8], unpack(done))
-  redis.call('HDEL', KEYS[9], unpack(done))
-  if until_ms then
-    redis.call('ZADD', KEYS[5], unpack(remember))
-  end
-  capacity_freed(KEYS[6], KEYS[7])
-  if grouped and groups_move_on(KEYS[13], KEYS[10], KEYS[11], KEYS[12], done, gids, false, false) > 0 then
-    wake(KEYS[7])
-  end
-end
-return codes
+local plan = ack_plan(KEYS, 2, #ARGV)
+ack_write(KEYS, plan, window, window > 0 and now_ms() or 0)
+return plan.codes

@@ -1528,6 +1528,52 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
+         * Hands a consumed message on exactly once: a send of an exchange that
+         * came from a reliable-redis consumer is held, and enqueued by the
+         * script call that acks the consumed message, fenced by its lease
+         * token, or dropped when the message is retried or dead-lettered. The
+         * sent message's id is derived from the consumed one's (//). A
+         * list-mode queue on the same Redis (and, on a Cluster, the same hash
+         * slot) is handed off to so; any other queue gets the send at once,
+         * under the derived id, so that it is enqueued once within the
+         * idempotency window. A send of any other exchange is not affected.
+         * 
+         * The option is a: <code>boolean</code> type.
+         * 
+         * Default: false
+         * Group: producer
+         * 
+         * @param exactlyOnce the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointProducerBuilder exactlyOnce(boolean exactlyOnce) {
+            doSetProperty("exactlyOnce", exactlyOnce);
+            return this;
+        }
+        /**
+         * Hands a consumed message on exactly once: a send of an exchange that
+         * came from a reliable-redis consumer is held, and enqueued by the
+         * script call that acks the consumed message, fenced by its lease
+         * token, or dropped when the message is retried or dead-lettered. The
+         * sent message's id is derived from the consumed one's (//). A
+         * list-mode queue on the same Redis (and, on a Cluster, the same hash
+         * slot) is handed off to so; any other queue gets the send at once,
+         * under the derived id, so that it is enqueued once within the
+         * idempotency window. A send of any other exchange is not affected.
+         * 
+         * The option will be converted to a <code>boolean</code> type.
+         * 
+         * Default: false
+         * Group: producer
+         * 
+         * @param exactlyOnce the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointProducerBuilder exactlyOnce(String exactlyOnce) {
+            doSetProperty("exactlyOnce", exactlyOnce);
+            return this;
+        }
+        /**
          * A message sent by this endpoint and not claimed within this long of
          * the send (Redis time) is never delivered: it is dead-lettered, or
          * dropped (expiredMessages); ms, or a duration such as 10m; 0: it lives

@@ -67,12 +67,13 @@ local function unlease(leases, id, deliveries, credits, flags)
   end
 end
 
--- the settlements in ARGV from index first on, stride values each, the first two being id and lease token: their
--- ids, whether each holds the current lease of a message in flight (a settlement that repeats an earlier one of the
--- batch does not hold it again), their leases-hash values and their in-flight deadlines; one command each
-local function held_leases(inflight, leases, first, stride)
+-- the settlements in ARGV from index first to last (the end of ARGV when nil), stride values each, the first two
+-- being id and lease token: their ids, whether each holds the current lease of a message in flight (a settlement
+-- that repeats an earlier one of the batch does not hold it again), their leases-hash values and their in-flight
+-- deadlines; one command each
+local function held_leases(inflight, leases, first, stride, last)
   local ids = {}
-  for i = first, #ARGV, stride do
+  for i = first, last or #ARGV, stride do
     ids[#ids + 1] = ARGV[i]
   end
   local values = redis.call('HMGET', leases, unpack(ids))

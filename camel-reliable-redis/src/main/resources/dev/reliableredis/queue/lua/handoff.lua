@@ -1,0 +1,56 @@
+--[[
+  handoff: acks one delivery and enqueues the messages its exchange sent to other queues, in one step: either the
+  ack and every enqueue happen, or nothing does. The delivery's lease token fences it: an exchange whose lease was
+  lost (the message was returned or claimed again) enqueues nothing, so a message is handed on once however often
+  it runs. The target queues are on the same Redis (on a Cluster, in the same slot) as the consumed one.
+
+  KEYS[1..13] the consumed queue's keys, as ack's (see ack.lua)
+  KEYS[14 + 12(q-1) .. 13 + 12q] the keys of the q-th target queue, as enqueue's (see enqueue.lua)
+
+  ARGV[1] idempotency window of the consumed queue in ms (0: the id is forgotten at once)
+  ARGV[2], ARGV[3] id and lease token of the delivery
+  then for each target queue, in the order of its keys: the number m of its messages, then 6m arguments, 6 per
+  message as enqueue's
+
+  Returns {1, codes of the first target queue, codes of the second, ...} when the delivery was acked, each code
+  as enqueue's (1 stored, 0 a no-op: the id is known); {0} when it was refused: the token is not the current
+  lease, or the message no longer exists; nothing is written then.
+
+  Fails with an error, before it writes anything, for a key of the wrong type, more than 1000 messages for one
+  queue (includes/limits), or a message enqueue refuses.
+]]
+--- @include "includes/time"
+--- @include "includes/lease"
+--- @include "includes/types"
+--- @include "includes/limits"
+--- @include "includes/wake"
+--- @include "includes/capacity"
+--- @include "includes/priority"
+--- @include "includes/group"
+--- @include "includes/ack_steps"
+--- @include "includes/enqueue_steps"
+
+local ACK_KEYS, ENQUEUE_KEYS, STRIDE = 13, 12, 6
+
+local ack = ack_plan(KEYS, 2, 3)
+if ack.codes[1] == 0 then
+  return {0}
+end
+local now = now_ms()
+local targets, at = {}, 4
+for first = ACK_KEYS + 1, #KEYS, ENQUEUE_KEYS do
+  local m = tonumber(ARGV[at])
+  require_batch(m, 'handoff')
+  local k = {unpack(KEYS, first, first + ENQUEUE_KEYS - 1)}
+  targets[#targets + 1] = {keys = k, plan = m > 0 and enqueue_plan(k, ARGV, at + 1, at + STRIDE * m, STRIDE, now)
+    or {codes = {}, records = {}}}
+  at = at + 1 + STRIDE * m
+end
+-- the enqueues first: their HSET is what Redis refuses when it is out of memory, before anything is written
+local reply = {1}
+for _, target in ipairs(targets) do
+  enqueue_write(target.keys, target.plan)
+  reply[#reply + 1] = target.plan.codes
+end
+ack_write(KEYS, ack, tonumber(ARGV[1]), now)
+return reply

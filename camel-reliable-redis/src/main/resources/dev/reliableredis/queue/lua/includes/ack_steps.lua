@@ -1,0 +1,55 @@
+--[[
+  Included by the list scripts that ack (ack, handoff): deliveries settled as done, in two steps, so that a script
+  that also writes elsewhere reads and checks everything before its first write. The keys (k) are ack's (see
+  ack.lua); the deliveries are ARGV[first .. last], id and lease token each.
+]]
+
+-- reads and checks the deliveries: a plan with one code per delivery (1 acked, 0 refused: not the current lease).
+-- Fails with an error, before anything is written, for a key of the wrong type.
+local function ack_plan(k, first, last)
+  require_type(k[2], 'hash')
+  require_type(k[4], 'hash')
+  require_type(k[5], 'zset')
+  require_type(k[7], 'list')
+  require_type(k[8], 'hash')
+  require_type(k[9], 'hash')
+  local ids, held = held_leases(k[1], k[3], first, 2, last)
+  local plan = {codes = {}, done = {}}
+  for n, id in ipairs(ids) do
+    plan.codes[n] = held[n] and 1 or 0
+    if held[n] then
+      plan.done[#plan.done + 1] = id
+    end
+  end
+  if #plan.done > 0 then
+    plan.gids, plan.grouped = groups_of(k[10], k[11], k[12], k[13], plan.done)
+  end
+  return plan
+end
+
+-- carries out a plan of ack_plan, remembering the acked ids for window ms (0: forgotten at once)
+local function ack_write(k, plan, window, now)
+  local done = plan.done
+  if #done == 0 then
+    return
+  end
+  -- ZREM first: on a Redis at its maxmemory only a script whose first write cannot need memory runs
+  redis.call('ZREM', k[1], unpack(done))
+  redis.call('HDEL', k[2], unpack(done))
+  redis.call('HDEL', k[3], unpack(done))
+  redis.call('HDEL', k[4], unpack(done))
+  redis.call('HDEL', k[8], unpack(done))
+  redis.call('HDEL', k[9], unpack(done))
+  if window > 0 then
+    local remember = {}
+    for _, id in ipairs(done) do
+      remember[#remember + 1] = now + window
+      remember[#remember + 1] = id
+    end
+    redis.call('ZADD', k[5], unpack(remember))
+  end
+  capacity_freed(k[6], k[7])
+  if plan.grouped and groups_move_on(k[13], k[10], k[11], k[12], done, plan.gids, false, false) > 0 then
+    wake(k[7])
+  end
+end

@@ -1,0 +1,131 @@
+--[[
+  Included by the list scripts that enqueue (enqueue, handoff): a batch of messages into one queue, in two steps, so
+  that a script that also writes elsewhere reads and checks everything before its first write. The keys (k) and the
+  arguments of a message are enqueue's (see enqueue.lua).
+]]
+
+-- reads and checks the messages in args[first .. last], stride values each: a plan of the writes, with one code per
+-- message (1 stored, 0 a no-op: the id is known). Fails with an error, before anything is written, for a key of
+-- the wrong type, a priority that is not 0 to 9, or a grouped message with a delay or a priority.
+local function enqueue_plan(k, args, first, last, stride, now)
+  require_type(k[1], 'list')
+  require_type(k[2], 'zset')
+  require_type(k[3], 'hash')
+  require_type(k[4], 'zset')
+  require_type(k[5], 'list')
+  local ids = {}
+  for i = first, last, stride do
+    ids[#ids + 1] = args[i]
+  end
+  local remembered = redis.call('ZMSCORE', k[4], unpack(ids))
+  local stamp = string.format('%d', now) .. '|'
+  local plan = {codes = {}, records = {}, ready = {}, delayed = {}, forget = {}, expiring = {}, levels = {},
+    leveled = {}, grouped = {}}
+  local seen = {}
+  for n, id in ipairs(ids) do
+    local until_ms = remembered[n] and tonumber(remembered[n])
+    if seen[id] or (until_ms and until_ms > now) or redis.call('HEXISTS', k[3], id) == 1 then
+      plan.codes[n] = 0
+    else
+      seen[id] = true
+      plan.codes[n] = 1
+      local at = first + stride * (n - 1) - 1
+      plan.records[#plan.records + 1] = id
+      plan.records[#plan.records + 1] = stamp .. args[at + 2]
+      local delay = tonumber(args[at + 3])
+      local ttl = stride >= 4 and tonumber(args[at + 4]) or 0
+      if ttl > 0 then
+        plan.expiring[#plan.expiring + 1] = id
+        plan.expiring[#plan.expiring + 1] = now + ttl
+      end
+      local level = stride >= 5 and tonumber(args[at + 5]) or DEFAULT_LEVEL
+      if not level or level < 0 or level > 9 or level % 1 ~= 0 then
+        error({err = 'ERR enqueue: the priority of message ' .. id .. " is '" .. args[at + 5] .. "', not 0 to 9"})
+      end
+      local gid = stride == 6 and args[at + 6] or ''
+      if gid ~= '' and (delay > 0 or level ~= DEFAULT_LEVEL) then
+        error({err = 'ERR enqueue: message ' .. id .. " of group '" .. gid .. "' has a delay or a priority; a group"
+            .. ' is delivered in its order'})
+      end
+      if gid ~= '' then
+        plan.grouped[#plan.grouped + 1] = {id = id, gid = gid}
+      elseif level ~= DEFAULT_LEVEL then
+        plan.levels[#plan.levels + 1] = id
+        plan.levels[#plan.levels + 1] = level
+      end
+      if delay > 0 then
+        plan.delayed[#plan.delayed + 1] = now + delay
+        plan.delayed[#plan.delayed + 1] = id
+      elseif level ~= DEFAULT_LEVEL then
+        plan.leveled[#plan.leveled + 1] = id
+      elseif gid == '' then
+        plan.ready[#plan.ready + 1] = id
+      end
+      if until_ms then
+        plan.forget[#plan.forget + 1] = id
+      end
+    end
+  end
+  -- the keys only some messages write, type-checked only when a message of this call writes them
+  if #plan.expiring > 0 then
+    require_type(k[6], 'hash')
+  end
+  if #plan.levels > 0 then
+    require_type(k[7], 'zset')
+    require_type(k[8], 'hash')
+  end
+  if #plan.grouped > 0 then
+    require_type(k[9], 'string')
+    require_type(k[10], 'hash')
+    require_type(k[11], 'hash')
+    require_type(k[12], 'zset')
+  end
+  return plan
+end
+
+-- carries out a plan of enqueue_plan; its first write is an HSET, which Redis refuses when it is out of memory: a
+-- script that has written once is let through to the end, so a refusal can only come before anything is written
+local function enqueue_write(k, plan)
+  if #plan.records == 0 then
+    return
+  end
+  redis.call('HSET', k[3], unpack(plan.records))
+  if #plan.forget > 0 then
+    redis.call('ZREM', k[4], unpack(plan.forget))
+  end
+  if #plan.expiring > 0 then
+    redis.call('HSET', k[6], unpack(plan.expiring))
+  end
+  if #plan.delayed > 0 then
+    redis.call('ZADD', k[2], unpack(plan.delayed))
+  end
+  if #plan.levels > 0 then
+    redis.call('HSET', k[8], unpack(plan.levels))
+    local waiting = redis.call('ZCARD', k[7])
+    for _, id in ipairs(plan.leveled) do
+      make_ready(k[1], k[7], k[8], k[9], id, false)
+    end
+    if waiting == 0 and #plan.leveled > 0 then
+      wake(k[5])
+    end
+  end
+  if #plan.grouped > 0 then
+    local group = {}
+    for _, m in ipairs(plan.grouped) do
+      group[#group + 1] = m.id
+      group[#group + 1] = m.gid
+    end
+    redis.call('HSET', k[10], unpack(group))
+    local woke = false
+    for _, m in ipairs(plan.grouped) do
+      if join_group(k[1], k[11], k[12], k[9], m.gid, m.id, false) and not woke then
+        wake(k[5])
+        woke = true
+      end
+    end
+  end
+  -- a consumer that claims from a list that was empty leaves a token for the rest, if any
+  if #plan.ready > 0 and redis.call('RPUSH', k[1], unpack(plan.ready)) == #plan.ready then
+    wake(k[5])
+  end
+end

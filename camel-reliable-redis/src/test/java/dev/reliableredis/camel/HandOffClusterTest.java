@@ -1,0 +1,89 @@
+package dev.reliableredis.camel;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import dev.reliableredis.testsupport.RedisCluster;
+import org.apache.camel.Exchange;
+import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * exactlyOnce=true on a Redis Cluster of three masters: a queue hands off within its own slot; a send to a queue in
+ * another slot goes out at once, under its derived id, and is enqueued once however often the route runs.
+ */
+class HandOffClusterTest extends CamelRedisTestBase {
+
+    /** What each attempt saw of the message it sends, in the order they looked. */
+    private final List<Boolean> sentBefore = new CopyOnWriteArrayList<>();
+    /** The bodies the route received, in order (it changes the exchange's body after it). */
+    private final List<String> bodies = new CopyOnWriteArrayList<>();
+
+    @BeforeAll
+    static void startRedis() {
+        cluster = RedisCluster.start(3);
+    }
+
+    @AfterAll
+    static void stopRedis() {
+        cluster.close();
+        cluster = null;
+    }
+
+    private static int deliveryCount(Exchange exchange) {
+        return exchange.getMessage().getHeader(ReliableRedisConstants.DELIVERY_COUNT, Integer.class);
+    }
+
+    @Test
+    void aQueueHandsOffToItselfInItsOwnSlotOnceTheAttemptCompletes() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:a?maxRetries=2&retryDelay=10")
+                        .process(e -> bodies.add(e.getMessage().getBody(String.class))).process(received::add)
+                        .filter(body().isEqualTo("first"))
+                        .process(e -> sentBefore.add(raw.hexists(key("a", "messages"),
+                                e.getMessage().getHeader(ReliableRedisConstants.MESSAGE_ID) + "/a/0")))
+                        .setBody(constant("second")).to("reliable-redis:a?exactlyOnce=true").process(e -> {
+                            if (deliveryCount(e) == 1) {
+                                throw new IllegalStateException("after the send");
+                            }
+                        });
+            }
+        });
+
+        String id = send("a", "first");
+
+        awaitReceived(3);
+        assertThat(received.get(2).getMessage().getHeader(ReliableRedisConstants.MESSAGE_ID)).isEqualTo(id + "/a/0");
+        assertThat(sentBefore).as("held until the ack").containsExactly(false, false);
+        awaitStats("a", 0, 0, 0, 0);
+        assertThat(bodies).containsExactly("first", "first", "second");
+    }
+
+    @Test
+    void aSendToAQueueInAnotherSlotGoesOutAtOnceUnderItsDerivedIdOnce() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:a?maxRetries=2&retryDelay=10").to("reliable-redis:b?exactlyOnce=true")
+                        .process(e -> {
+                            if (deliveryCount(e) == 1) {
+                                throw new IllegalStateException("after the send");
+                            }
+                        }).process(received::add);
+            }
+        });
+
+        String id = send("a", "order 1");
+
+        awaitReceived(1);
+        awaitStats("a", 0, 0, 0, 0);
+        await().atMost(Duration.ofSeconds(15)).until(() -> raw.llen(key("b", "ready")) == 1);
+        assertThat(raw.lrange(key("b", "ready"), 0, -1)).containsExactly(id + "/b/0");
+    }
+}

@@ -1,0 +1,241 @@
+package dev.reliableredis.camel;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import dev.reliableredis.testsupport.RedisProcess;
+import io.lettuce.core.KillArgs;
+import io.lettuce.core.Range;
+import org.apache.camel.Exchange;
+import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * exactlyOnce=true from a route's point of view (list mode, one Redis): what a route sends is enqueued by the ack
+ * of the message it consumed, under ids derived from that message's, and by nothing else: not by a failed attempt,
+ * a dead-lettering, a zombie whose lease expired, or a consumer JVM killed mid-route.
+ */
+class HandOffRoutesTest extends CamelRedisTestBase {
+
+    private static final String TO_B = "reliable-redis:b?exactlyOnce=true";
+
+    /** What b's ready list held when each attempt looked, in the order they looked. */
+    private final List<Long> seenInB = new CopyOnWriteArrayList<>();
+
+    private List<String> readyIn(String queue) {
+        return raw.lrange(key(queue, "ready"), 0, -1);
+    }
+
+    private int deliveryCount(Exchange exchange) {
+        return exchange.getMessage().getHeader(ReliableRedisConstants.DELIVERY_COUNT, Integer.class);
+    }
+
+    @Test
+    void theAckOfTheConsumedMessageEnqueuesWhatTheRouteSent() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:a").to(TO_B).process(e -> seenInB.add(raw.llen(key("b", "ready"))))
+                        .process(received::add);
+            }
+        });
+
+        String id = send("a", "order 1");
+
+        awaitReceived(1);
+        await().atMost(Duration.ofSeconds(15)).until(() -> readyIn("b").equals(List.of(id + "/b/0")));
+        assertThat(seenInB).as("held until the ack").containsExactly(0L);
+        Exchange exchange = received.get(0);
+        assertThat(exchange.getMessage().getHeader(ReliableRedisConstants.MESSAGE_ID)).isEqualTo(id + "/b/0");
+        assertThat(exchange.getMessage().getHeaders()).doesNotContainKey(ReliableRedisConstants.ENQUEUED);
+        assertThat(bodyOf("b", id + "/b/0")).isEqualTo("order 1");
+        awaitStats("a", 0, 0, 0, 0);
+    }
+
+    @Test
+    void aFailedAttemptEnqueuesNothingAndTheAttemptThatCompletesEnqueuesOnce() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:a?maxRetries=2&retryDelay=10").to(TO_B).to(TO_B).process(e -> {
+                    seenInB.add(raw.llen(key("b", "ready")));
+                    if (deliveryCount(e) == 1) {
+                        throw new IllegalStateException("after the sends");
+                    }
+                }).process(received::add);
+            }
+        });
+
+        String id = send("a", "order 1");
+
+        awaitReceived(1);
+        await().atMost(Duration.ofSeconds(15)).until(() -> readyIn("b").equals(List.of(id + "/b/0", id + "/b/1")));
+        assertThat(seenInB).containsExactly(0L, 0L);
+        awaitStats("a", 0, 0, 0, 0);
+    }
+
+    @Test
+    void aDeadLetteredMessageHandsNothingOn() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:a?maxRetries=1&retryDelay=10").to(TO_B).process(e -> {
+                    throw new IllegalStateException("always");
+                });
+            }
+        });
+
+        send("a", "order 1");
+
+        awaitStats("a", 0, 0, 0, 1);
+        assertThat(raw.exists(key("b", "ready"), key("b", "messages"))).isZero();
+    }
+
+    @Test
+    void aSplitIntoThreeThatFailsHalfWayHandsOnTheThreePartsOnceWhenItCompletes() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:a?maxRetries=2&retryDelay=10").split(body().tokenize(",")).stopOnException()
+                        .process(e -> seenInB.add(raw.llen(key("b", "ready")))).to(TO_B).process(e -> {
+                            if (e.getProperty(Exchange.SPLIT_INDEX, Integer.class) == 1 && deliveryCount(e) == 1) {
+                                throw new IllegalStateException("half-way");
+                            }
+                        }).end().process(received::add);
+            }
+        });
+
+        String id = send("a", "x,y,z");
+
+        awaitReceived(1);
+        await().atMost(Duration.ofSeconds(15))
+                .until(() -> readyIn("b").equals(List.of(id + "/b/0", id + "/b/1", id + "/b/2")));
+        assertThat(seenInB).as("two parts of the failed attempt, three of the one that completed")
+                .containsExactly(0L, 0L, 0L, 0L, 0L);
+        assertThat(List.of(bodyOf("b", id + "/b/0"), bodyOf("b", id + "/b/1"), bodyOf("b", id + "/b/2")))
+                .containsExactly("x", "y", "z");
+    }
+
+    @Test
+    void aZombieWhoseLeaseExpiredEnqueuesNothingWhileTheRedeliveryEnqueuesOnce() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:a?visibilityTimeout=1000&extendVisibility=false&concurrentConsumers=2"
+                     + "&reaperInterval=100").to(TO_B).process(e -> {
+                         if (deliveryCount(e) == 1) {
+                             // the route's work outlasts the lease: the message is delivered again meanwhile
+                             Thread.sleep(2000);
+                         }
+                     }).process(received::add);
+            }
+        });
+
+        String id = send("a", "order 1");
+
+        awaitReceived(2);
+        assertThat(received).extracting(this::deliveryCount).containsExactly(2, 1);
+        await().atMost(Duration.ofSeconds(15)).until(() -> readyIn("b").equals(List.of(id + "/b/0")));
+        awaitStats("a", 0, 0, 0, 0);
+        ReliableRedisConsumer consumer = (ReliableRedisConsumer) context.getRoutes().get(0).getConsumer();
+        await().atMost(Duration.ofSeconds(15)).until(() -> consumer.getRefusedSettlementCount() == 1);
+        assertThat(readyIn("b")).containsExactly(id + "/b/0");
+    }
+
+    @Test
+    void aConsumerJvmKilledMidRouteHandsNothingOnAndTheRedeliveryHandsOnOnce() throws Exception {
+        String endpoint = "reliable-redis:a?visibilityTimeout=1500&reaperInterval=100";
+        String id = send("a", "order 1");
+        ConsumerJvm victim = ConsumerJvm.start(redisUri(), endpoint, "hang-after:" + TO_B);
+        try {
+            await("the victim sent and hangs").atMost(Duration.ofSeconds(30)).until(() -> !victim.processed().isEmpty());
+        } finally {
+            victim.kill();
+        }
+        assertThat(raw.exists(key("b", "ready"), key("b", "messages"))).isZero();
+
+        routes(new RouteBuilder() {
+            public void configure() {
+                from(endpoint).to(TO_B).process(received::add);
+            }
+        });
+
+        awaitReceived(1);
+        assertThat(deliveryCount(received.get(0))).isEqualTo(2);
+        await().atMost(Duration.ofSeconds(15)).until(() -> readyIn("b").equals(List.of(id + "/b/0")));
+    }
+
+    @Test
+    void aCommitWhoseReplyIsLostIsRetriedAndTheRetryIsRefusedWithTheSendsEnqueuedOnce() throws Exception {
+        try (RedisProcess own = RedisProcess.start()) {
+            String on = "redisUri=" + own.uri() + "&commandTimeout=500";
+            routes(new RouteBuilder() {
+                public void configure() {
+                    from("reliable-redis:a?visibilityTimeout=30000&" + on).routeId("paused")
+                            .to("reliable-redis:b?exactlyOnce=true&" + on)
+                            // the commit goes out once the exchange is done: Redis takes it, and answers too late
+                            .process(e -> {
+                                if (e.getMessage().getBody(String.class).equals("order 2")) {
+                                    own.pause();
+                                }
+                            }).process(received::add);
+                }
+            });
+            // the first hand-off loads the script, so that the one whose reply is lost is carried out, not
+            // answered NOSCRIPT
+            template.sendBody("reliable-redis:a?" + on, "order 1");
+            await().atMost(Duration.ofSeconds(15)).until(() -> own.commands().llen(key("b", "ready")) == 1);
+            template.sendBody("reliable-redis:a?" + on, "order 2");
+            awaitReceived(2);
+            ReliableRedisConsumer consumer = (ReliableRedisConsumer) context.getRoute("paused").getConsumer();
+            // the commit went out as the exchange ended, right after the pause: the first call to time out
+            await("a call timed out").atMost(Duration.ofSeconds(15))
+                    .until(() -> consumer.redisState().outage() != null);
+            own.resume();
+
+            await().atMost(Duration.ofSeconds(15)).until(() -> consumer.getRefusedSettlementCount() == 1);
+            List<String> sent = received.stream()
+                    .map(e -> e.getMessage().getHeader(ReliableRedisConstants.MESSAGE_ID, String.class)).toList();
+            assertThat(sent).allMatch(id -> id.endsWith("/b/0"));
+            assertThat(own.commands().lrange(key("b", "ready"), 0, -1)).containsExactlyElementsOf(sent);
+            assertThat(own.commands().exists(key("a", "messages"), key("a", "inflight"))).isZero();
+        }
+    }
+
+    @Test
+    void aCommitOnAConnectionThatWasCutIsRetriedOnceItIsBack() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:a").to(TO_B)
+                        .process(e -> raw.clientKill(KillArgs.Builder.typeNormal().skipme()))
+                        .process(received::add);
+            }
+        });
+
+        String id = send("a", "order 1");
+
+        awaitReceived(1);
+        await().atMost(Duration.ofSeconds(15)).until(() -> readyIn("b").equals(List.of(id + "/b/0")));
+        awaitStats("a", 0, 0, 0, 0);
+    }
+
+    @Test
+    void aSendToAQueueThatCannotTakeAHandOffGoesOutAtOnceUnderItsDerivedIdOnce() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:a?maxRetries=2&retryDelay=10").to("reliable-redis:c?mode=stream&exactlyOnce=true")
+                        .process(e -> {
+                            if (deliveryCount(e) == 1) {
+                                throw new IllegalStateException("after the send");
+                            }
+                        }).process(received::add);
+            }
+        });
+
+        String id = send("a", "order 1");
+
+        awaitReceived(1);
+        assertThat(raw.xrange(key("c", "stream"), Range.create("-", "+"))).extracting(e -> e.getBody().get("id"))
+                .as("sent at the first attempt, a no-op at the second").containsExactly(id + "/c/0");
+        awaitStats("a", 0, 0, 0, 0);
+    }
+}

@@ -1,0 +1,133 @@
+package dev.reliableredis.queue;
+
+import java.time.Duration;
+import java.util.List;
+
+import dev.reliableredis.queue.list.ListQueue;
+import dev.reliableredis.queue.sharded.ShardedQueue;
+import io.lettuce.core.RedisURI;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * List mode's hand-off: the ack of a delivery and the enqueue of what its exchange sent, in one script call, fenced
+ * by the delivery's lease token, all or nothing.
+ */
+class HandOffTest extends QueueTestBase {
+
+    private static final QueueSettings SETTINGS = settings(60_000, 3, 100);
+
+    private static NewMessage grouped(String id, String group) {
+        return new NewMessage(id, id.getBytes(), null, 0, null, 0, NewMessage.DEFAULT_PRIORITY, group);
+    }
+
+    private Delivery claimOne(ReliableQueue queue) {
+        List<Delivery> claimed = queue.claim(1);
+        assertThat(claimed).hasSize(1);
+        return claimed.get(0);
+    }
+
+    private static List<String> readyIds(ReliableQueue queue) {
+        return queue.browse(QueueSection.READY, 100).stream().map(BrowsedMessage::messageId).toList();
+    }
+
+    @Test
+    void theAckEnqueuesWhatTheExchangeSentIntoEveryTargetQueue() {
+        ListQueue a = queue("a", SETTINGS);
+        ListQueue b = queue("b", SETTINGS);
+        ListQueue c = queue("c", SETTINGS);
+        a.enqueue(message("m1", "in"));
+        Delivery delivery = claimOne(a);
+
+        Settled settled = QueueCalls.await(a.handOffAsync(delivery.lease(), List.of(
+                new HandOff(b, List.of(message("m1/b/0", "out 0"), message("m1/b/1", "out 1"))),
+                new HandOff(c, List.of(grouped("m1/c/0", "g"))))));
+
+        assertThat(settled).isEqualTo(Settled.ACKED);
+        assertThat(counts(a)).isEqualTo(new QueueStats(0, 0, 0, 0));
+        assertThat(readyIds(b)).containsExactly("m1/b/0", "m1/b/1");
+        assertThat(readyIds(c)).containsExactly("m1/c/0");
+        assertThat(c.stats().groups()).isEqualTo(1);
+        assertThat(a.enqueue(message("m1", "again"))).as("the input is remembered as acked").isFalse();
+        assertThat(new String(claimOne(b).body())).isEqualTo("out 0");
+    }
+
+    @Test
+    void aLeaseThatIsNoLongerCurrentEnqueuesNothingAndTheCurrentOneEnqueuesOnce() {
+        ListQueue a = queue("a", SETTINGS);
+        ListQueue b = queue("b", SETTINGS);
+        a.enqueue(message("m1", "in"));
+        Delivery zombie = claimOne(a);
+        assertThat(a.release(List.of(zombie.lease()))).isEqualTo(1);
+        Delivery current = claimOne(a);
+        List<HandOff> sent = List.of(new HandOff(b, List.of(message("m1/b/0", "out"))));
+
+        assertThat(QueueCalls.await(a.handOffAsync(zombie.lease(), sent))).isEqualTo(Settled.REFUSED);
+        assertThat(counts(b)).isEqualTo(new QueueStats(0, 0, 0, 0));
+        assertThat(a.stats().inflight()).isEqualTo(1);
+
+        assertThat(QueueCalls.await(a.handOffAsync(current.lease(), sent))).isEqualTo(Settled.ACKED);
+        assertThat(QueueCalls.await(a.handOffAsync(current.lease(), sent)))
+                .as("a retry of a call whose reply was lost").isEqualTo(Settled.REFUSED);
+        assertThat(readyIds(b)).containsExactly("m1/b/0");
+    }
+
+    @Test
+    void aMessageTheTargetAlreadyHoldsIsNotEnqueuedAgain() {
+        ListQueue a = queue("a", SETTINGS);
+        ListQueue b = queue("b", SETTINGS);
+        a.enqueue(message("m1", "in"));
+        b.enqueue(message("m1/b/0", "sent before"));
+        Delivery delivery = claimOne(a);
+
+        assertThat(QueueCalls.await(a.handOffAsync(delivery.lease(), List.of(
+                new HandOff(b, List.of(message("m1/b/0", "out 0"), message("m1/b/1", "out 1")))))))
+                .isEqualTo(Settled.ACKED);
+
+        assertThat(readyIds(b)).containsExactly("m1/b/0", "m1/b/1");
+        assertThat(new String(claimOne(b).body())).isEqualTo("sent before");
+    }
+
+    @Test
+    void aTargetThatCannotTakeItsMessagesFailsTheCallBeforeAnythingIsWritten() {
+        ListQueue a = queue("a", SETTINGS);
+        ListQueue b = queue("b", SETTINGS);
+        ListQueue c = queue("c", SETTINGS);
+        a.enqueue(message("m1", "in"));
+        raw.set(key("c", "ready"), "not a list");
+        Delivery delivery = claimOne(a);
+
+        assertThatThrownBy(() -> QueueCalls.await(a.handOffAsync(delivery.lease(), List.of(
+                new HandOff(b, List.of(message("m1/b/0", "out"))), new HandOff(c, List.of(message("m1/c/0", "out")))))))
+                .hasMessageContaining("WRONGTYPE").hasMessageContaining(key("c", "ready"));
+
+        assertThat(counts(b)).isEqualTo(new QueueStats(0, 0, 0, 0));
+        assertThat(a.stats().inflight()).as("the delivery is still held").isEqualTo(1);
+        raw.del(key("c", "ready"));
+        assertThat(QueueCalls.await(a.handOffAsync(delivery.lease(), List.of(
+                new HandOff(b, List.of(message("m1/b/0", "out"))), new HandOff(c, List.of(message("m1/c/0", "out")))))))
+                .isEqualTo(Settled.ACKED);
+        assertThat(readyIds(c)).containsExactly("m1/c/0");
+    }
+
+    @Test
+    void onlyUnshardedListQueuesOnTheSameRedisAndDatabaseTakeAHandOff() {
+        ListQueue a = queue("a", SETTINGS);
+        RedisURI otherDatabase = RedisURI.create(redis.uri());
+        otherDatabase.setDatabase(1);
+        try (RedisGateway sameServer = RedisGateway.create(resources, RedisURI.create(redis.uri()), Duration.ofSeconds(5));
+             RedisGateway database1 = RedisGateway.create(resources, otherDatabase, Duration.ofSeconds(5))) {
+            assertThat(a.canHandOffTo(queue("b", SETTINGS))).isTrue();
+            assertThat(a.canHandOffTo(ListQueue.of(sameServer, "rr", "b", SETTINGS))).as("another connection").isTrue();
+            assertThat(a.canHandOffTo(ListQueue.of(database1, "rr", "b", SETTINGS))).as("another database").isFalse();
+            assertThat(a.canHandOffTo(streamQueue("b", SETTINGS, group("g", "c1")))).as("stream mode").isFalse();
+            assertThat(a.canHandOffTo(ShardedQueue.of("b", 2, i -> queue(QueueNames.shard("b", i), SETTINGS))))
+                    .as("sharded").isFalse();
+            assertThatThrownBy(() -> a.handOffAsync(new Lease("m1", "m1", "1"), List.of(
+                    new HandOff(ListQueue.of(database1, "rr", "b", SETTINGS), List.of(message("x", "y"))))))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cannot hand messages off");
+        }
+    }
+}
