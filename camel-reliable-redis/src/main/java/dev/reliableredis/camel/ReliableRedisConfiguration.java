@@ -463,9 +463,9 @@ public class ReliableRedisConfiguration {
      * Hands a consumed message on exactly once: a send of an exchange that came from a reliable-redis consumer is
      * held, and enqueued by the script call that acks the consumed message, fenced by its lease token, or dropped
      * when the message is retried or dead-lettered. The sent message's id is derived from the consumed one's
-     * (<id>/<queue>/<n>). A list-mode queue on the same Redis (and, on a Cluster, the same hash slot) is handed off
-     * to so; any other queue gets the send at once, under the derived id, so that it is enqueued once within the
-     * idempotency window. A send of any other exchange is not affected.
+     * (<id>/<queue>/<n>). An unsharded queue of the consumed queue's mode on the same Redis (and, on a Cluster, in the
+     * same hash slot) is handed off to so; any other queue gets the send at once, under the derived id, so that it
+     * is enqueued once within the idempotency window. A send of any other exchange is not affected.
      */
     public void setExactlyOnce(boolean exactlyOnce) {
         this.exactlyOnce = exactlyOnce;

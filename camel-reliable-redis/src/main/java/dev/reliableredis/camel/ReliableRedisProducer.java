@@ -206,8 +206,8 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
             if (!fallbackLogged) {
                 fallbackLogged = true;
                 LOG.info("exactlyOnce: sends to queue '{}' are enqueued at once, under ids derived from the consumed "
-                         + "message's, so each is enqueued once within the idempotency window: it is not a list-mode "
-                         + "queue on the Redis (and slot) of the queue they were consumed from", queue.name());
+                         + "message's, so each is enqueued once within the idempotency window: it is not an unsharded "
+                         + "queue of the mode, Redis and slot of the queue they were consumed from", queue.name());
             }
             return false;
         }

@@ -59,8 +59,8 @@ public interface ReliableQueue {
 
     /**
      * Whether {@link #handOffAsync} can enqueue into {@code target} in the script call that acks a delivery of this
-     * queue: both are unsharded list-mode queues on the same Redis and database and, on a Redis Cluster, in the
-     * same hash slot.
+     * queue: both are unsharded queues of the same mode on the same Redis and database and, on a Redis Cluster, in
+     * the same hash slot.
      */
     default boolean canHandOffTo(ReliableQueue target) {
         return false;

@@ -5,6 +5,7 @@ import java.util.List;
 
 import dev.reliableredis.queue.list.ListQueue;
 import dev.reliableredis.queue.sharded.ShardedQueue;
+import dev.reliableredis.queue.stream.StreamQueue;
 import io.lettuce.core.RedisURI;
 import org.junit.jupiter.api.Test;
 
@@ -12,8 +13,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * List mode's hand-off: the ack of a delivery and the enqueue of what its exchange sent, in one script call, fenced
- * by the delivery's lease token, all or nothing.
+ * The hand-off: the ack of a delivery and the enqueue of what its exchange sent, in one script call, fenced by the
+ * delivery's lease token, all or nothing; in list mode between list-mode queues, in stream mode between stream-mode
+ * queues.
  */
 class HandOffTest extends QueueTestBase {
 
@@ -122,12 +124,82 @@ class HandOffTest extends QueueTestBase {
             assertThat(a.canHandOffTo(queue("b", SETTINGS))).isTrue();
             assertThat(a.canHandOffTo(ListQueue.of(sameServer, "rr", "b", SETTINGS))).as("another connection").isTrue();
             assertThat(a.canHandOffTo(ListQueue.of(database1, "rr", "b", SETTINGS))).as("another database").isFalse();
-            assertThat(a.canHandOffTo(streamQueue("b", SETTINGS, group("g", "c1")))).as("stream mode").isFalse();
             assertThat(a.canHandOffTo(ShardedQueue.of("b", 2, i -> queue(QueueNames.shard("b", i), SETTINGS))))
                     .as("sharded").isFalse();
             assertThatThrownBy(() -> a.handOffAsync(new Lease("m1", "m1", "1"), List.of(
                     new HandOff(ListQueue.of(database1, "rr", "b", SETTINGS), List.of(message("x", "y"))))))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cannot hand messages off");
         }
+    }
+
+    private StreamQueue stream(String name) {
+        return streamQueue(name, SETTINGS, group("g", "c1"));
+    }
+
+    private List<String> streamIds(String queue) {
+        return raw.xrange(key(queue, "stream"), io.lettuce.core.Range.create("-", "+")).stream()
+                .map(e -> e.getBody().get("id")).toList();
+    }
+
+    @Test
+    void inStreamModeTheAckEnqueuesWhatTheExchangeSentIntoEveryTargetQueue() {
+        StreamQueue a = stream("a");
+        StreamQueue b = stream("b");
+        StreamQueue c = stream("c");
+        a.enqueue(message("m1", "in"));
+        Delivery delivery = claimOne(a);
+
+        Settled settled = QueueCalls.await(a.handOffAsync(delivery.lease(), List.of(
+                new HandOff(b, List.of(message("m1/b/0", "out 0"), message("m1/b/1", "out 1"))),
+                new HandOff(c, List.of(new NewMessage("m1/c/0", "later".getBytes(), null, 60_000))))));
+
+        assertThat(settled).isEqualTo(Settled.ACKED);
+        assertThat(counts(a)).isEqualTo(new QueueStats(0, 0, 0, 0));
+        assertThat(streamIds("b")).containsExactly("m1/b/0", "m1/b/1");
+        assertThat(counts(c)).isEqualTo(new QueueStats(0, 0, 1, 0));
+        assertThat(a.enqueue(message("m1", "again"))).as("the input is remembered as acked").isFalse();
+        assertThat(new String(claimOne(b).body())).isEqualTo("out 0");
+    }
+
+    @Test
+    void inStreamModeADeliveryNoLongerPendingAtItsCountEnqueuesNothing() {
+        StreamQueue a = stream("a");
+        StreamQueue b = stream("b");
+        a.enqueue(message("m1", "in"));
+        Delivery delivery = claimOne(a);
+        Lease stale = new Lease(delivery.lease().messageId(), delivery.lease().ref(), "7");
+        List<HandOff> sent = List.of(new HandOff(b, List.of(message("m1/b/0", "out"))));
+
+        assertThat(QueueCalls.await(a.handOffAsync(stale, sent))).isEqualTo(Settled.REFUSED);
+        assertThat(raw.exists(key("b", "stream"), key("b", "ids"))).isZero();
+        assertThat(a.stats().inflight()).isEqualTo(1);
+
+        assertThat(QueueCalls.await(a.handOffAsync(delivery.lease(), sent))).isEqualTo(Settled.ACKED);
+        assertThat(QueueCalls.await(a.handOffAsync(delivery.lease(), sent))).isEqualTo(Settled.REFUSED);
+        assertThat(streamIds("b")).containsExactly("m1/b/0");
+    }
+
+    @Test
+    void inStreamModeATargetThatCannotTakeItsMessagesFailsTheCallBeforeAnythingIsWritten() {
+        StreamQueue a = stream("a");
+        StreamQueue b = stream("b");
+        StreamQueue c = stream("c");
+        a.enqueue(message("m1", "in"));
+        raw.set(key("c", "stream"), "not a stream");
+        Delivery delivery = claimOne(a);
+
+        assertThatThrownBy(() -> QueueCalls.await(a.handOffAsync(delivery.lease(), List.of(
+                new HandOff(b, List.of(message("m1/b/0", "out"))), new HandOff(c, List.of(message("m1/c/0", "out")))))))
+                .hasMessageContaining("WRONGTYPE").hasMessageContaining(key("c", "stream"));
+
+        assertThat(raw.exists(key("b", "stream"), key("b", "ids"))).isZero();
+        assertThat(a.stats().inflight()).as("the delivery is still held").isEqualTo(1);
+    }
+
+    @Test
+    void aHandOffStaysWithinOneMode() {
+        assertThat(stream("a").canHandOffTo(stream("b"))).isTrue();
+        assertThat(stream("a").canHandOffTo(queue("b", SETTINGS))).isFalse();
+        assertThat(queue("a", SETTINGS).canHandOffTo(stream("b"))).isFalse();
     }
 }

@@ -29,7 +29,8 @@ class RedisLayoutDocTest {
             "stream/nack", "stream/extend", "stream/release", "stream/reap", "stream/redrive", "stream/purge",
             "stream/stats", "stream/browse", "stream/leave", "stream/includes/groups", "stream/includes/dead_letter",
             "stream/includes/add", "stream/includes/deliveries", "stream/reshard-read", "stream/reshard-put",
-            "stream/reshard-drop", "stream/includes/capacity");
+            "stream/reshard-drop", "stream/includes/capacity", "stream/handoff", "stream/includes/ack_steps",
+            "stream/includes/enqueue_steps");
 
     @Test
     void theScriptReferenceIsTheScriptsOwnHeaders() throws IOException {

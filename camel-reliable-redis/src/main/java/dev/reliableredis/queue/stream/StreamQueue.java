@@ -17,6 +17,7 @@ import dev.reliableredis.queue.Claimant;
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.Failure;
+import dev.reliableredis.queue.HandOff;
 import dev.reliableredis.queue.Hold;
 import dev.reliableredis.queue.Lease;
 import dev.reliableredis.queue.LuaScript;
@@ -41,6 +42,7 @@ import io.lettuce.core.StreamMessage;
 import io.lettuce.core.XGroupCreateArgs;
 import io.lettuce.core.XReadArgs;
 import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -79,6 +81,7 @@ public final class StreamQueue implements ReliableQueue {
     private static final LuaScript ENQUEUE = LuaScript.load("stream/enqueue");
     private static final LuaScript CLAIM = LuaScript.load("stream/claim");
     private static final LuaScript ACK = LuaScript.load("stream/ack");
+    private static final LuaScript HANDOFF = LuaScript.load("stream/handoff");
     private static final LuaScript NACK = LuaScript.load("stream/nack");
     private static final LuaScript EXTEND = LuaScript.load("stream/extend");
     private static final LuaScript RELEASE = LuaScript.load("stream/release");
@@ -153,16 +156,30 @@ public final class StreamQueue implements ReliableQueue {
         }
         List<byte[]> args = new ArrayList<>(1 + 4 * messages.size());
         args.add(bytes(options.maxLen()));
+        try {
+            addMessages(args, messages);
+        } catch (IllegalArgumentException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return calls.enqueue(ENQUEUE, enqueueKeys(), args.toArray(byte[][]::new));
+    }
+
+    /** The keys of stream/enqueue.lua, and of a target queue in stream/handoff.lua. */
+    private byte[][] enqueueKeys() {
+        return keys(keys.stream, keys.dead, keys.ids, keys.acked, keys.delayed, keys.delayedMessages);
+    }
+
+    /** The arguments of stream/enqueue.lua: 4 per message; refuses a priority or a group id, naming the message. */
+    private void addMessages(List<byte[]> args, List<NewMessage> messages) {
         for (NewMessage message : messages) {
             if (message.priority() != NewMessage.DEFAULT_PRIORITY) {
-                return CompletableFuture.failedFuture(new IllegalArgumentException("Message '" + message.id()
-                        + "' has priority " + message.priority() + ": stream-mode queue '" + name + "' delivers in "
-                        + "the order of its stream, without priorities"));
+                throw new IllegalArgumentException("Message '" + message.id() + "' has priority " + message.priority()
+                        + ": stream-mode queue '" + name + "' delivers in the order of its stream, without priorities");
             }
             if (message.groupId() != null) {
-                return CompletableFuture.failedFuture(new IllegalArgumentException("Message '" + message.id()
-                        + "' has group id '" + message.groupId() + "': stream-mode queue '" + name + "' has no "
-                        + "message groups (its consumer group reads the stream in one order for all)"));
+                throw new IllegalArgumentException("Message '" + message.id() + "' has group id '" + message.groupId()
+                        + "': stream-mode queue '" + name + "' has no message groups (its consumer group reads the "
+                        + "stream in one order for all)");
             }
             args.add(bytes(message.id()));
             args.add(message.body());
@@ -170,9 +187,6 @@ public final class StreamQueue implements ReliableQueue {
             args.add(bytes(message.timeToLiveMs() > 0 ? message.delayMs() + "|" + message.timeToLiveMs()
                     : Long.toString(message.delayMs())));
         }
-        return calls.enqueue(ENQUEUE,
-                keys(keys.stream, keys.dead, keys.ids, keys.acked, keys.delayed, keys.delayedMessages),
-                args.toArray(byte[][]::new));
     }
 
     @Override
@@ -270,6 +284,16 @@ public final class StreamQueue implements ReliableQueue {
         if (leases.isEmpty()) {
             return CompletableFuture.completedFuture(List.of());
         }
+        return calls.settle("ack", ACK, ackKeys(), ackArgs(leases), Settled::ofAck);
+    }
+
+    /** The keys of stream/ack.lua, and of the consumed queue in stream/handoff.lua. */
+    private byte[][] ackKeys() {
+        return keys(source(), retry(), keys.ids, keys.acked, deliveries(), keys.capped, keys.freed);
+    }
+
+    /** The arguments of stream/ack.lua for these leases, and of stream/handoff.lua for one. */
+    private List<byte[]> ackArgs(List<Lease> leases) {
         List<byte[]> args = ownerArgs();
         args.add(bytes(settings.idempotencyWindow().toMillis()));
         args.add(bytes(deadLetters ? "always" : deletion()));
@@ -279,9 +303,33 @@ public final class StreamQueue implements ReliableQueue {
             args.add(bytes(lease.token()));
             args.add(bytes(lease.messageId()));
         }
-        return calls.settle("ack", ACK, keys(source(), retry(), keys.ids, keys.acked, deliveries(), keys.capped,
-                keys.freed), args,
-                Settled::ofAck);
+        return args;
+    }
+
+    @Override
+    public boolean canHandOffTo(ReliableQueue target) {
+        return target instanceof StreamQueue other && redis.sameServer(other.redis)
+               && (!redis.isCluster() || SlotHash.getSlot(keys.stream) == SlotHash.getSlot(other.keys.stream));
+    }
+
+    @Override
+    public CompletableFuture<Settled> handOffAsync(Lease lease, List<HandOff> handOffs) {
+        List<byte[]> keyList = new ArrayList<>(List.of(ackKeys()));
+        List<byte[]> args = ackArgs(List.of(lease));
+        for (HandOff handOff : handOffs) {
+            if (!canHandOffTo(handOff.target())) {
+                throw new IllegalArgumentException(this + " cannot hand messages off to " + handOff.target()
+                        + " in the script call of its ack: not a stream-mode queue on the same Redis and slot");
+            }
+            StreamQueue target = (StreamQueue) handOff.target();
+            keyList.addAll(List.of(target.enqueueKeys()));
+            args.add(bytes(target.options.maxLen()));
+            args.add(bytes(handOff.messages().size()));
+            target.addMessages(args, handOff.messages());
+        }
+        CompletableFuture<List<Object>> reply = calls.runAsync(null, "handoff", HANDOFF, ScriptOutputType.MULTI,
+                keyList.toArray(new byte[0][]), args.toArray(new byte[0][]));
+        return reply.thenApply(codes -> Settled.ofAck((Long) codes.get(0)));
     }
 
     @Override

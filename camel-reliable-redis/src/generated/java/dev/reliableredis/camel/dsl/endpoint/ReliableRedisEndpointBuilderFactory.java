@@ -1532,11 +1532,12 @@ public interface ReliableRedisEndpointBuilderFactory {
          * came from a reliable-redis consumer is held, and enqueued by the
          * script call that acks the consumed message, fenced by its lease
          * token, or dropped when the message is retried or dead-lettered. The
-         * sent message's id is derived from the consumed one's (//). A
-         * list-mode queue on the same Redis (and, on a Cluster, the same hash
-         * slot) is handed off to so; any other queue gets the send at once,
-         * under the derived id, so that it is enqueued once within the
-         * idempotency window. A send of any other exchange is not affected.
+         * sent message's id is derived from the consumed one's (//). An
+         * unsharded queue of the consumed queue's mode on the same Redis (and,
+         * on a Cluster, in the same hash slot) is handed off to so; any other
+         * queue gets the send at once, under the derived id, so that it is
+         * enqueued once within the idempotency window. A send of any other
+         * exchange is not affected.
          * 
          * The option is a: <code>boolean</code> type.
          * 
@@ -1555,11 +1556,12 @@ public interface ReliableRedisEndpointBuilderFactory {
          * came from a reliable-redis consumer is held, and enqueued by the
          * script call that acks the consumed message, fenced by its lease
          * token, or dropped when the message is retried or dead-lettered. The
-         * sent message's id is derived from the consumed one's (//). A
-         * list-mode queue on the same Redis (and, on a Cluster, the same hash
-         * slot) is handed off to so; any other queue gets the send at once,
-         * under the derived id, so that it is enqueued once within the
-         * idempotency window. A send of any other exchange is not affected.
+         * sent message's id is derived from the consumed one's (//). An
+         * unsharded queue of the consumed queue's mode on the same Redis (and,
+         * on a Cluster, in the same hash slot) is handed off to so; any other
+         * queue gets the send at once, under the derived id, so that it is
+         * enqueued once within the idempotency window. A send of any other
+         * exchange is not affected.
          * 
          * The option will be converted to a <code>boolean</code> type.
          * 

@@ -32,54 +32,14 @@
 
   Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
 ]]
-local stream, group, consumer = KEYS[1], ARGV[1], ARGV[2]
-local window, deletion, refPrefix = tonumber(ARGV[3]), ARGV[4], ARGV[5]
-
 --- @include "includes/time"
 --- @include "includes/types"
 --- @include "stream/includes/groups"
 --- @include "includes/limits"
 --- @include "stream/includes/capacity"
+--- @include "stream/includes/ack_steps"
 
 require_batch((#ARGV - 5) / 3, 'ack')
-
-local now = now_ms()
-
-require_type(KEYS[2], 'zset')
-require_type(KEYS[3], 'hash')
-require_type(KEYS[4], 'zset')
-require_type(KEYS[5], 'hash')
-
-local entries, held = held_entries(stream, group, consumer, 6, 3)
-local codes, acked, ids = {}, {}, {}
-for k, entry in ipairs(entries) do
-  codes[k] = held[k] and 1 or 0
-  if held[k] then
-    acked[#acked + 1] = entry
-    ids[#ids + 1] = ARGV[6 + 3 * (k - 1) + 2]
-  end
-end
-if #acked > 0 then
-  -- XACK first: on a Redis at its maxmemory only a script whose first write cannot need memory runs
-  redis.call('XACK', stream, group, unpack(acked))
-  redis.call('ZREM', KEYS[2], unpack(acked))
-  redis.call('HDEL', KEYS[5], unpack(acked))
-  local indexed = redis.call('HMGET', KEYS[3], unpack(ids))
-  local forget, remember = {}, {}
-  for k, id in ipairs(ids) do
-    if indexed[k] == refPrefix .. acked[k] then
-      forget[#forget + 1] = id
-      remember[#remember + 1] = now + window
-      remember[#remember + 1] = id
-    end
-  end
-  if #forget > 0 then
-    redis.call('HDEL', KEYS[3], unpack(forget))
-    if window > 0 then
-      redis.call('ZADD', KEYS[4], unpack(remember))
-    end
-  end
-  delete_all_acked(stream, group, acked, deletion)
-  capacity_freed(KEYS[6], KEYS[7], now)
-end
-return codes
+local plan = stream_ack_plan(KEYS, ARGV[1], ARGV[2], 6, #ARGV)
+stream_ack_write(KEYS, ARGV[1], plan, tonumber(ARGV[3]), ARGV[4], ARGV[5], now_ms())
+return plan.codes

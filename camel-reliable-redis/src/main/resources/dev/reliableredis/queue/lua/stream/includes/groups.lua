@@ -128,12 +128,13 @@ local function pending_counts(stream, group, consumer, entries)
   return counts
 end
 
--- the deliveries in ARGV from index first on, stride values each, the first two being entry id and lease token
--- (the delivery count): their entry ids, and whether each is still pending with this consumer at that count (a
--- delivery that repeats an earlier one of the batch is not held again), read with two commands for the whole batch
-local function held_entries(stream, group, consumer, first, stride)
+-- the deliveries in ARGV from index first to last (the end of ARGV when nil), stride values each, the first two
+-- being entry id and lease token (the delivery count): their entry ids, and whether each is still pending with
+-- this consumer at that count (a delivery that repeats an earlier one of the batch is not held again), read with
+-- two commands for the whole batch
+local function held_entries(stream, group, consumer, first, stride, last)
   local entries, held = {}, {}
-  for i = first, #ARGV, stride do
+  for i = first, last or #ARGV, stride do
     entries[#entries + 1] = ARGV[i]
   end
   local counts = pending_counts(stream, group, consumer, entries)

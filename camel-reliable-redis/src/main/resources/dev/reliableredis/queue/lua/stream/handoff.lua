@@ -1,0 +1,59 @@
+--[[
+  stream/handoff: acks one delivery and enqueues the messages its exchange sent to other stream-mode queues, in one
+  step: either the ack and every enqueue happen, or nothing does. The delivery's lease token (its delivery count,
+  pending with this consumer) fences it: an exchange whose entry was taken over or delivered again enqueues
+  nothing. The target queues are on the same Redis (on a Cluster, in the same slot) as the consumed one.
+
+  KEYS[1..7] the consumed queue's keys, as stream/ack's (see stream/ack.lua)
+  KEYS[8 + 6(q-1) .. 7 + 6q] the keys of the q-th target queue, as stream/enqueue's (see stream/enqueue.lua)
+
+  ARGV[1..5] group, consumer, idempotency window, deletion rule and entry reference prefix, as stream/ack's
+  ARGV[6], ARGV[7], ARGV[8] entry id, lease token and message id of the delivery
+  then for each target queue, in the order of its keys: its approximate MAXLEN (0 for none), the number m of its
+  messages, then 4m arguments, 4 per message as stream/enqueue's
+
+  Returns {1, codes of the first target queue, codes of the second, ...} when the delivery was acked, each code
+  as stream/enqueue's (1 stored, 0 a no-op: the id is known); {0} when it was refused: the delivery is not pending
+  with this consumer at that count; nothing is written then.
+
+  Fails with an error, before it writes anything, for a key of the wrong type, more than 1000 messages for one
+  queue (includes/limits), or a delay argument stream/enqueue refuses.
+]]
+--- @include "includes/time"
+--- @include "includes/types"
+--- @include "stream/includes/groups"
+--- @include "includes/limits"
+--- @include "stream/includes/capacity"
+--- @include "stream/includes/add"
+--- @include "stream/includes/ack_steps"
+--- @include "stream/includes/enqueue_steps"
+
+local ACK_KEYS, ENQUEUE_KEYS = 7, 6
+
+local ack = stream_ack_plan(KEYS, ARGV[1], ARGV[2], 6, 8)
+if ack.codes[1] == 0 then
+  return {0}
+end
+local now = now_ms()
+local targets, at = {}, 9
+for first = ACK_KEYS + 1, #KEYS, ENQUEUE_KEYS do
+  local k = {unpack(KEYS, first, first + ENQUEUE_KEYS - 1)}
+  require_type(k[1], 'stream')
+  require_type(k[2], 'stream')
+  require_type(k[3], 'hash')
+  require_type(k[4], 'zset')
+  require_type(k[5], 'zset')
+  require_type(k[6], 'hash')
+  local maxLen, m = ARGV[at], tonumber(ARGV[at + 1])
+  require_batch(m, 'handoff')
+  targets[#targets + 1] = {keys = k, maxLen = maxLen, plan = stream_enqueue_plan(k, ARGV, at + 2, at + 1 + 4 * m, now)}
+  at = at + 2 + 4 * m
+end
+-- the enqueues first: their HSET or XADD is what Redis refuses when it is out of memory, before anything is written
+local reply = {1}
+for _, target in ipairs(targets) do
+  stream_enqueue_write(target.keys, target.plan, target.maxLen, now)
+  reply[#reply + 1] = target.plan.codes
+end
+stream_ack_write(KEYS, ARGV[1], ack, tonumber(ARGV[3]), ARGV[4], ARGV[5], now)
+return reply

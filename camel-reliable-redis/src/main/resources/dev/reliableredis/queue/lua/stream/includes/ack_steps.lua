@@ -1,0 +1,56 @@
+--[[
+  Included by the stream scripts that ack (stream/ack, stream/handoff): deliveries settled as done, in two steps, so
+  that a script that also writes elsewhere reads and checks everything before its first write. The keys (k) are
+  stream/ack's (see stream/ack.lua); the deliveries are ARGV[first .. last], entry id, lease token and message id
+  each.
+]]
+
+-- reads and checks the deliveries of the consumer of the group: a plan with one code per delivery (1 acked, 0
+-- refused). Fails with an error, before anything is written, for a key of the wrong type.
+local function stream_ack_plan(k, group, consumer, first, last)
+  require_type(k[2], 'zset')
+  require_type(k[3], 'hash')
+  require_type(k[4], 'zset')
+  require_type(k[5], 'hash')
+  local entries, held = held_entries(k[1], group, consumer, first, 3, last)
+  local plan = {codes = {}, acked = {}, ids = {}}
+  for n, entry in ipairs(entries) do
+    plan.codes[n] = held[n] and 1 or 0
+    if held[n] then
+      plan.acked[#plan.acked + 1] = entry
+      plan.ids[#plan.ids + 1] = ARGV[first + 3 * (n - 1) + 2]
+    end
+  end
+  return plan
+end
+
+-- carries out a plan of stream_ack_plan: remembers the acked ids for window ms (0: forgotten at once) when the id
+-- index maps them to the acked entry (refPrefix: '' for the stream, 'd:' for the dead-letter stream), and deletes
+-- the acked entries as the deletion rule says ('all-groups', 'always' or 'never')
+local function stream_ack_write(k, group, plan, window, deletion, refPrefix, now)
+  local acked, ids = plan.acked, plan.ids
+  if #acked == 0 then
+    return
+  end
+  -- XACK first: on a Redis at its maxmemory only a script whose first write cannot need memory runs
+  redis.call('XACK', k[1], group, unpack(acked))
+  redis.call('ZREM', k[2], unpack(acked))
+  redis.call('HDEL', k[5], unpack(acked))
+  local indexed = redis.call('HMGET', k[3], unpack(ids))
+  local forget, remember = {}, {}
+  for n, id in ipairs(ids) do
+    if indexed[n] == refPrefix .. acked[n] then
+      forget[#forget + 1] = id
+      remember[#remember + 1] = now + window
+      remember[#remember + 1] = id
+    end
+  end
+  if #forget > 0 then
+    redis.call('HDEL', k[3], unpack(forget))
+    if window > 0 then
+      redis.call('ZADD', k[4], unpack(remember))
+    end
+  end
+  delete_all_acked(k[1], group, acked, deletion)
+  capacity_freed(k[6], k[7], now)
+end

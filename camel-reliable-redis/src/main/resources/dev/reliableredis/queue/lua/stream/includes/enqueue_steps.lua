@@ -1,0 +1,67 @@
+--[[
+  Included by the stream scripts that enqueue (stream/enqueue, stream/handoff): a batch of messages into one queue,
+  in two steps, so that a script that also writes elsewhere reads and checks everything before its first write.
+  The keys (k) and the arguments of a message (4 each) are stream/enqueue's (see stream/enqueue.lua).
+]]
+
+-- whether the id is known to the queue of the keys: its entry still in the stream or the dead stream, delayed, or
+-- acked within the window
+local function known(k, id, now)
+  local ref = redis.call('HGET', k[3], id)
+  if ref then
+    local stream, entry = k[1], ref
+    if string.sub(ref, 1, 2) == 'd:' then
+      stream, entry = k[2], string.sub(ref, 3)
+    end
+    if #redis.call('XRANGE', stream, entry, entry) > 0 then
+      return true
+    end
+  end
+  if redis.call('ZSCORE', k[5], id) then
+    return true
+  end
+  local remembered = redis.call('ZSCORE', k[4], id)
+  return remembered and tonumber(remembered) > now
+end
+
+-- reads and checks the messages in args[first .. last]: a plan with one code per message (1 stored, 0 a no-op: the
+-- id is known, or earlier in the batch). Fails with an error, before anything is written, for a delay argument of
+-- another shape.
+local function stream_enqueue_plan(k, args, first, last, now)
+  local plan = {codes = {}, messages = {}}
+  local seen = {}
+  for i = first, last, 4 do
+    local id = args[i]
+    local delay, ttl = string.match(args[i + 3], '^(%d+)|?(%d*)$')
+    if not delay then
+      error({err = 'ERR enqueue: the delay of message ' .. id .. " is '" .. args[i + 3] .. "', not ms[|ms]"})
+    end
+    if seen[id] or known(k, id, now) then
+      plan.codes[#plan.codes + 1] = 0
+    else
+      seen[id] = true
+      plan.codes[#plan.codes + 1] = 1
+      plan.messages[#plan.messages + 1] = {id = id, body = args[i + 1], headers = args[i + 2],
+        delay = tonumber(delay), expires = ttl ~= '' and string.format('%d', now + tonumber(ttl)) or nil}
+    end
+  end
+  return plan
+end
+
+-- carries out a plan of stream_enqueue_plan, trimming the stream to about maxLen entries (0: no trim). Its first
+-- write is one Redis refuses when it is out of memory (HSET, XADD): a script that has written once is let through
+-- to the end, so a refusal can only come before anything is written.
+local function stream_enqueue_write(k, plan, maxLen, now)
+  local enqueued = string.format('%d', now)
+  for _, m in ipairs(plan.messages) do
+    if m.delay > 0 then
+      local packed = m.expires and cmsgpack.pack(m.body, m.headers, now, m.expires)
+          or cmsgpack.pack(m.body, m.headers, now)
+      redis.call('HSET', k[6], m.id, packed)
+      redis.call('ZADD', k[5], now + m.delay, m.id)
+    else
+      add_message(k[1], k[3], maxLen, m.id, m.body, m.headers, enqueued, m.expires)
+    end
+    redis.call('ZREM', k[4], m.id)
+  end
+end
