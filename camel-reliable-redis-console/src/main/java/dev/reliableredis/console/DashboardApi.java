@@ -69,8 +69,8 @@ final class DashboardApi {
                 continue;
             }
             try {
-                rows.add(new QueueRow(ref.name(), ref.mode().option(), ref.group(), queues.of(ref).stats().toMap(),
-                        null));
+                rows.add(new QueueRow(ref.name(), ref.mode().option(), ref.group(),
+                        queues.of(ref).statsWithSchedule(), null));
             } catch (RuntimeException e) {
                 rows.add(new QueueRow(ref.name(), ref.mode().option(), ref.group(), null, e.getMessage()));
                 if (isUnreachable(e)) {
@@ -89,7 +89,7 @@ final class DashboardApi {
             sections.put(section.name().toLowerCase(Locale.ROOT),
                     engine.browse(section, MAX_ROWS).stream().map(MessageView::of).toList());
         }
-        return new QueueDetails(ref.name(), ref.mode().option(), ref.group(), MAX_ROWS, engine.stats().toMap(),
+        return new QueueDetails(ref.name(), ref.mode().option(), ref.group(), MAX_ROWS, engine.statsWithSchedule(),
                 sections);
     }
 

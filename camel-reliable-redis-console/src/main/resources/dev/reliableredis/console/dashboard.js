@@ -173,6 +173,7 @@
             'rate-limited'),
         el('span', {class: 'badge groups-badge', hidden: '',
           title: 'FIFO message groups with messages not yet settled (CamelReliableRedisGroupId)'}),
+        el('span', {class: 'badge schedule-badge', hidden: '', title: 'the next tick of the queue\'s schedule'}),
         el('div', {class: 'error'})),
       el('td', {}, row.mode),
       el('td', {}, row.group || '—')
@@ -207,6 +208,10 @@
     const groups = tr.querySelector('.groups-badge');
     groups.hidden = !c.groups;
     groups.textContent = c.groups === 1 ? '1 FIFO group' : c.groups + ' FIFO groups';
+    const schedule = tr.querySelector('.schedule-badge');
+    schedule.hidden = c.nextTick == null;
+    schedule.textContent = c.nextTick == null ? ''
+        : 'next tick ' + new Date(c.nextTick).toISOString().slice(0, 19).replace('T', ' ') + ' UTC';
     tr.querySelector('button.pause').hidden = paused;
     tr.querySelector('button.resume').hidden = !paused;
     tr.classList.toggle('selected', isSelected(row));

@@ -285,6 +285,18 @@ class DashboardBrowserTest {
     }
 
     @Test
+    void aQueueWithAScheduleShowsItsNextTick() {
+        ListQueue scheduled = SampleQueues.listQueue(redis);
+        scheduled.declareSchedule("0 0 2 * * ?", "UTC");
+        String next = java.time.Instant.ofEpochMilli(scheduled.nextTick()).toString().substring(0, 19).replace('T', ' ');
+
+        await().until(d -> row(LIST_QUEUE).findElement(By.cssSelector(".schedule-badge")).getText()
+                .equals("next tick " + next + " UTC"));
+        assertThat(next).endsWith("02:00:00");
+        assertThat(row(STREAM_QUEUE).findElement(By.cssSelector(".schedule-badge")).isDisplayed()).isFalse();
+    }
+
+    @Test
     void aReadOnlyDashboardShowsTheQueuesWithoutAnyActionButton() {
         try (ReliableRedisDashboard readOnly = ReliableRedisDashboard.forClient(client)
                 .visibilityTimeout(SampleQueues.VISIBILITY_TIMEOUT).readOnly()) {

@@ -76,6 +76,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "maxRetryAfter": target.getConfiguration().setMaxRetryAfter(property(camelContext, java.time.Duration.class, value).toMillis()); return true;
         case "maxretrydelay":
         case "maxRetryDelay": target.getConfiguration().setMaxRetryDelay(property(camelContext, java.time.Duration.class, value).toMillis()); return true;
+        case "missedticks":
+        case "missedTicks": target.getConfiguration().setMissedTicks(property(camelContext, java.lang.String.class, value)); return true;
         case "mode": target.getConfiguration().setMode(property(camelContext, java.lang.String.class, value)); return true;
         case "password": target.getConfiguration().setPassword(property(camelContext, java.lang.String.class, value)); return true;
         case "polltimeout":
@@ -98,6 +100,9 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "retryBackoffMultiplier": target.getConfiguration().setRetryBackoffMultiplier(property(camelContext, double.class, value)); return true;
         case "retrydelay":
         case "retryDelay": target.getConfiguration().setRetryDelay(property(camelContext, java.time.Duration.class, value).toMillis()); return true;
+        case "schedule": target.getConfiguration().setSchedule(property(camelContext, java.lang.String.class, value)); return true;
+        case "scheduletimezone":
+        case "scheduleTimeZone": target.getConfiguration().setScheduleTimeZone(property(camelContext, java.lang.String.class, value)); return true;
         case "shards": target.getConfiguration().setShards(property(camelContext, int.class, value)); return true;
         case "sslcontextparameters":
         case "sslContextParameters": target.getConfiguration().setSslContextParameters(property(camelContext, org.apache.camel.support.jsse.SSLContextParameters.class, value)); return true;
@@ -180,6 +185,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "maxRetryAfter": return long.class;
         case "maxretrydelay":
         case "maxRetryDelay": return long.class;
+        case "missedticks":
+        case "missedTicks": return java.lang.String.class;
         case "mode": return java.lang.String.class;
         case "password": return java.lang.String.class;
         case "polltimeout":
@@ -202,6 +209,9 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "retryBackoffMultiplier": return double.class;
         case "retrydelay":
         case "retryDelay": return long.class;
+        case "schedule": return java.lang.String.class;
+        case "scheduletimezone":
+        case "scheduleTimeZone": return java.lang.String.class;
         case "shards": return int.class;
         case "sslcontextparameters":
         case "sslContextParameters": return org.apache.camel.support.jsse.SSLContextParameters.class;
@@ -280,6 +290,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "maxRetryAfter": return target.getConfiguration().getMaxRetryAfter();
         case "maxretrydelay":
         case "maxRetryDelay": return target.getConfiguration().getMaxRetryDelay();
+        case "missedticks":
+        case "missedTicks": return target.getConfiguration().getMissedTicks();
         case "mode": return target.getConfiguration().getMode();
         case "password": return target.getConfiguration().getPassword();
         case "polltimeout":
@@ -302,6 +314,9 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "retryBackoffMultiplier": return target.getConfiguration().getRetryBackoffMultiplier();
         case "retrydelay":
         case "retryDelay": return target.getConfiguration().getRetryDelay();
+        case "schedule": return target.getConfiguration().getSchedule();
+        case "scheduletimezone":
+        case "scheduleTimeZone": return target.getConfiguration().getScheduleTimeZone();
         case "shards": return target.getConfiguration().getShards();
         case "sslcontextparameters":
         case "sslContextParameters": return target.getConfiguration().getSslContextParameters();

@@ -23,7 +23,7 @@ public class ReliableRedisEndpointUriFactory extends org.apache.camel.support.co
     private static final Set<String> SECRET_PROPERTY_NAMES;
     private static final Map<String, String> MULTI_VALUE_PREFIXES;
     static {
-        Set<String> props = new HashSet<>(50);
+        Set<String> props = new HashSet<>(53);
         props.add("bridgeErrorHandler");
         props.add("browseLimit");
         props.add("commandTimeout");
@@ -51,6 +51,7 @@ public class ReliableRedisEndpointUriFactory extends org.apache.camel.support.co
         props.add("maxRetries");
         props.add("maxRetryAfter");
         props.add("maxRetryDelay");
+        props.add("missedTicks");
         props.add("mode");
         props.add("password");
         props.add("pollTimeout");
@@ -64,6 +65,8 @@ public class ReliableRedisEndpointUriFactory extends org.apache.camel.support.co
         props.add("redisUri");
         props.add("retryBackoffMultiplier");
         props.add("retryDelay");
+        props.add("schedule");
+        props.add("scheduleTimeZone");
         props.add("shards");
         props.add("sslContextParameters");
         props.add("streamKey");

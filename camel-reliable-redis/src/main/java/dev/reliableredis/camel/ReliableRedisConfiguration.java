@@ -6,6 +6,7 @@ import dev.reliableredis.queue.QueueCalls;
 import dev.reliableredis.queue.QueueNames;
 import dev.reliableredis.queue.QueueSettings;
 import dev.reliableredis.queue.RateLimit;
+import dev.reliableredis.queue.ScheduleTicks;
 import dev.reliableredis.queue.sharded.ShardedQueue;
 import dev.reliableredis.queue.stream.StreamOptions;
 import io.lettuce.core.AbstractRedisClient;
@@ -94,6 +95,12 @@ public class ReliableRedisConfiguration {
     private String priorityMode = "weighted";
     @UriParam(label = "consumer", enums = "continue,block", defaultValue = "continue")
     private String groupOnDeadLetter = "continue";
+    @UriParam(label = "consumer,schedule")
+    private String schedule;
+    @UriParam(label = "consumer,schedule", defaultValue = "UTC")
+    private String scheduleTimeZone = "UTC";
+    @UriParam(label = "consumer,schedule", enums = "fireOnce,skip,all", defaultValue = "fireOnce")
+    private String missedTicks = "fireOnce";
 
     @UriParam(label = "replication", defaultValue = "0")
     private int waitReplicas;
@@ -158,6 +165,14 @@ public class ReliableRedisConfiguration {
         if (!"continue".equals(groupOnDeadLetter) && !"block".equals(groupOnDeadLetter)) {
             throw new IllegalArgumentException("groupOnDeadLetter must be 'continue' or 'block', was '"
                                                + groupOnDeadLetter + "'");
+        }
+        if (schedule != null) {
+            if (shards > 1) {
+                throw new IllegalArgumentException("schedule is set on a queue with shards=" + shards + ": a schedule is "
+                        + "kept on one queue; use shards=1, or no schedule");
+            }
+            ScheduleTicks.parse(schedule(), scheduleTimeZone);
+            ScheduleTicks.Missed.of(missedTicks);
         }
         if (!"deadLetter".equals(expiredMessages) && !"drop".equals(expiredMessages)) {
             throw new IllegalArgumentException("expiredMessages must be 'deadLetter' or 'drop', was '"
@@ -453,6 +468,47 @@ public class ReliableRedisConfiguration {
      */
     public void setTimeToLive(long timeToLive) {
         this.timeToLive = timeToLive;
+    }
+
+    public String getSchedule() {
+        return schedule;
+    }
+
+    /**
+     * Fires the queue on a schedule: a Quartz cron expression with seconds, as camel-quartz takes it (0 0 2 * * ?
+     * for 2 am every day; + for a space in a URI). Every tick enqueues one message, with an empty body and the header
+     * CamelReliableRedisScheduledFor, under the id <queue>@<tick epoch ms>, fired once per tick however many instances
+     * declare the schedule. The schedule is kept in Redis; an instance that starts with another expression replaces
+     * it. Ticks of one schedule never run at the same time: the next fires once the last one's message is settled.
+     */
+    public void setSchedule(String schedule) {
+        this.schedule = schedule;
+    }
+
+    /** The schedule with a URI's + as spaces, or null. */
+    String schedule() {
+        return schedule == null ? null : schedule.replace('+', ' ').trim();
+    }
+
+    public String getScheduleTimeZone() {
+        return scheduleTimeZone;
+    }
+
+    /** The time zone of the schedule's cron expression: a time zone id such as UTC or Europe/Paris. */
+    public void setScheduleTimeZone(String scheduleTimeZone) {
+        this.scheduleTimeZone = scheduleTimeZone;
+    }
+
+    public String getMissedTicks() {
+        return missedTicks;
+    }
+
+    /**
+     * What fires for ticks more than 60 s late (Redis time: the consumers were down, or the last tick ran long):
+     * fireOnce (the latest of them, once), skip (none), or all (each, the latest 100 of the last day).
+     */
+    public void setMissedTicks(String missedTicks) {
+        this.missedTicks = missedTicks;
     }
 
     public boolean isExactlyOnce() {

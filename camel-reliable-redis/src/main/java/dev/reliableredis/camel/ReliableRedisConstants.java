@@ -80,6 +80,12 @@ public interface ReliableRedisConstants {
               javaType = "String")
     String GROUP_ID = "CamelReliableRedisGroupId";
 
+    @Metadata(label = "consumer",
+              description = "On a message of the queue's schedule (the schedule option): the tick it was fired for, "
+                            + "epoch ms.",
+              javaType = "Long")
+    String SCHEDULED_FOR = "CamelReliableRedisScheduledFor";
+
     @Metadata(label = "producer",
               description = "The operation: enqueue (default); stats (the body becomes a Map with ready, inflight, "
                             + "delayed, dead, oldestReadyAge, oldestInflightAge, paused, capped, limited and "
@@ -89,8 +95,9 @@ public interface ReliableRedisConstants {
                             + "until resume, or for CamelReliableRedisPauseDuration ms; the body becomes that "
                             + "duration, 0 for until resumed); resume (end the pause and wake the consumers at once; "
                             + "the body becomes whether the queue was paused); reshard (give the queue a new shard "
-                            + "count, moving its messages; see CamelReliableRedisShards).",
-              javaType = "String", enums = "enqueue,stats,redrive,purge,pause,resume,reshard")
+                            + "count, moving its messages; see CamelReliableRedisShards); unschedule (remove the "
+                            + "queue's schedule; the body becomes whether it had one).",
+              javaType = "String", enums = "enqueue,stats,redrive,purge,pause,resume,reshard,unschedule")
     String OPERATION = "CamelReliableRedisOperation";
 
     @Metadata(label = "producer",

@@ -16,6 +16,7 @@ import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.LeaseKeeper;
 import dev.reliableredis.queue.QueueException;
 import dev.reliableredis.queue.ReliableQueue;
+import dev.reliableredis.queue.ScheduleTicks;
 import org.apache.camel.Exchange;
 import org.apache.camel.ExchangePropertyKey;
 import org.apache.camel.Processor;
@@ -105,6 +106,10 @@ public class ReliableRedisConsumer extends DefaultConsumer implements ShutdownAw
             leaseTimer.scheduleWithFixedDelay(settler::extendLeases, every, every, TimeUnit.MILLISECONDS);
         }
         new Reaper(queue, Duration.ofMillis(configuration.getReaperInterval()), housekeeping, outage).start();
+        if (configuration.getSchedule() != null && !configuration.isConsumeDeadLetters()) {
+            new ScheduleFirer(queue, configuration.schedule(), configuration.getScheduleTimeZone(),
+                    ScheduleTicks.Missed.of(configuration.getMissedTicks()), housekeeping, outage).start();
+        }
         Duration pollTimeout = Duration.ofMillis(configuration.getPollTimeout());
         String consumer = ConsumerNames.generate();
         BatchLoop.Events events = new BatchLoop.Events() {

@@ -135,7 +135,12 @@ public class ReliableRedisDevConsole extends AbstractDevConsole {
         json.put("queue", endpoint.getQueueName());
         json.put("mode", configuration.getMode());
         try {
-            json.put("stats", new JsonObject(new LinkedHashMap<>(endpoint.statsCache().get().toMap())));
+            JsonObject stats = new JsonObject(new LinkedHashMap<>(endpoint.statsCache().get().toMap()));
+            long nextTick = endpoint.queue().nextTick();
+            if (nextTick >= 0) {
+                stats.put("nextTick", nextTick);
+            }
+            json.put("stats", stats);
         } catch (RuntimeException e) {
             json.put("stats", new JsonObject(Map.of("error", RedisUris.mask(String.valueOf(e.getMessage())))));
         }

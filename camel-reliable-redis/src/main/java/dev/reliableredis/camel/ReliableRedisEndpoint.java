@@ -303,7 +303,7 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
 
     @ManagedOperation(description = "The queue's counts, read from Redis now")
     public Map<String, Long> stats() {
-        return queue.stats().toMap();
+        return queue.statsWithSchedule();
     }
 
     @ManagedOperation(description = "Moves up to limit dead letters back to ready; returns how many moved")
@@ -390,6 +390,9 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
                 headers.get(NewMessage.PRIORITY_HEADER) instanceof Integer level ? level : NewMessage.DEFAULT_PRIORITY);
         if (headers.get(NewMessage.GROUP_HEADER) instanceof String group) {
             exchange.setProperty(ReliableRedisConstants.GROUP_ID, group);
+        }
+        if (headers.get(ReliableRedisConstants.SCHEDULED_FOR) instanceof Long tick) {
+            message.setHeader(ReliableRedisConstants.SCHEDULED_FOR, tick);
         }
         if (failure != null) {
             message.setHeader(ReliableRedisConstants.FAILURE, failure);

@@ -89,14 +89,15 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
                 }
                 case "reshard" -> message.setBody(reshard(queue, message));
                 // admin operations are rare and may take many calls: they run on the caller's thread
-                case "stats" -> message.setBody(queue.stats().toMap());
+                case "stats" -> message.setBody(queue.statsWithSchedule());
                 case "redrive" -> message.setBody(queue.redrive(
                         message.getHeader(ReliableRedisConstants.LIMIT, Long.MAX_VALUE, Long.class)));
                 case "purge" -> message.setBody(queue.purge());
                 case "pause" -> message.setBody(pause(queue, message));
                 case "resume" -> message.setBody(queue.resume());
+                case "unschedule" -> message.setBody(queue.unschedule());
                 default -> throw new IllegalArgumentException(ReliableRedisConstants.OPERATION + " '" + operation
-                        + "' is not one of enqueue, stats, redrive, purge, pause, resume, reshard (queue '"
+                        + "' is not one of enqueue, stats, redrive, purge, pause, resume, reshard, unschedule (queue '"
                         + queue.name() + "')");
             }
         } catch (Exception e) {

@@ -1,7 +1,9 @@
 package dev.reliableredis.queue;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -73,6 +75,52 @@ public interface ReliableQueue {
      */
     default CompletableFuture<Settled> handOffAsync(Lease lease, List<HandOff> handOffs) {
         throw new UnsupportedOperationException(this + " cannot hand messages off in the script call of its ack");
+    }
+
+    /**
+     * Stores the queue's schedule, a cron expression in a time zone, replacing another one (see
+     * schedule-declare.lua); returns the expression it replaced, or null.
+     */
+    default String declareSchedule(String cron, String zone) {
+        throw new UnsupportedOperationException(this + " has no schedule");
+    }
+
+    /** The queue's schedule as Redis keeps it, with the server time. */
+    default ScheduleState scheduleState() {
+        throw new UnsupportedOperationException(this + " has no schedule");
+    }
+
+    /**
+     * Enqueues the messages of due ticks and moves the schedule's last tick fired to {@code last}, when the schedule
+     * is still the one of {@code state} (see schedule-fire.lua).
+     *
+     * @param previousId the message id of the tick fired last, which must be settled before another one fires
+     */
+    default ScheduleFired fireTicks(ScheduleState state, long last, String previousId, List<NewMessage> ticks) {
+        throw new UnsupportedOperationException(this + " has no schedule");
+    }
+
+    /**
+     * The next tick of the queue's schedule after the last one fired, epoch ms (in the past while it is due), or -1
+     * when the queue has no schedule, or none that can be read.
+     */
+    default long nextTick() {
+        return -1;
+    }
+
+    /** {@link #stats()} as a map, with {@code nextTick} (see {@link #nextTick()}) when the queue has a schedule. */
+    default Map<String, Long> statsWithSchedule() {
+        Map<String, Long> stats = new LinkedHashMap<>(stats().toMap());
+        long next = nextTick();
+        if (next >= 0) {
+            stats.put("nextTick", next);
+        }
+        return stats;
+    }
+
+    /** Removes the queue's schedule; returns whether it had one. */
+    default boolean unschedule() {
+        throw new UnsupportedOperationException(this + " has no schedule");
     }
 
     /** Settles deliveries as failed (retry after backoff, or dead-letter), in one call. */

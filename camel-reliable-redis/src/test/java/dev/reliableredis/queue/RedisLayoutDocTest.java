@@ -24,13 +24,14 @@ class RedisLayoutDocTest {
             "includes/lease",
             "includes/time", "includes/types", "includes/backoff", "includes/limits", "includes/claim_record",
             "reshard-read", "reshard-put", "reshard-drop", "pause", "resume", "includes/pause", "includes/capacity",
-            "includes/rate", "includes/priority", "includes/group", "includes/ack_steps", "includes/enqueue_steps");
+            "includes/rate", "includes/priority", "includes/group", "includes/ack_steps", "includes/enqueue_steps",
+            "schedule-declare", "schedule-read", "schedule-fire");
     private static final List<String> STREAM_SCRIPTS = List.of("stream/enqueue", "stream/claim", "stream/ack",
             "stream/nack", "stream/extend", "stream/release", "stream/reap", "stream/redrive", "stream/purge",
             "stream/stats", "stream/browse", "stream/leave", "stream/includes/groups", "stream/includes/dead_letter",
             "stream/includes/add", "stream/includes/deliveries", "stream/reshard-read", "stream/reshard-put",
             "stream/reshard-drop", "stream/includes/capacity", "stream/handoff", "stream/includes/ack_steps",
-            "stream/includes/enqueue_steps");
+            "stream/includes/enqueue_steps", "stream/schedule-fire");
 
     @Test
     void theScriptReferenceIsTheScriptsOwnHeaders() throws IOException {

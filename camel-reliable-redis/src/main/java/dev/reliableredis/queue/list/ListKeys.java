@@ -34,6 +34,7 @@ final class ListKeys {
     final byte[] group;
     final byte[] groups;
     final byte[] grouped;
+    final byte[] schedule;
     private final String base;
 
     ListKeys(String keyPrefix, String queue) {
@@ -62,6 +63,7 @@ final class ListKeys {
         group = key(base, "group");
         groups = key(base, "groups");
         grouped = key(base, "grouped");
+        schedule = key(base, "schedule");
     }
 
     /** The record of one claimant's last claim (see the claim script). */

@@ -27,6 +27,9 @@ import dev.reliableredis.queue.RateLimit;
 import dev.reliableredis.queue.ReapResult;
 import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.ReliableQueue;
+import dev.reliableredis.queue.ScheduleFired;
+import dev.reliableredis.queue.ScheduleState;
+import dev.reliableredis.queue.ScheduleTicks;
 import dev.reliableredis.queue.Settled;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.SlotHash;
@@ -64,6 +67,9 @@ public final class ListQueue implements ReliableQueue {
     private static final LuaScript BROWSE = LuaScript.load("browse");
     private static final LuaScript PAUSE = LuaScript.load("pause");
     private static final LuaScript RESUME = LuaScript.load("resume");
+    private static final LuaScript SCHEDULE_DECLARE = LuaScript.load("schedule-declare");
+    private static final LuaScript SCHEDULE_READ = LuaScript.load("schedule-read");
+    private static final LuaScript SCHEDULE_FIRE = LuaScript.load("schedule-fire");
 
     private final RedisGateway redis;
     private final QueueCalls calls;
@@ -340,6 +346,43 @@ public final class ListQueue implements ReliableQueue {
     public boolean resume() {
         Long was = calls.run("resume", RESUME, ScriptOutputType.INTEGER, keys(keys.paused, keys.resumed, keys.wake));
         return was == 1;
+    }
+
+    @Override
+    public String declareSchedule(String cron, String zone) {
+        List<Object> before = calls.run("schedule", SCHEDULE_DECLARE, ScriptOutputType.MULTI, keys(keys.schedule),
+                bytes(cron), bytes(zone));
+        return text(before.get(0));
+    }
+
+    @Override
+    public ScheduleState scheduleState() {
+        return ScheduleState.ofReply(calls.run("schedule", SCHEDULE_READ, ScriptOutputType.MULTI,
+                keys(keys.schedule)));
+    }
+
+    @Override
+    public ScheduleFired fireTicks(ScheduleState state, long last, String previousId, List<NewMessage> ticks) {
+        List<byte[]> args = new ArrayList<>(List.of(bytes(state.cron()), bytes(state.last()), bytes(last),
+                bytes(previousId)));
+        addMessages(args, ticks);
+        byte[][] enqueueKeys = enqueueKeys();
+        byte[][] all = new byte[2 + enqueueKeys.length][];
+        all[0] = keys.schedule;
+        all[1] = keys.dead;
+        System.arraycopy(enqueueKeys, 0, all, 2, enqueueKeys.length);
+        Long fired = calls.run("schedule", SCHEDULE_FIRE, ScriptOutputType.INTEGER, all, args);
+        return ScheduleFired.of(fired);
+    }
+
+    @Override
+    public long nextTick() {
+        return ScheduleTicks.next(scheduleState());
+    }
+
+    @Override
+    public boolean unschedule() {
+        return calls.run("unschedule", () -> redis.commands().del(keys.schedule)) == 1;
     }
 
     @Override

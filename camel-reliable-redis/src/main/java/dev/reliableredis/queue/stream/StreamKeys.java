@@ -24,6 +24,7 @@ final class StreamKeys {
     final byte[] deliveries;
     final byte[] deadDeliveries;
     final byte[] paused;
+    final byte[] schedule;
     final byte[] resumed;
     final byte[] rate;
     final byte[] limited;
@@ -40,6 +41,7 @@ final class StreamKeys {
         delayed = bytes(base + "delayed");
         delayedMessages = bytes(base + "delayed-msg");
         paused = bytes(base + "paused");
+        schedule = bytes(base + "schedule");
         resumed = bytes(base + "resumed");
         group = groupBase(base, options.group());
         retry = bytes(group + "retry");

@@ -947,6 +947,60 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
+         * What fires for ticks more than 60 s late (Redis time: the consumers
+         * were down, or the last tick ran long): fireOnce (the latest of them,
+         * once), skip (none), or all (each, the latest 100 of the last day).
+         * 
+         * The option is a: <code>java.lang.String</code> type.
+         * 
+         * Default: fireOnce
+         * Group: schedule
+         * 
+         * @param missedTicks the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointConsumerBuilder missedTicks(String missedTicks) {
+            doSetProperty("missedTicks", missedTicks);
+            return this;
+        }
+        /**
+         * Fires the queue on a schedule: a Quartz cron expression with seconds,
+         * as camel-quartz takes it (0 0 2 for 2 am every day; for a space in a
+         * URI). Every tick enqueues one message, with an empty body and the
+         * header CamelReliableRedisScheduledFor, under the id , fired once per
+         * tick however many instances declare the schedule. The schedule is
+         * kept in Redis; an instance that starts with another expression
+         * replaces it. Ticks of one schedule never run at the same time: the
+         * next fires once the last one's message is settled.
+         * 
+         * The option is a: <code>java.lang.String</code> type.
+         * 
+         * Group: schedule
+         * 
+         * @param schedule the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointConsumerBuilder schedule(String schedule) {
+            doSetProperty("schedule", schedule);
+            return this;
+        }
+        /**
+         * The time zone of the schedule's cron expression: a time zone id such
+         * as UTC or Europe/Paris.
+         * 
+         * The option is a: <code>java.lang.String</code> type.
+         * 
+         * Default: UTC
+         * Group: schedule
+         * 
+         * @param scheduleTimeZone the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointConsumerBuilder scheduleTimeZone(String scheduleTimeZone) {
+            doSetProperty("scheduleTimeZone", scheduleTimeZone);
+            return this;
+        }
+        /**
          * The Redis password, as an alternative to putting it in redisUri.
          * 
          * The option is a: <code>java.lang.String</code> type.
@@ -2838,6 +2892,19 @@ public interface ReliableRedisEndpointBuilderFactory {
             return "CamelReliableRedisGroupId";
         }
         /**
+         * On a message of the queue's schedule (the schedule option): the tick
+         * it was fired for, epoch ms.
+         * 
+         * The option is a: {@code Long} type.
+         * 
+         * Group: consumer
+         * 
+         * @return the name of the header {@code ReliableRedisScheduledFor}.
+         */
+        public String reliableRedisScheduledFor() {
+            return "CamelReliableRedisScheduledFor";
+        }
+        /**
          * The operation: enqueue (default); stats (the body becomes a Map with
          * ready, inflight, delayed, dead, oldestReadyAge, oldestInflightAge,
          * paused, capped, limited and groups, and oldestPendingAge in stream
@@ -2849,7 +2916,8 @@ public interface ReliableRedisEndpointBuilderFactory {
          * for until resumed); resume (end the pause and wake the consumers at
          * once; the body becomes whether the queue was paused); reshard (give
          * the queue a new shard count, moving its messages; see
-         * CamelReliableRedisShards).
+         * CamelReliableRedisShards); unschedule (remove the queue's schedule;
+         * the body becomes whether it had one).
          * 
          * The option is a: {@code String} type.
          * 

@@ -1,0 +1,48 @@
+--[[
+  schedule-fire: enqueues the messages of a schedule's due ticks and advances its last fired tick, in one step, so
+  that a tick fires once however many instances see it: the call fires only while the schedule is the one the
+  caller computed the ticks from (its expression and last tick unchanged), and a tick's message id is its own
+  (<queue>@<tick epoch ms>). The ticks of one schedule never run at the same time: while the message of the last
+  tick fired is queued, delayed or in flight (not yet acked or dead-lettered), nothing fires.
+
+  KEYS[1] schedule  hash: cron, zone, last (see schedule-declare)
+  KEYS[2] dead      zset of the dead letters
+  KEYS[3..14] the queue's keys, as enqueue's (see enqueue.lua)
+
+  ARGV[1] the cron expression the ticks come from
+  ARGV[2] the last tick fired that they come after (epoch ms, as stored)
+  ARGV[3] the last tick fired after this call (epoch ms)
+  ARGV[4] the message id of the last tick fired
+  then 6 arguments per tick's message, as enqueue's; none when the call only moves the last tick past missed ones
+
+  Returns 1 fired (each tick's message enqueued, or a no-op for an id already known); 0 not fired: the schedule
+  was changed, removed, or fired by another instance since the caller read it; -1 not fired: the last tick's
+  message is not settled yet.
+
+  Fails with an error, before it writes anything, for a key of the wrong type or a message enqueue refuses.
+]]
+--- @include "includes/time"
+--- @include "includes/types"
+--- @include "includes/limits"
+--- @include "includes/wake"
+--- @include "includes/priority"
+--- @include "includes/group"
+--- @include "includes/enqueue_steps"
+
+require_type(KEYS[1], 'hash')
+local state = redis.call('HMGET', KEYS[1], 'cron', 'last')
+if state[1] ~= ARGV[1] or state[2] ~= ARGV[2] then
+  return 0
+end
+local k = {unpack(KEYS, 3, 14)}
+require_type(KEYS[2], 'zset')
+require_type(k[3], 'hash')
+if redis.call('HEXISTS', k[3], ARGV[4]) == 1 and not redis.call('ZSCORE', KEYS[2], ARGV[4]) then
+  return -1
+end
+require_batch((#ARGV - 4) / 6, 'schedule-fire')
+if #ARGV > 4 then
+  enqueue_write(k, enqueue_plan(k, ARGV, 5, #ARGV, 6, now_ms()))
+end
+redis.call('HSET', KEYS[1], 'last', ARGV[3])
+return 1

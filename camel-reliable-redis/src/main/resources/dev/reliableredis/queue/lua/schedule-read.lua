@@ -1,0 +1,15 @@
+--[[
+  schedule-read: a queue's schedule and the server time, in both modes.
+
+  KEYS[1] schedule  hash: cron, zone, last (see schedule-declare)
+
+  Returns {cron, zone, last, now}: cron, zone and last false when the queue has no schedule; now the server time
+  in epoch ms.
+]]
+--- @include "includes/time"
+--- @include "includes/types"
+
+require_type(KEYS[1], 'hash')
+local state = redis.call('HMGET', KEYS[1], 'cron', 'zone', 'last')
+state[4] = now_ms()
+return state

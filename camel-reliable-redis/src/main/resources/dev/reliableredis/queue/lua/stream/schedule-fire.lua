@@ -1,0 +1,51 @@
+--[[
+  stream/schedule-fire: stream mode's schedule-fire (see schedule-fire.lua): enqueues the messages of a schedule's
+  due ticks and advances its last fired tick, in one step, while the schedule is the one the caller computed the
+  ticks from; nothing fires while the message of the last tick fired is in the stream unacked, waiting for a
+  retry or delayed.
+
+  KEYS[1] schedule  hash: cron, zone, last (see schedule-declare)
+  KEYS[2..7] the queue's keys, as stream/enqueue's (see stream/enqueue.lua)
+
+  ARGV[1] the cron expression the ticks come from
+  ARGV[2] the last tick fired that they come after (epoch ms, as stored)
+  ARGV[3] the last tick fired after this call (epoch ms)
+  ARGV[4] the message id of the last tick fired
+  ARGV[5] approximate MAXLEN for the XADDs, 0 for none
+  then 4 arguments per tick's message, as stream/enqueue's; none when the call only moves the last tick past
+  missed ones
+
+  Returns 1 fired, 0 not fired (the schedule changed, was removed or fired by another instance), -1 not fired
+  (the last tick's message is not settled yet).
+
+  Fails with an error, before it writes anything, for a key of the wrong type or a delay argument stream/enqueue
+  refuses.
+]]
+--- @include "includes/time"
+--- @include "includes/types"
+--- @include "includes/limits"
+--- @include "stream/includes/add"
+--- @include "stream/includes/enqueue_steps"
+
+require_type(KEYS[1], 'hash')
+local state = redis.call('HMGET', KEYS[1], 'cron', 'last')
+if state[1] ~= ARGV[1] or state[2] ~= ARGV[2] then
+  return 0
+end
+local k = {unpack(KEYS, 2, 7)}
+require_type(k[1], 'stream')
+require_type(k[3], 'hash')
+require_type(k[4], 'zset')
+require_type(k[5], 'zset')
+require_type(k[6], 'hash')
+local ref = redis.call('HGET', k[3], ARGV[4])
+if (ref and string.sub(ref, 1, 2) ~= 'd:') or redis.call('ZSCORE', k[5], ARGV[4]) then
+  return -1
+end
+require_batch((#ARGV - 5) / 4, 'schedule-fire')
+if #ARGV > 5 then
+  local now = now_ms()
+  stream_enqueue_write(k, stream_enqueue_plan(k, ARGV, 6, #ARGV, now), ARGV[5], now)
+end
+redis.call('HSET', KEYS[1], 'last', ARGV[3])
+return 1

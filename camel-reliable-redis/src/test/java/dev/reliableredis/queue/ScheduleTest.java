@@ -1,0 +1,68 @@
+package dev.reliableredis.queue;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A queue's schedule in Redis, in both modes: declared, read with the server time, fired once per tick whoever
+ * fires it, and held while the last tick's message is not settled.
+ */
+class ScheduleTest extends QueueTestBase {
+
+    private static NewMessage tick(long at) {
+        return new NewMessage("orders@" + at, new byte[0], Map.of("CamelReliableRedisScheduledFor", at), 0);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"list", "stream"})
+    void aScheduleIsDeclaredOnceReplacedByAnotherExpressionAndRemoved(String mode) {
+        ReliableQueue queue = queueOfMode(mode, settings(60_000, 3, 100));
+
+        assertThat(queue.declareSchedule("* * * * * ?", "UTC")).isNull();
+        ScheduleState first = queue.scheduleState();
+        assertThat(first.cron()).isEqualTo("* * * * * ?");
+        assertThat(first.lastTick()).as("counted from the declaration, on the Redis clock").isBetween(now() - 5_000, now());
+        assertThat(queue.declareSchedule("0 0 2 * * ?", "Europe/Paris")).isEqualTo("* * * * * ?");
+        ScheduleState second = queue.scheduleState();
+        assertThat(second.zone()).isEqualTo("Europe/Paris");
+        assertThat(second.last()).as("the last tick is kept").isEqualTo(first.last());
+
+        assertThat(queue.unschedule()).isTrue();
+        assertThat(queue.scheduleState().exists()).isFalse();
+        assertThat(queue.unschedule()).isFalse();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"list", "stream"})
+    void aTickFiresOnceWhoeverFiresItAndTheNextWaitsForItsMessageToSettle(String mode) {
+        ReliableQueue queue = queueOfMode(mode, settings(60_000, 3, 100));
+        queue.declareSchedule("* * * * * ?", "UTC");
+        ScheduleState read = queue.scheduleState();
+        long tick = read.lastTick() + 1_000;
+        String previous = "orders@" + read.last();
+
+        assertThat(queue.fireTicks(read, tick, previous, List.of(tick(tick)))).isEqualTo(ScheduleFired.FIRED);
+        assertThat(queue.fireTicks(read, tick, previous, List.of(tick(tick))))
+                .as("another instance with the same reading").isEqualTo(ScheduleFired.STALE);
+
+        ScheduleState after = queue.scheduleState();
+        assertThat(after.lastTick()).isEqualTo(tick);
+        List<Delivery> claimed = queue.claim(10);
+        assertThat(claimed).extracting(Delivery::messageId).containsExactly("orders@" + tick);
+        assertThat(claimed.get(0).headers()).containsEntry("CamelReliableRedisScheduledFor", tick);
+        assertThat(queue.fireTicks(after, tick + 1_000, "orders@" + tick, List.of(tick(tick + 1_000))))
+                .as("the last tick runs").isEqualTo(ScheduleFired.HELD);
+
+        queue.ack(List.of(claimed.get(0).lease()));
+        assertThat(queue.fireTicks(after, tick + 1_000, "orders@" + tick, List.of(tick(tick + 1_000))))
+                .isEqualTo(ScheduleFired.FIRED);
+        assertThat(queue.fireTicks(queue.scheduleState(), tick + 5_000, "orders@" + (tick + 1_000), List.of()))
+                .as("moving past missed ticks while the last one waits").isEqualTo(ScheduleFired.HELD);
+        assertThat(counts(queue).ready()).isEqualTo(1);
+    }
+}
