@@ -105,7 +105,11 @@ public interface ReliableQueue {
      * when the queue has no schedule, or none that can be read.
      */
     default long nextTick() {
-        return -1;
+        try {
+            return ScheduleTicks.next(scheduleState());
+        } catch (UnsupportedOperationException noSchedules) {
+            return -1;
+        }
     }
 
     /** {@link #stats()} as a map, with {@code nextTick} (see {@link #nextTick()}) when the queue has a schedule. */

@@ -10,14 +10,16 @@ import io.lettuce.core.Range;
 import org.apache.camel.Exchange;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * exactlyOnce=true from a route's point of view (list mode, one Redis): what a route sends is enqueued by the ack
- * of the message it consumed, under ids derived from that message's, and by nothing else: not by a failed attempt,
- * a dead-lettering, a zombie whose lease expired, or a consumer JVM killed mid-route.
+ * exactlyOnce=true from a route's point of view (list mode, and stream mode where marked, one Redis): what a route
+ * sends is enqueued by the ack of the message it consumed, under ids derived from that message's, and by nothing
+ * else: not by a failed attempt, a dead-lettering, a zombie whose lease expired, or a consumer JVM killed mid-route.
  */
 class HandOffRoutesTest extends CamelRedisTestBase {
 
@@ -28,6 +30,12 @@ class HandOffRoutesTest extends CamelRedisTestBase {
 
     private List<String> readyIn(String queue) {
         return raw.lrange(key(queue, "ready"), 0, -1);
+    }
+
+    /** The ids of the messages waiting in the queue: its ready list, or its stream's entries in stream mode. */
+    private List<String> sentTo(String queue) {
+        return streamMode() ? raw.xrange(key(queue, "stream"), Range.create("-", "+")).stream()
+                .map(e -> e.getBody().get("id")).toList() : readyIn(queue);
     }
 
     private int deliveryCount(Exchange exchange) {
@@ -55,12 +63,15 @@ class HandOffRoutesTest extends CamelRedisTestBase {
         awaitStats("a", 0, 0, 0, 0);
     }
 
-    @Test
-    void aFailedAttemptEnqueuesNothingAndTheAttemptThatCompletesEnqueuesOnce() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"list", "stream"})
+    void aFailedAttemptEnqueuesNothingAndTheAttemptThatCompletesEnqueuesOnce(String mode) throws Exception {
+        this.mode = mode;
+        String toB = TO_B + "&mode=" + mode;
         routes(new RouteBuilder() {
             public void configure() {
-                from("reliable-redis:a?maxRetries=2&retryDelay=10").to(TO_B).to(TO_B).process(e -> {
-                    seenInB.add(raw.llen(key("b", "ready")));
+                from("reliable-redis:a?maxRetries=2&retryDelay=10&mode=" + mode).to(toB).to(toB).process(e -> {
+                    seenInB.add((long) sentTo("b").size());
                     if (deliveryCount(e) == 1) {
                         throw new IllegalStateException("after the sends");
                     }
@@ -71,8 +82,9 @@ class HandOffRoutesTest extends CamelRedisTestBase {
         String id = send("a", "order 1");
 
         awaitReceived(1);
-        await().atMost(Duration.ofSeconds(15)).until(() -> readyIn("b").equals(List.of(id + "/b/0", id + "/b/1")));
+        await().atMost(Duration.ofSeconds(15)).until(() -> sentTo("b").equals(List.of(id + "/b/0", id + "/b/1")));
         assertThat(seenInB).containsExactly(0L, 0L);
+        assertThat(bodyOf("b", id + "/b/1")).isEqualTo("order 1");
         awaitStats("a", 0, 0, 0, 0);
     }
 
@@ -141,29 +153,31 @@ class HandOffRoutesTest extends CamelRedisTestBase {
         assertThat(readyIn("b")).containsExactly(id + "/b/0");
     }
 
-    @Test
-    void aConsumerJvmKilledMidRouteHandsNothingOnAndTheRedeliveryHandsOnOnce() throws Exception {
-        String endpoint = "reliable-redis:a?visibilityTimeout=1500&reaperInterval=100";
+    @ParameterizedTest
+    @ValueSource(strings = {"list", "stream"})
+    void aConsumerJvmKilledMidRouteHandsNothingOnAndTheRedeliveryHandsOnOnce(String mode) throws Exception {
+        this.mode = mode;
+        String endpoint = "reliable-redis:a?visibilityTimeout=1500&reaperInterval=100&mode=" + mode;
+        String toB = TO_B + "&mode=" + mode;
         String id = send("a", "order 1");
-        ConsumerJvm victim = ConsumerJvm.start(redisUri(), endpoint, "hang-after:" + TO_B);
+        ConsumerJvm victim = ConsumerJvm.start(redisUri(), endpoint, "hang-after:" + toB);
         try {
             await("the victim sent and hangs").atMost(Duration.ofSeconds(30)).until(() -> !victim.processed().isEmpty());
         } finally {
             victim.kill();
         }
-        assertThat(raw.exists(key("b", "ready"), key("b", "messages"))).isZero();
+        assertThat(sentTo("b")).isEmpty();
 
         routes(new RouteBuilder() {
             public void configure() {
-                from(endpoint).to(TO_B).process(received::add);
+                from(endpoint).to(toB).process(received::add);
             }
         });
 
         awaitReceived(1);
         assertThat(deliveryCount(received.get(0))).isEqualTo(2);
-        await().atMost(Duration.ofSeconds(15)).until(() -> readyIn("b").equals(List.of(id + "/b/0")));
+        await().atMost(Duration.ofSeconds(15)).until(() -> sentTo("b").equals(List.of(id + "/b/0")));
     }
-
     @Test
     void aCommitWhoseReplyIsLostIsRetriedAndTheRetryIsRefusedWithTheSendsEnqueuedOnce() throws Exception {
         try (RedisProcess own = RedisProcess.start()) {

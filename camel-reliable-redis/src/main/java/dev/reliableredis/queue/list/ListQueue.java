@@ -20,6 +20,7 @@ import dev.reliableredis.queue.LuaScript;
 import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.PollingClaimer;
 import dev.reliableredis.queue.QueueCalls;
+import dev.reliableredis.queue.QueueSchedule;
 import dev.reliableredis.queue.QueueSection;
 import dev.reliableredis.queue.QueueSettings;
 import dev.reliableredis.queue.QueueStats;
@@ -29,7 +30,6 @@ import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.ScheduleFired;
 import dev.reliableredis.queue.ScheduleState;
-import dev.reliableredis.queue.ScheduleTicks;
 import dev.reliableredis.queue.Settled;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.SlotHash;
@@ -67,8 +67,6 @@ public final class ListQueue implements ReliableQueue {
     private static final LuaScript BROWSE = LuaScript.load("browse");
     private static final LuaScript PAUSE = LuaScript.load("pause");
     private static final LuaScript RESUME = LuaScript.load("resume");
-    private static final LuaScript SCHEDULE_DECLARE = LuaScript.load("schedule-declare");
-    private static final LuaScript SCHEDULE_READ = LuaScript.load("schedule-read");
     private static final LuaScript SCHEDULE_FIRE = LuaScript.load("schedule-fire");
 
     private final RedisGateway redis;
@@ -76,6 +74,7 @@ public final class ListQueue implements ReliableQueue {
     private final String keyPrefix;
     private final String name;
     private final ListKeys keys;
+    private final QueueSchedule schedule;
     private final QueueSettings settings;
     private final boolean deadLetters;
 
@@ -86,6 +85,7 @@ public final class ListQueue implements ReliableQueue {
         this.keyPrefix = keyPrefix;
         this.name = name;
         this.keys = new ListKeys(keyPrefix, name);
+        this.schedule = new QueueSchedule(redis, calls, keys.schedule);
         this.settings = settings;
         this.deadLetters = deadLetters;
     }
@@ -350,15 +350,12 @@ public final class ListQueue implements ReliableQueue {
 
     @Override
     public String declareSchedule(String cron, String zone) {
-        List<Object> before = calls.run("schedule", SCHEDULE_DECLARE, ScriptOutputType.MULTI, keys(keys.schedule),
-                bytes(cron), bytes(zone));
-        return text(before.get(0));
+        return schedule.declare(cron, zone);
     }
 
     @Override
     public ScheduleState scheduleState() {
-        return ScheduleState.ofReply(calls.run("schedule", SCHEDULE_READ, ScriptOutputType.MULTI,
-                keys(keys.schedule)));
+        return schedule.state();
     }
 
     @Override
@@ -366,23 +363,16 @@ public final class ListQueue implements ReliableQueue {
         List<byte[]> args = new ArrayList<>(List.of(bytes(state.cron()), bytes(state.last()), bytes(last),
                 bytes(previousId)));
         addMessages(args, ticks);
-        byte[][] enqueueKeys = enqueueKeys();
-        byte[][] all = new byte[2 + enqueueKeys.length][];
-        all[0] = keys.schedule;
-        all[1] = keys.dead;
-        System.arraycopy(enqueueKeys, 0, all, 2, enqueueKeys.length);
-        Long fired = calls.run("schedule", SCHEDULE_FIRE, ScriptOutputType.INTEGER, all, args);
+        List<byte[]> keyList = new ArrayList<>(List.of(keys.schedule, keys.dead));
+        keyList.addAll(List.of(enqueueKeys()));
+        Long fired = calls.run("schedule", SCHEDULE_FIRE, ScriptOutputType.INTEGER, keyList.toArray(new byte[0][]),
+                args);
         return ScheduleFired.of(fired);
     }
 
     @Override
-    public long nextTick() {
-        return ScheduleTicks.next(scheduleState());
-    }
-
-    @Override
     public boolean unschedule() {
-        return calls.run("unschedule", () -> redis.commands().del(keys.schedule)) == 1;
+        return schedule.remove();
     }
 
     @Override

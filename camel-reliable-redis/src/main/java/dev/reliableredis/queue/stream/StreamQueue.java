@@ -24,6 +24,7 @@ import dev.reliableredis.queue.LuaScript;
 import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.QueueCalls;
 import dev.reliableredis.queue.QueueException;
+import dev.reliableredis.queue.QueueSchedule;
 import dev.reliableredis.queue.QueueSection;
 import dev.reliableredis.queue.QueueSettings;
 import dev.reliableredis.queue.QueueStats;
@@ -33,7 +34,6 @@ import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.ScheduleFired;
 import dev.reliableredis.queue.ScheduleState;
-import dev.reliableredis.queue.ScheduleTicks;
 import dev.reliableredis.queue.Settled;
 import io.lettuce.core.Consumer;
 import io.lettuce.core.Limit;
@@ -96,8 +96,6 @@ public final class StreamQueue implements ReliableQueue {
     private static final LuaScript BROWSE = LuaScript.load("stream/browse");
     private static final LuaScript PAUSE = LuaScript.load("pause");
     private static final LuaScript RESUME = LuaScript.load("resume");
-    private static final LuaScript SCHEDULE_DECLARE = LuaScript.load("schedule-declare");
-    private static final LuaScript SCHEDULE_READ = LuaScript.load("schedule-read");
     private static final LuaScript SCHEDULE_FIRE = LuaScript.load("stream/schedule-fire");
 
     private final RedisGateway redis;
@@ -106,6 +104,7 @@ public final class StreamQueue implements ReliableQueue {
     private final String name;
     private final StreamOptions options;
     private final StreamKeys keys;
+    private final QueueSchedule schedule;
     private final QueueSettings settings;
     private final boolean deadLetters;
     /** Where the reaper's sweep of the id index goes on; each queue object walks the index on its own. */
@@ -119,6 +118,7 @@ public final class StreamQueue implements ReliableQueue {
         this.name = name;
         this.options = options;
         this.keys = new StreamKeys(keyPrefix, name, options);
+        this.schedule = new QueueSchedule(redis, calls, keys.schedule);
         this.settings = settings;
         this.deadLetters = deadLetters;
     }
@@ -455,15 +455,12 @@ public final class StreamQueue implements ReliableQueue {
 
     @Override
     public String declareSchedule(String cron, String zone) {
-        List<Object> before = calls.run("schedule", SCHEDULE_DECLARE, ScriptOutputType.MULTI, keys(keys.schedule),
-                bytes(cron), bytes(zone));
-        return text(before.get(0));
+        return schedule.declare(cron, zone);
     }
 
     @Override
     public ScheduleState scheduleState() {
-        return ScheduleState.ofReply(calls.run("schedule", SCHEDULE_READ, ScriptOutputType.MULTI,
-                keys(keys.schedule)));
+        return schedule.state();
     }
 
     @Override
@@ -471,22 +468,16 @@ public final class StreamQueue implements ReliableQueue {
         List<byte[]> args = new ArrayList<>(List.of(bytes(state.cron()), bytes(state.last()), bytes(last),
                 bytes(previousId), bytes(options.maxLen())));
         addMessages(args, ticks);
-        byte[][] enqueueKeys = enqueueKeys();
-        byte[][] all = new byte[1 + enqueueKeys.length][];
-        all[0] = keys.schedule;
-        System.arraycopy(enqueueKeys, 0, all, 1, enqueueKeys.length);
-        Long fired = calls.run("schedule", SCHEDULE_FIRE, ScriptOutputType.INTEGER, all, args);
+        List<byte[]> keyList = new ArrayList<>(List.of(keys.schedule));
+        keyList.addAll(List.of(enqueueKeys()));
+        Long fired = calls.run("schedule", SCHEDULE_FIRE, ScriptOutputType.INTEGER, keyList.toArray(new byte[0][]),
+                args);
         return ScheduleFired.of(fired);
     }
 
     @Override
-    public long nextTick() {
-        return ScheduleTicks.next(scheduleState());
-    }
-
-    @Override
     public boolean unschedule() {
-        return calls.run("unschedule", () -> redis.commands().del(keys.schedule)) == 1;
+        return schedule.remove();
     }
 
     @Override

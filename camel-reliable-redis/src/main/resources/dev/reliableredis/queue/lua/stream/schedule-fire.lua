@@ -24,12 +24,11 @@
 --- @include "includes/time"
 --- @include "includes/types"
 --- @include "includes/limits"
+--- @include "includes/schedule"
 --- @include "stream/includes/add"
 --- @include "stream/includes/enqueue_steps"
 
-require_type(KEYS[1], 'hash')
-local state = redis.call('HMGET', KEYS[1], 'cron', 'last')
-if state[1] ~= ARGV[1] or state[2] ~= ARGV[2] then
+if not schedule_unchanged(KEYS[1], ARGV[1], ARGV[2]) then
   return 0
 end
 local k = {unpack(KEYS, 2, 7)}

@@ -1,0 +1,43 @@
+package dev.reliableredis.queue;
+
+import java.util.List;
+
+import io.lettuce.core.ScriptOutputType;
+
+import static dev.reliableredis.queue.QueueCalls.keys;
+import static dev.reliableredis.queue.RedisBytes.bytes;
+import static dev.reliableredis.queue.RedisBytes.text;
+
+/** A queue's schedule hash, the same in both modes (see schedule-declare.lua); firing it is each mode's own. */
+public final class QueueSchedule {
+
+    private static final LuaScript DECLARE = LuaScript.load("schedule-declare");
+    private static final LuaScript READ = LuaScript.load("schedule-read");
+
+    private final RedisGateway redis;
+    private final QueueCalls calls;
+    private final byte[] key;
+
+    public QueueSchedule(RedisGateway redis, QueueCalls calls, byte[] key) {
+        this.redis = redis;
+        this.calls = calls;
+        this.key = key;
+    }
+
+    /** See {@link ReliableQueue#declareSchedule}. */
+    public String declare(String cron, String zone) {
+        List<Object> before = calls.run("schedule", DECLARE, ScriptOutputType.MULTI, keys(key), bytes(cron),
+                bytes(zone));
+        return text(before.get(0));
+    }
+
+    /** See {@link ReliableQueue#scheduleState}. */
+    public ScheduleState state() {
+        return ScheduleState.ofReply(calls.run("schedule", READ, ScriptOutputType.MULTI, keys(key)));
+    }
+
+    /** See {@link ReliableQueue#unschedule}. */
+    public boolean remove() {
+        return calls.run("unschedule", () -> redis.commands().del(key)) == 1;
+    }
+}
