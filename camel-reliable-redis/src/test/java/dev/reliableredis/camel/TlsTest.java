@@ -251,9 +251,14 @@ class TlsTest {
             Exchange accepted = template.request(endpoint + "&sslContextParameters=#trustsCa",
                     e -> e.getMessage().setBody("TLSv1.3"));
 
-            assertThat(refused.getException()).hasMessageContaining("TLS handshake with Redis failed")
-                    .hasMessageContaining("protocol_version");
+            // the server's protocol_version alert, or, when Netty sees the server close the connection before it
+            // reads the alert, what Lettuce (6.8 and 7) then reports: the handshake it was waiting for never came
+            assertThat(refused.getException()).isNotNull().message()
+                    .containsAnyOf("TLS handshake with Redis failed", "RedisHandshakeHandler not registered");
             assertThat(accepted.getException()).isNull();
+            long stored = "stream".equals(mode) ? tls13.commands().xlen("rr:{q}:stream")
+                    : tls13.commands().hlen("rr:{q}:messages");
+            assertThat(stored).as("only the TLSv1.3 send is stored").isEqualTo(1);
         }
     }
 
