@@ -135,8 +135,8 @@ class HandOffRoutesTest extends CamelRedisTestBase {
                 from("reliable-redis:a?visibilityTimeout=1000&extendVisibility=false&concurrentConsumers=2"
                      + "&reaperInterval=100").to(TO_B).process(e -> {
                          if (deliveryCount(e) == 1) {
-                             // the route's work outlasts the lease: the message is delivered again meanwhile
-                             Thread.sleep(2000);
+                             // the route's work outlasts the lease: it ends once the message ran again
+                             await("the redelivery").atMost(Duration.ofSeconds(15)).until(() -> !received.isEmpty());
                          }
                      }).process(received::add);
             }
