@@ -96,6 +96,10 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "redisClient": target.getConfiguration().setRedisClient(property(camelContext, io.lettuce.core.AbstractRedisClient.class, value)); return true;
         case "redisuri":
         case "redisUri": target.getConfiguration().setRedisUri(property(camelContext, java.lang.String.class, value)); return true;
+        case "requestreply":
+        case "requestReply": target.getConfiguration().setRequestReply(property(camelContext, boolean.class, value)); return true;
+        case "requesttimeout":
+        case "requestTimeout": target.getConfiguration().setRequestTimeout(property(camelContext, java.time.Duration.class, value).toMillis()); return true;
         case "retrybackoffmultiplier":
         case "retryBackoffMultiplier": target.getConfiguration().setRetryBackoffMultiplier(property(camelContext, double.class, value)); return true;
         case "retrydelay":
@@ -205,6 +209,10 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "redisClient": return io.lettuce.core.AbstractRedisClient.class;
         case "redisuri":
         case "redisUri": return java.lang.String.class;
+        case "requestreply":
+        case "requestReply": return boolean.class;
+        case "requesttimeout":
+        case "requestTimeout": return long.class;
         case "retrybackoffmultiplier":
         case "retryBackoffMultiplier": return double.class;
         case "retrydelay":
@@ -310,6 +318,10 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "redisClient": return target.getConfiguration().getRedisClient();
         case "redisuri":
         case "redisUri": return target.getConfiguration().getRedisUri();
+        case "requestreply":
+        case "requestReply": return target.getConfiguration().isRequestReply();
+        case "requesttimeout":
+        case "requestTimeout": return target.getConfiguration().getRequestTimeout();
         case "retrybackoffmultiplier":
         case "retryBackoffMultiplier": return target.getConfiguration().getRetryBackoffMultiplier();
         case "retrydelay":

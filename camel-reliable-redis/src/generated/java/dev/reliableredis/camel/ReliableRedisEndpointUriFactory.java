@@ -23,7 +23,7 @@ public class ReliableRedisEndpointUriFactory extends org.apache.camel.support.co
     private static final Set<String> SECRET_PROPERTY_NAMES;
     private static final Map<String, String> MULTI_VALUE_PREFIXES;
     static {
-        Set<String> props = new HashSet<>(53);
+        Set<String> props = new HashSet<>(55);
         props.add("bridgeErrorHandler");
         props.add("browseLimit");
         props.add("commandTimeout");
@@ -63,6 +63,8 @@ public class ReliableRedisEndpointUriFactory extends org.apache.camel.support.co
         props.add("reaperInterval");
         props.add("redisClient");
         props.add("redisUri");
+        props.add("requestReply");
+        props.add("requestTimeout");
         props.add("retryBackoffMultiplier");
         props.add("retryDelay");
         props.add("schedule");

@@ -89,6 +89,10 @@ public class ReliableRedisConfiguration {
     private long timeToLive;
     @UriParam(label = "producer", defaultValue = "false")
     private boolean exactlyOnce;
+    @UriParam(label = "producer", defaultValue = "false")
+    private boolean requestReply;
+    @UriParam(label = "producer", defaultValue = "20000", javaType = "java.time.Duration")
+    private long requestTimeout = 20_000;
     @UriParam(label = "consumer", enums = "deadLetter,drop", defaultValue = "deadLetter")
     private String expiredMessages = "deadLetter";
     @UriParam(label = "consumer", enums = "weighted,strict", defaultValue = "weighted")
@@ -155,6 +159,9 @@ public class ReliableRedisConfiguration {
         if (rateLimit().isOn() && shards > 1) {
             throw new IllegalArgumentException("rateLimit=" + rateLimit + " cannot be combined with shards=" + shards
                     + ": the limit is kept on one queue; use shards=1, or no rateLimit");
+        }
+        if (requestTimeout <= 0) {
+            throw new IllegalArgumentException("requestTimeout must be more than 0 ms, was " + requestTimeout + " ms");
         }
         if (timeToLive < 0) {
             throw new IllegalArgumentException("timeToLive must be 0 ms (none) or more, was " + timeToLive + " ms");
@@ -525,6 +532,32 @@ public class ReliableRedisConfiguration {
      */
     public void setExactlyOnce(boolean exactlyOnce) {
         this.exactlyOnce = exactlyOnce;
+    }
+
+    public boolean isRequestReply() {
+        return requestReply;
+    }
+
+    /**
+     * Sends each exchange as a request and waits for its reply: the consumer route's final body and travelling
+     * headers when it acks the request, an error (the exchange fails with a RequestFailedException) when it
+     * dead-letters it. The reply comes back on an inbox of this producer's; no reply within requestTimeout fails the
+     * exchange with an ExchangeTimedOutException. Without it, an InOut exchange only enqueues, as any other does.
+     */
+    public void setRequestReply(boolean requestReply) {
+        this.requestReply = requestReply;
+    }
+
+    public long getRequestTimeout() {
+        return requestTimeout;
+    }
+
+    /**
+     * With requestReply, how long a request waits for its reply. The request expires then too (its time to live is
+     * at most this), so that it is not run after its requester gave up.
+     */
+    public void setRequestTimeout(long requestTimeout) {
+        this.requestTimeout = requestTimeout;
     }
 
     public String getPriorityMode() {

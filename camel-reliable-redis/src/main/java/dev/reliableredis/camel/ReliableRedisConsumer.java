@@ -16,6 +16,7 @@ import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.LeaseKeeper;
 import dev.reliableredis.queue.QueueException;
 import dev.reliableredis.queue.ReliableQueue;
+import dev.reliableredis.queue.ReplyTo;
 import dev.reliableredis.queue.ScheduleTicks;
 import org.apache.camel.Exchange;
 import org.apache.camel.ExchangePropertyKey;
@@ -208,7 +209,8 @@ public class ReliableRedisConsumer extends DefaultConsumer implements ShutdownAw
             getEndpoint().activity().delivered.increment();
             HeldSends held = new HeldSends(queue, delivery.messageId());
             exchange.setProperty(HeldSends.PROPERTY, held);
-            exchange.getExchangeExtension().addOnCompletion(new SettleOnCompletion(settler, delivery.lease(), held));
+            exchange.getExchangeExtension().addOnCompletion(
+                    new SettleOnCompletion(settler, delivery.lease(), held, requester(delivery), getEndpoint()));
             getProcessor().process(exchange);
         } catch (Exception e) {
             getExceptionHandler().handleException("Error processing message '" + delivery.messageId()
@@ -217,6 +219,23 @@ public class ReliableRedisConsumer extends DefaultConsumer implements ShutdownAw
             if (exchange != null) {
                 releaseExchange(exchange, false);
             }
+        }
+    }
+
+    /**
+     * Where the delivery's reply goes, when it is a request: null for any other message, and for a dead letter,
+     * which was answered when it was dead-lettered.
+     */
+    private ReplyTo requester(Delivery delivery) {
+        if (configuration.isConsumeDeadLetters()) {
+            return null;
+        }
+        try {
+            return ReplyTo.of(delivery.headers());
+        } catch (IllegalArgumentException e) {
+            LOG.warn("Message '{}' of queue '{}' is settled without a reply: {}", delivery.messageId(), queue.name(),
+                    e.getMessage());
+            return null;
         }
     }
 

@@ -2,6 +2,7 @@ package dev.reliableredis.camel;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -9,6 +10,7 @@ import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
 
 import dev.reliableredis.queue.BrowsedMessage;
+import dev.reliableredis.queue.HeaderCodec;
 import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.QueueSection;
 import dev.reliableredis.queue.QueueStats;
@@ -16,6 +18,9 @@ import dev.reliableredis.queue.Queues;
 import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.ReplicaWait;
+import dev.reliableredis.queue.Reply;
+import dev.reliableredis.queue.ReplyInbox;
+import dev.reliableredis.queue.ReplyTo;
 import dev.reliableredis.queue.list.ListReshard;
 import dev.reliableredis.queue.sharded.ShardCount;
 import dev.reliableredis.queue.stream.StreamReshard;
@@ -24,8 +29,10 @@ import org.apache.camel.Category;
 import org.apache.camel.Consumer;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
+import org.apache.camel.NoTypeConversionAvailableException;
 import org.apache.camel.Processor;
 import org.apache.camel.Producer;
+import org.apache.camel.TypeConversionException;
 import org.apache.camel.api.management.ManagedAttribute;
 import org.apache.camel.api.management.ManagedOperation;
 import org.apache.camel.api.management.ManagedResource;
@@ -37,6 +44,8 @@ import org.apache.camel.spi.UriEndpoint;
 import org.apache.camel.spi.UriParam;
 import org.apache.camel.spi.UriPath;
 import org.apache.camel.support.DefaultEndpoint;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Send and receive messages through a reliable queue on Redis: leases, acks, retries with backoff, dead letters
@@ -48,6 +57,8 @@ import org.apache.camel.support.DefaultEndpoint;
 @ManagedResource(description = "A reliable-redis endpoint: its queue's depths and ages, what it did, and admin "
                                + "operations")
 public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilterStrategyAware, BrowsableEndpoint {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ReliableRedisEndpoint.class);
 
     @UriPath(description = "The queue name: letters, digits and . _ : - (at most 200 characters).")
     @Metadata(required = true)
@@ -150,6 +161,11 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
     }
 
     /** The sends of this endpoint's producers, started with the first producer. */
+    /** A new inbox for the replies to one producer's requests; the producer closes it. */
+    ReplyInbox replyInbox() {
+        return new ReplyInbox(gateway, configuration.getKeyPrefix(), queueName);
+    }
+
     synchronized Enqueuer enqueuer() {
         if (enqueuer == null) {
             enqueuer = new Enqueuer(queue, replicaWait, getCamelContext().getExecutorServiceManager(), this,
@@ -397,6 +413,51 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
         if (failure != null) {
             message.setHeader(ReliableRedisConstants.FAILURE, failure);
         }
+    }
+
+    /** The message's headers that travel with it: what the header filter lets out, of the types that can travel. */
+    Map<String, Object> travellingHeaders(Exchange exchange, Message message) {
+        Map<String, Object> headers = new LinkedHashMap<>();
+        message.getHeaders().forEach((name, value) -> {
+            if (headerFilterStrategy.applyFilterToCamelHeaders(name, value, exchange)) {
+                return;
+            }
+            if (HeaderCodec.isSupported(value)) {
+                headers.put(name, value);
+            } else {
+                LOG.debug("Header '{}' of type {} does not travel: only String, Integer, Long, Double, Boolean "
+                          + "and byte[] values do", name, value == null ? "null" : value.getClass().getName());
+            }
+        });
+        return headers;
+    }
+
+    /**
+     * The reply to a request that the exchange completed: its body as bytes and its travelling headers, or an error
+     * reply when the body cannot be converted to bytes.
+     */
+    Reply reply(Exchange exchange, ReplyTo requester) {
+        Message message = exchange.getMessage();
+        byte[] body;
+        try {
+            body = message.getBody() == null ? new byte[0]
+                    : getCamelContext().getTypeConverter().mandatoryConvertTo(byte[].class, exchange, message.getBody());
+        } catch (NoTypeConversionAvailableException | TypeConversionException e) {
+            return Reply.failed(requester.correlationId(), "The reply of queue '" + queueName
+                    + "' has a body that cannot be converted to bytes: " + e.getMessage());
+        }
+        return new Reply(requester.correlationId(), body, travellingHeaders(exchange, message), null);
+    }
+
+    /** Sets the reply's body and travelling headers (as the header filter lets them in) on the message. */
+    void fillIn(Exchange exchange, Reply reply) {
+        Message message = exchange.getMessage();
+        reply.headers().forEach((name, value) -> {
+            if (!headerFilterStrategy.applyFilterToExternalHeaders(name, value, exchange)) {
+                message.setHeader(name, value);
+            }
+        });
+        message.setBody(reply.body());
     }
 
     @Override

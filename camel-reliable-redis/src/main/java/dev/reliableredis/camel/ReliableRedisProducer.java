@@ -2,21 +2,26 @@ package dev.reliableredis.camel;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeoutException;
 
 import dev.reliableredis.queue.HeaderCodec;
 import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.QueueException;
 import dev.reliableredis.queue.ReliableQueue;
+import dev.reliableredis.queue.Reply;
+import dev.reliableredis.queue.ReplyInbox;
+import dev.reliableredis.queue.ReplyTo;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
+import org.apache.camel.ExchangeTimedOutException;
 import org.apache.camel.Message;
 import org.apache.camel.health.HealthCheckHelper;
 import org.apache.camel.health.WritableHealthCheckRepository;
-import org.apache.camel.spi.HeaderFilterStrategy;
 import org.apache.camel.support.DefaultAsyncProducer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,12 +33,16 @@ import org.slf4j.LoggerFactory;
  * sends of all threads into one script call per round trip, and the exchange continues when its messages are stored.
  * A send that Redis did not accept fails the exchange. With exactlyOnce, a send of an exchange that came from a
  * reliable-redis consumer is held instead, for the ack of the consumed message to enqueue (see {@link HeldSends}).
+ * With requestReply, the exchange continues when the consumer's reply comes to this producer's {@link ReplyInbox}.
  */
 public class ReliableRedisProducer extends DefaultAsyncProducer {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReliableRedisProducer.class);
 
     private Enqueuer enqueuer;
+    /** With requestReply: where this producer's replies come, and the pool its exchanges go on from. */
+    private ReplyInbox inbox;
+    private ExecutorService replies;
     /** Where an exchange keeps the ids of its failed send through this producer until a send succeeds. */
     private final String unsentIdsProperty;
     private WritableHealthCheckRepository healthChecks;
@@ -57,6 +66,11 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
     protected void doStart() throws Exception {
         super.doStart();
         enqueuer = getEndpoint().enqueuer();
+        if (getEndpoint().getConfiguration().isRequestReply()) {
+            inbox = getEndpoint().replyInbox();
+            replies = getEndpoint().getCamelContext().getExecutorServiceManager()
+                    .newDefaultThreadPool(this, "ReliableRedisReplies[" + getEndpoint().getQueueName() + "]");
+        }
         // health checks are optional: only when the application has a health check registry
         healthChecks = HealthCheckHelper.getHealthCheckRepository(getEndpoint().getCamelContext(), "producers",
                 WritableHealthCheckRepository.class);
@@ -69,6 +83,12 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
 
     @Override
     protected void doStop() throws Exception {
+        if (inbox != null) {
+            inbox.close();
+            inbox = null;
+            getEndpoint().getCamelContext().getExecutorServiceManager().shutdown(replies);
+            replies = null;
+        }
         if (healthChecks != null && healthCheck != null) {
             healthChecks.removeHealthCheck(healthCheck);
             healthCheck = null;
@@ -141,6 +161,10 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
     private boolean enqueue(ReliableQueue queue, Exchange exchange, AsyncCallback callback) throws Exception {
         Message message = exchange.getMessage();
         boolean batch = message.getBody() instanceof List<?>;
+        if (inbox != null && batch) {
+            throw new IllegalArgumentException("requestReply sends one request per exchange, but the body of the "
+                    + "exchange to queue '" + queue.name() + "' is a List");
+        }
         HeldSends held = getEndpoint().getConfiguration().isExactlyOnce() ? HeldSends.of(exchange) : null;
         String deduplicationId = message.getHeader(ReliableRedisConstants.DEDUPLICATION_ID, String.class);
         if (held != null && (deduplicationId == null || deduplicationId.isEmpty())) {
@@ -148,27 +172,18 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
         }
         UnsentIds ids = UnsentIds.reusable(exchange, unsentIdsProperty,
                 batch ? ((List<?>) message.getBody()).size() : 1);
-        List<NewMessage> messages = batch ? elements(exchange, (List<?>) message.getBody(), deduplicationId, ids)
-                : List.of(toMessage(exchange, message.getBody(), travellingHeaders(exchange, message),
-                        message.getHeader(ReliableRedisConstants.DELAY, 0L, Long.class),
-                        idOrGenerated(deduplicationId, ids, 0),
-                        message.getHeader(ReliableRedisConstants.SHARD_KEY, String.class),
-                        timeToLive(message, getEndpoint().getConfiguration().getTimeToLive()),
-                        priority(message, NewMessage.DEFAULT_PRIORITY),
-                        message.getHeader(ReliableRedisConstants.GROUP_ID, String.class)));
-        if (getEndpoint().getConfiguration().isStreamMode()) {
-            // refused here, not by the queue: sends of other exchanges may share its enqueue call
-            if (messages.stream().anyMatch(m -> m.priority() != NewMessage.DEFAULT_PRIORITY)) {
-                throw new IllegalArgumentException(ReliableRedisConstants.PRIORITY + " is set, but stream-mode queue '"
-                        + queue.name() + "' delivers in the order of its stream, without priorities");
-            }
-            if (messages.stream().anyMatch(m -> m.groupId() != null)) {
-                throw new IllegalArgumentException(ReliableRedisConstants.GROUP_ID + " is set, but stream-mode queue '"
-                        + queue.name() + "' has no message groups: its consumer group reads the stream in one order "
-                        + "for all");
-            }
+        ReplyInbox.Request request = inbox == null ? null : inbox.expect(requestTimeout());
+        List<NewMessage> messages;
+        try {
+            messages = batch ? elements(exchange, (List<?>) message.getBody(), deduplicationId, ids)
+                    : List.of(single(exchange, idOrGenerated(deduplicationId, ids, 0), request));
+            checkStreamMode(queue, messages);
+        } catch (Exception e) {
+            forget(request);
+            throw e;
         }
-        if (held != null && hold(held, queue, messages)) {
+        // a request is never held: its reply would wait for the ack that waits for the route that waits for it
+        if (held != null && request == null && hold(held, queue, messages)) {
             List<String> heldIds = messages.stream().map(NewMessage::id).toList();
             message.setHeader(ReliableRedisConstants.MESSAGE_ID, batch ? heldIds : heldIds.get(0));
             callback.done(true);
@@ -180,22 +195,114 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
                 enqueued = enqueuer.sendAndWait(messages);
             } catch (RuntimeException e) {
                 keepUnsent(exchange, messages);
+                forget(request);
                 throw e;
             }
             sent(queue, exchange, batch, messages, enqueued);
+            if (request != null && requestStored(exchange, queue, request, enqueued.get(0))) {
+                CompletableFuture<Reply> reply = request.reply();
+                Throwable failed = reply.handle((done, error) -> error).join();
+                replied(exchange, queue, failed, failed == null ? reply.join() : null);
+            }
             callback.done(true);
             return true;
         }
         enqueuer.send(messages, (enqueued, error) -> {
             if (error != null) {
                 keepUnsent(exchange, messages);
+                forget(request);
                 exchange.setException(error instanceof CompletionException wrapped ? wrapped.getCause() : error);
             } else {
                 sent(queue, exchange, batch, messages, enqueued);
+                if (request != null && requestStored(exchange, queue, request, enqueued.get(0))) {
+                    // the rest of the route runs on the reply pool, not on the inbox's reader or a timer thread
+                    request.reply().whenCompleteAsync((reply, failed) -> {
+                        replied(exchange, queue, failed, reply);
+                        callback.done(false);
+                    }, replies);
+                    return;
+                }
             }
             callback.done(false);
         });
         return false;
+    }
+
+    /** The one message of an exchange whose body is not a List; for a request, one that carries its inbox. */
+    private NewMessage single(Exchange exchange, String id, ReplyInbox.Request request) throws Exception {
+        Message message = exchange.getMessage();
+        Map<String, Object> headers = getEndpoint().travellingHeaders(exchange, message);
+        long timeToLive = timeToLive(message, getEndpoint().getConfiguration().getTimeToLive());
+        if (request != null) {
+            headers.put(ReplyTo.HEADER, request.to().header());
+            // a request that outlives its requester's wait would run for nothing
+            timeToLive = timeToLive > 0 ? Math.min(timeToLive, requestTimeout().toMillis())
+                    : requestTimeout().toMillis();
+        }
+        return toMessage(exchange, message.getBody(), headers,
+                message.getHeader(ReliableRedisConstants.DELAY, 0L, Long.class), id,
+                message.getHeader(ReliableRedisConstants.SHARD_KEY, String.class), timeToLive,
+                priority(message, NewMessage.DEFAULT_PRIORITY),
+                message.getHeader(ReliableRedisConstants.GROUP_ID, String.class));
+    }
+
+    /** Refuses what stream mode cannot do; here, not by the queue: sends of other exchanges may share its call. */
+    private void checkStreamMode(ReliableQueue queue, List<NewMessage> messages) {
+        if (!getEndpoint().getConfiguration().isStreamMode()) {
+            return;
+        }
+        if (messages.stream().anyMatch(m -> m.priority() != NewMessage.DEFAULT_PRIORITY)) {
+            throw new IllegalArgumentException(ReliableRedisConstants.PRIORITY + " is set, but stream-mode queue '"
+                    + queue.name() + "' delivers in the order of its stream, without priorities");
+        }
+        if (messages.stream().anyMatch(m -> m.groupId() != null)) {
+            throw new IllegalArgumentException(ReliableRedisConstants.GROUP_ID + " is set, but stream-mode queue '"
+                    + queue.name() + "' has no message groups: its consumer group reads the stream in one order "
+                    + "for all");
+        }
+    }
+
+    private Duration requestTimeout() {
+        return Duration.ofMillis(getEndpoint().getConfiguration().getRequestTimeout());
+    }
+
+    private void forget(ReplyInbox.Request request) {
+        if (request != null) {
+            inbox.forget(request);
+        }
+    }
+
+    /**
+     * Whether the request was stored, to wait for its reply. A send that was a no-op (the queue knows its id
+     * already) gets no reply: the exchange fails at once.
+     */
+    private boolean requestStored(Exchange exchange, ReliableQueue queue, ReplyInbox.Request request,
+            boolean enqueued) {
+        if (enqueued) {
+            return true;
+        }
+        forget(request);
+        exchange.setException(new RequestFailedException("Request '" + exchange.getMessage().getHeader(
+                ReliableRedisConstants.MESSAGE_ID) + "' to queue '" + queue.name() + "' has the id of a message the "
+                + "queue knows already: it was not sent, and no reply comes", exchange));
+        return false;
+    }
+
+    /** Makes the reply the exchange's message, or fails the exchange with the error reply or the timeout. */
+    private void replied(Exchange exchange, ReliableQueue queue, Throwable failed, Reply reply) {
+        Throwable cause = failed instanceof CompletionException wrapped ? wrapped.getCause() : failed;
+        if (cause instanceof TimeoutException) {
+            exchange.setException(new ExchangeTimedOutException(exchange, requestTimeout().toMillis(),
+                    "No reply to request '" + exchange.getMessage().getHeader(ReliableRedisConstants.MESSAGE_ID)
+                    + "' from queue '" + queue.name() + "' within requestTimeout (" + requestTimeout().toMillis()
+                    + " ms)"));
+        } else if (cause != null) {
+            exchange.setException(cause);
+        } else if (reply.isError()) {
+            exchange.setException(new RequestFailedException(reply.error(), exchange));
+        } else {
+            getEndpoint().fillIn(exchange, reply);
+        }
     }
 
     /**
@@ -247,7 +354,7 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
     private List<NewMessage> elements(Exchange exchange, List<?> body, String batchId, UnsentIds unsent)
             throws Exception {
         Message message = exchange.getMessage();
-        Map<String, Object> headers = travellingHeaders(exchange, message);
+        Map<String, Object> headers = getEndpoint().travellingHeaders(exchange, message);
         long delay = message.getHeader(ReliableRedisConstants.DELAY, 0L, Long.class);
         String shardKey = message.getHeader(ReliableRedisConstants.SHARD_KEY, String.class);
         long timeToLive = timeToLive(message, getEndpoint().getConfiguration().getTimeToLive());
@@ -258,7 +365,7 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
             String id = batchId == null || batchId.isEmpty() ? null : batchId + ":" + i;
             if (body.get(i) instanceof Message element) {
                 String own = element.getHeader(ReliableRedisConstants.DEDUPLICATION_ID, String.class);
-                messages.add(toMessage(exchange, element.getBody(), travellingHeaders(exchange, element),
+                messages.add(toMessage(exchange, element.getBody(), getEndpoint().travellingHeaders(exchange, element),
                         element.getHeader(ReliableRedisConstants.DELAY, 0L, Long.class),
                         idOrGenerated(own != null ? own : id, unsent, i),
                         element.getHeader(ReliableRedisConstants.SHARD_KEY, shardKey, String.class),
@@ -307,22 +414,5 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
     @Override
     public String toString() {
         return "ReliableRedisProducer[" + getEndpoint().getQueueName() + "]";
-    }
-
-    private Map<String, Object> travellingHeaders(Exchange exchange, Message message) {
-        HeaderFilterStrategy filter = getEndpoint().getHeaderFilterStrategy();
-        Map<String, Object> headers = new LinkedHashMap<>();
-        message.getHeaders().forEach((name, value) -> {
-            if (filter.applyFilterToCamelHeaders(name, value, exchange)) {
-                return;
-            }
-            if (HeaderCodec.isSupported(value)) {
-                headers.put(name, value);
-            } else {
-                LOG.debug("Header '{}' of type {} does not travel: only String, Integer, Long, Double, Boolean "
-                          + "and byte[] values do", name, value == null ? "null" : value.getClass().getName());
-            }
-        });
-        return headers;
     }
 }

@@ -5,6 +5,7 @@ import java.util.List;
 
 import dev.reliableredis.queue.HandOff;
 import dev.reliableredis.queue.Lease;
+import dev.reliableredis.queue.ReplyTo;
 import org.apache.camel.Exchange;
 import org.apache.camel.TypeConversionException;
 import org.apache.camel.spi.Synchronization;
@@ -17,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * rollback-only, is nacked with the reason. An exchange that carries the header
  * {@link ReliableRedisConstants#RETRY_AFTER}, completed or failed, is given back to be due again after it instead.
  * The ack of an exchange that sent through producers with {@code exactlyOnce=true} enqueues what it sent (see
- * {@link HeldSends}); any other outcome drops that.
+ * {@link HeldSends}); any other outcome drops that. A request's ack carries the route's result to its requester, and
+ * its dead-lettering an error reply; an attempt that is retried replies nothing.
  */
 final class SettleOnCompletion implements Synchronization {
 
@@ -27,11 +29,17 @@ final class SettleOnCompletion implements Synchronization {
     private final Settler settler;
     private final Lease lease;
     private final HeldSends held;
+    /** Where the reply goes when the delivery is a request, else null. */
+    private final ReplyTo requester;
+    private final ReliableRedisEndpoint endpoint;
 
-    SettleOnCompletion(Settler settler, Lease lease, HeldSends held) {
+    SettleOnCompletion(Settler settler, Lease lease, HeldSends held, ReplyTo requester,
+            ReliableRedisEndpoint endpoint) {
         this.settler = settler;
         this.lease = lease;
         this.held = held;
+        this.requester = requester;
+        this.endpoint = endpoint;
     }
 
     @Override
@@ -44,11 +52,11 @@ final class SettleOnCompletion implements Synchronization {
         } else if (exchange.isRollbackOnly() || exchange.isRollbackOnlyLast()) {
             // markRollbackOnly() and markRollbackOnlyLast() stop the route without an exception: Camel reports the
             // exchange as complete, but the route asked for the message to be tried again
-            settler.nack(lease, ROLLED_BACK);
-        } else if (handOffs.isEmpty()) {
+            settler.nack(lease, ROLLED_BACK, requester);
+        } else if (handOffs.isEmpty() && requester == null) {
             settler.ack(lease);
         } else {
-            settler.handOff(lease, handOffs);
+            settler.handOff(lease, handOffs, requester, requester == null ? null : endpoint.reply(exchange, requester));
         }
     }
 
@@ -59,7 +67,7 @@ final class SettleOnCompletion implements Synchronization {
         if (retryAfter != null) {
             settler.retryAfter(lease, retryAfter);
         } else {
-            settler.nack(lease, reason(exchange));
+            settler.nack(lease, reason(exchange), requester);
         }
     }
 

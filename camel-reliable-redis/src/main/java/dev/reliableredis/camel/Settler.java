@@ -14,6 +14,8 @@ import dev.reliableredis.queue.HandOff;
 import dev.reliableredis.queue.Lease;
 import dev.reliableredis.queue.LeaseKeeper;
 import dev.reliableredis.queue.ReliableQueue;
+import dev.reliableredis.queue.Reply;
+import dev.reliableredis.queue.ReplyTo;
 import dev.reliableredis.queue.ReplicaWait;
 import dev.reliableredis.queue.Settled;
 import dev.reliableredis.queue.SettlementBatcher;
@@ -66,16 +68,41 @@ final class Settler {
         settle(lease, "ack", () -> batcher.ack(lease), 0);
     }
 
-    /** Acks the lease and enqueues what its exchange sent, in one call: either both land, or neither does. */
-    void handOff(Lease lease, List<HandOff> handOffs) {
+    /**
+     * Acks the lease and enqueues what its exchange sent, in one call: either both land, or neither does. For a
+     * request ({@code requester} not null), the reply goes to the requester in that call too.
+     */
+    void handOff(Lease lease, List<HandOff> handOffs, ReplyTo requester, Reply reply) {
         leases.settling(lease);
-        settle(lease, "ack", () -> batcher.handOff(lease, handOffs), 0);
+        settle(lease, "ack", () -> batcher.handOff(lease, handOffs, requester, reply), 0);
     }
 
-    void nack(Lease lease, String reason) {
+    /**
+     * Settles the delivery as failed. A request ({@code requester} not null) that this dead-letters gets an error
+     * reply, once Redis has dead-lettered it.
+     */
+    void nack(Lease lease, String reason, ReplyTo requester) {
         leases.settling(lease);
         Failure failure = new Failure(lease, reason);
-        settle(lease, "nack", () -> batcher.nack(failure), 0);
+        settle(lease, "nack", () -> batcher.nack(failure).thenCompose(settled ->
+                settled == Settled.DEAD_LETTERED && requester != null ? replyFailed(lease, requester, reason, settled)
+                        : CompletableFuture.completedFuture(settled)), 0);
+    }
+
+    /**
+     * Sends a dead-lettered request's error reply. A failure is logged, not retried: the nack landed, and a retry
+     * of it would be refused; the requester times out instead.
+     */
+    private CompletableFuture<Settled> replyFailed(Lease lease, ReplyTo requester, String reason, Settled settled) {
+        String error = "Request '" + lease.messageId() + "' was dead-lettered by the consumer of queue '" + queue
+                       + "': " + reason;
+        return batcher.reply(requester, Reply.failed(requester.correlationId(), error)).handle((done, failed) -> {
+            if (failed != null) {
+                LOG.warn("The error reply to request '{}' of queue '{}' did not reach Redis; its requester times out: "
+                         + "{}", lease.messageId(), queue, failed.getMessage());
+            }
+            return settled;
+        });
     }
 
     /** Gives the delivery back, due again after {@code delay}, at most maxRetryAfter: no failure, no retry used. */

@@ -44,6 +44,14 @@ public final class QueueNames {
     }
 
     /**
+     * The inbox of a requester of the queue, {@code <keyPrefix>:{<queue>}:reply:<inbox>}: a shard's consumer replies
+     * into the key of the queue it belongs to (shard 0's slot), where the requester waits.
+     */
+    public static String replyKey(String keyPrefix, String queue, String inbox) {
+        return keyBase(keyPrefix, SHARD_SUFFIX.matcher(queue).replaceFirst("")) + "reply:" + inbox;
+    }
+
+    /**
      * The name of shard {@code index} of a sharded queue: the queue's own name for shard 0, so that a queue given
      * shards keeps its messages in shard 0, and {@code <queue>#<index>} for the others. Each name is a hash tag of
      * its own, so that each shard has its own Redis Cluster slot.

@@ -74,7 +74,31 @@ public interface ReliableQueue {
      * {@link #canHandOffTo} accepts.
      */
     default CompletableFuture<Settled> handOffAsync(Lease lease, List<HandOff> handOffs) {
-        throw new UnsupportedOperationException(this + " cannot hand messages off in the script call of its ack");
+        return handOffAsync(lease, handOffs, null, null);
+    }
+
+    /**
+     * As {@link #handOffAsync(Lease, List)}, and, for a request ({@code to} not null), appends the reply to its
+     * requester's inbox: in the same script call, all or nothing, when the inbox is in the queue's slot (always but
+     * for a shard other than 0 on a Redis Cluster); else right after the ack landed, so that a failure between the
+     * two leaves the requester without its reply, to time out.
+     */
+    default CompletableFuture<Settled> handOffAsync(Lease lease, List<HandOff> handOffs, ReplyTo to, Reply reply) {
+        if (!handOffs.isEmpty()) {
+            throw new UnsupportedOperationException(this + " cannot hand messages off in the script call of its ack");
+        }
+        return ackAsync(List.of(lease)).thenCompose(results -> replyIfAcked(results.get(0), to, reply));
+    }
+
+    /** Appends the reply to the inbox when the settlement acked the request; the settlement's result. */
+    default CompletableFuture<Settled> replyIfAcked(Settled settled, ReplyTo to, Reply reply) {
+        return settled != Settled.ACKED || to == null ? CompletableFuture.completedFuture(settled)
+                : replyAsync(to, reply).thenApply(done -> settled);
+    }
+
+    /** Appends the reply to the requester's inbox in a call of its own (a dead-lettered request's error reply). */
+    default CompletableFuture<Void> replyAsync(ReplyTo to, Reply reply) {
+        throw new UnsupportedOperationException(this + " cannot reply to requests");
     }
 
     /**

@@ -45,14 +45,15 @@ public final class SettlementBatcher {
     }
 
     /**
-     * An ack that enqueues what its exchange sent ({@link ReliableQueue#handOffAsync}): a call of its own, since its
-     * keys and arguments are its own; with waitReplicas, waited for as an ack call is.
+     * An ack that enqueues what its exchange sent, and answers a request when {@code to} is not null
+     * ({@link ReliableQueue#handOffAsync(Lease, List, ReplyTo, Reply)}): a call of its own, since its keys and
+     * arguments are its own; with waitReplicas, waited for as an ack call is.
      */
-    public CompletableFuture<Settled> handOff(Lease lease, List<HandOff> handOffs) {
+    public CompletableFuture<Settled> handOff(Lease lease, List<HandOff> handOffs, ReplyTo to, Reply reply) {
         long start = System.nanoTime();
         CompletableFuture<Settled> call;
         try {
-            call = queue.handOffAsync(lease, handOffs);
+            call = queue.handOffAsync(lease, handOffs, to, reply);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -61,5 +62,10 @@ public final class SettlementBatcher {
                 roundTrips.record("handoff", System.nanoTime() - start);
             }
         }), (result, why) -> unreplicatedAcks.accept(List.of(result), why));
+    }
+
+    /** The error reply of a request that was dead-lettered, in a call of its own. */
+    public CompletableFuture<Void> reply(ReplyTo to, Reply reply) {
+        return queue.replyAsync(to, reply);
     }
 }

@@ -25,7 +25,7 @@ class RedisLayoutDocTest {
             "includes/time", "includes/types", "includes/backoff", "includes/limits", "includes/claim_record",
             "reshard-read", "reshard-put", "reshard-drop", "pause", "resume", "includes/pause", "includes/capacity",
             "includes/rate", "includes/priority", "includes/group", "includes/ack_steps", "includes/enqueue_steps",
-            "schedule-declare", "schedule-read", "schedule-fire", "includes/schedule");
+            "schedule-declare", "schedule-read", "schedule-fire", "includes/schedule", "reply", "includes/reply");
     private static final List<String> STREAM_SCRIPTS = List.of("stream/enqueue", "stream/claim", "stream/ack",
             "stream/nack", "stream/extend", "stream/release", "stream/reap", "stream/redrive", "stream/purge",
             "stream/stats", "stream/browse", "stream/leave", "stream/includes/groups", "stream/includes/dead_letter",

@@ -30,7 +30,7 @@ public final class LeastPrivilegeUser {
      * the component sends and its Lua scripts run (Redis checks the ACL for each redis.call too).
      */
     public static final String RULE = "resetkeys ~rr:* resetchannels -@all +evalsha +eval +ping +blpop +client|id "
-            + "+client|unblock +time +type +exists +get +set +del +pttl +incrby +lpop +lpush +rpush +llen +lindex +lrange +ltrim +hget +hmget +hlen "
+            + "+client|unblock +time +type +exists +get +set +del +pttl +pexpire +incrby +lpop +lpush +rpush +llen +lindex +lrange +ltrim +hget +hmget +hlen "
             + "+hset +hdel +hexists +hscan +zadd +zrem +zscore +zmscore +zcard +zcount +zrange +zrangebyscore +zrangebylex +zremrangebyscore +zpopmin "
             + "+xadd +xack +xclaim +xdel +xlen +xrange +xrevrange +xpending +xread +xreadgroup +xinfo|groups +xinfo|stream "
             + "+xgroup|create +xgroup|delconsumer";

@@ -17,6 +17,7 @@ import dev.reliableredis.queue.Claimant;
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.Failure;
+import dev.reliableredis.queue.HandOff;
 import dev.reliableredis.queue.Lease;
 import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.PartialFailure;
@@ -24,6 +25,8 @@ import dev.reliableredis.queue.QueueSection;
 import dev.reliableredis.queue.QueueStats;
 import dev.reliableredis.queue.ReapResult;
 import dev.reliableredis.queue.ReliableQueue;
+import dev.reliableredis.queue.Reply;
+import dev.reliableredis.queue.ReplyTo;
 import dev.reliableredis.queue.RequestBatcher;
 import dev.reliableredis.queue.Settled;
 
@@ -155,6 +158,24 @@ public final class ShardedQueue implements ReliableQueue {
     public CompletableFuture<List<Settled>> ackAsync(List<Lease> leases) {
         return new ShardBatches<>(leases, shards.size(), ShardLeases::shardOf, ShardLeases::untag)
                 .call((shard, batch) -> shards.get(shard).ackAsync(batch));
+    }
+
+    /**
+     * A request's ack goes to its shard, which carries the reply in the same call where its slot allows. Messages
+     * are not handed off to a sharded queue, nor from one.
+     */
+    @Override
+    public CompletableFuture<Settled> handOffAsync(Lease lease, List<HandOff> handOffs, ReplyTo to, Reply reply) {
+        if (!handOffs.isEmpty()) {
+            throw new UnsupportedOperationException(this + " cannot hand messages off in the script call of its ack");
+        }
+        return shards.get(ShardLeases.shardOf(lease)).handOffAsync(ShardLeases.untag(lease), handOffs, to, reply);
+    }
+
+    /** Every shard's requests are answered in the queue's inbox, in shard 0's slot. */
+    @Override
+    public CompletableFuture<Void> replyAsync(ReplyTo to, Reply reply) {
+        return shards.get(0).replyAsync(to, reply);
     }
 
     @Override

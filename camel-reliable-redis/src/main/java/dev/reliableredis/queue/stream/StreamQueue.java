@@ -31,6 +31,9 @@ import dev.reliableredis.queue.QueueStats;
 import dev.reliableredis.queue.RateLimit;
 import dev.reliableredis.queue.ReapResult;
 import dev.reliableredis.queue.RedisGateway;
+import dev.reliableredis.queue.Replies;
+import dev.reliableredis.queue.Reply;
+import dev.reliableredis.queue.ReplyTo;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.ScheduleFired;
 import dev.reliableredis.queue.ScheduleState;
@@ -319,9 +322,17 @@ public final class StreamQueue implements ReliableQueue {
     }
 
     @Override
-    public CompletableFuture<Settled> handOffAsync(Lease lease, List<HandOff> handOffs) {
+    public CompletableFuture<Settled> handOffAsync(Lease lease, List<HandOff> handOffs, ReplyTo to, Reply reply) {
+        byte[] inbox = to == null ? null : Replies.inbox(keyPrefix, name, to);
+        if (inbox != null && !Replies.inSlotOf(redis, inbox, keys.stream)) {
+            return handOffAsync(lease, handOffs, null, null).thenCompose(settled -> replyIfAcked(settled, to, reply));
+        }
         List<byte[]> keyList = new ArrayList<>(List.of(ackKeys()));
         List<byte[]> args = ackArgs(List.of(lease));
+        if (inbox != null) {
+            keyList.add(inbox);
+        }
+        Replies.addReply(args, to, reply);
         for (HandOff handOff : handOffs) {
             if (!canHandOffTo(handOff.target())) {
                 throw new IllegalArgumentException(this + " cannot hand messages off to " + handOff.target()
@@ -333,9 +344,14 @@ public final class StreamQueue implements ReliableQueue {
             args.add(bytes(handOff.messages().size()));
             target.addMessages(args, handOff.messages());
         }
-        CompletableFuture<List<Object>> reply = calls.runAsync(null, "handoff", HANDOFF, ScriptOutputType.MULTI,
+        CompletableFuture<List<Object>> call = calls.runAsync(null, "handoff", HANDOFF, ScriptOutputType.MULTI,
                 keyList.toArray(new byte[0][]), args.toArray(new byte[0][]));
-        return reply.thenApply(codes -> Settled.ofAck((Long) codes.get(0)));
+        return call.thenApply(codes -> Settled.ofAck((Long) codes.get(0)));
+    }
+
+    @Override
+    public CompletableFuture<Void> replyAsync(ReplyTo to, Reply reply) {
+        return Replies.push(calls, Replies.inbox(keyPrefix, name, to), to, reply);
     }
 
     @Override

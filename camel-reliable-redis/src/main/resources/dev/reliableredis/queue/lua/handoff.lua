@@ -5,16 +5,19 @@
   it runs. The target queues are on the same Redis (on a Cluster, in the same slot) as the consumed one.
 
   KEYS[1..13] the consumed queue's keys, as ack's (see ack.lua)
-  KEYS[14 + 12(q-1) .. 13 + 12q] the keys of the q-th target queue, as enqueue's (see enqueue.lua)
+  KEYS[14] the requester's inbox, when the delivery is a request answered with this ack (r = 1; else r = 0 and
+    there is no such key)
+  KEYS[14 + r + 12(q-1) .. 13 + r + 12q] the keys of the q-th target queue, as enqueue's (see enqueue.lua)
 
   ARGV[1] idempotency window of the consumed queue in ms (0: the id is forgotten at once)
   ARGV[2], ARGV[3] id and lease token of the delivery
+  ARGV[4], ARGV[5] the reply and how long its inbox is kept, in ms (see includes/reply); "" and 0 for none
   then for each target queue, in the order of its keys: the number m of its messages, then 6m arguments, 6 per
   message as enqueue's
 
   Returns {1, codes of the first target queue, codes of the second, ...} when the delivery was acked, each code
-  as enqueue's (1 stored, 0 a no-op: the id is known); {0} when it was refused: the token is not the current
-  lease, or the message no longer exists; nothing is written then.
+  as enqueue's (1 stored, 0 a no-op: the id is known), and the reply appended to the inbox; {0} when it was
+  refused: the token is not the current lease, or the message no longer exists; nothing is written then.
 
   Fails with an error, before it writes anything, for a key of the wrong type, more than 1000 messages for one
   queue (includes/limits), or a message enqueue refuses.
@@ -29,6 +32,7 @@
 --- @include "includes/group"
 --- @include "includes/ack_steps"
 --- @include "includes/enqueue_steps"
+--- @include "includes/reply"
 
 local ACK_KEYS, ENQUEUE_KEYS, STRIDE = 13, 12, 6
 
@@ -36,9 +40,13 @@ local ack = ack_plan(KEYS, 2, 3)
 if ack.codes[1] == 0 then
   return {0}
 end
+local inbox = ARGV[4] ~= '' and KEYS[ACK_KEYS + 1] or nil
+if inbox then
+  reply_check(inbox)
+end
 local now = now_ms()
-local targets, at = {}, 4
-for first = ACK_KEYS + 1, #KEYS, ENQUEUE_KEYS do
+local targets, at = {}, 6
+for first = ACK_KEYS + (inbox and 2 or 1), #KEYS, ENQUEUE_KEYS do
   local m = tonumber(ARGV[at])
   require_batch(m, 'handoff')
   local k = {unpack(KEYS, first, first + ENQUEUE_KEYS - 1)}
@@ -51,6 +59,9 @@ local reply = {1}
 for _, target in ipairs(targets) do
   enqueue_write(target.keys, target.plan)
   reply[#reply + 1] = target.plan.codes
+end
+if inbox then
+  reply_write(inbox, ARGV[4], tonumber(ARGV[5]))
 end
 ack_write(KEYS, ack, tonumber(ARGV[1]), now)
 return reply

@@ -1630,6 +1630,82 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
+         * Sends each exchange as a request and waits for its reply: the
+         * consumer route's final body and travelling headers when it acks the
+         * request, an error (the exchange fails with a RequestFailedException)
+         * when it dead-letters it. The reply comes back on an inbox of this
+         * producer's; no reply within requestTimeout fails the exchange with an
+         * ExchangeTimedOutException. Without it, an InOut exchange only
+         * enqueues, as any other does.
+         * 
+         * The option is a: <code>boolean</code> type.
+         * 
+         * Default: false
+         * Group: producer
+         * 
+         * @param requestReply the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointProducerBuilder requestReply(boolean requestReply) {
+            doSetProperty("requestReply", requestReply);
+            return this;
+        }
+        /**
+         * Sends each exchange as a request and waits for its reply: the
+         * consumer route's final body and travelling headers when it acks the
+         * request, an error (the exchange fails with a RequestFailedException)
+         * when it dead-letters it. The reply comes back on an inbox of this
+         * producer's; no reply within requestTimeout fails the exchange with an
+         * ExchangeTimedOutException. Without it, an InOut exchange only
+         * enqueues, as any other does.
+         * 
+         * The option will be converted to a <code>boolean</code> type.
+         * 
+         * Default: false
+         * Group: producer
+         * 
+         * @param requestReply the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointProducerBuilder requestReply(String requestReply) {
+            doSetProperty("requestReply", requestReply);
+            return this;
+        }
+        /**
+         * With requestReply, how long a request waits for its reply. The
+         * request expires then too (its time to live is at most this), so that
+         * it is not run after its requester gave up.
+         * 
+         * The option is a: <code>long</code> type.
+         * 
+         * Default: 20000
+         * Group: producer
+         * 
+         * @param requestTimeout the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointProducerBuilder requestTimeout(long requestTimeout) {
+            doSetProperty("requestTimeout", requestTimeout);
+            return this;
+        }
+        /**
+         * With requestReply, how long a request waits for its reply. The
+         * request expires then too (its time to live is at most this), so that
+         * it is not run after its requester gave up.
+         * 
+         * The option will be converted to a <code>long</code> type.
+         * 
+         * Default: 20000
+         * Group: producer
+         * 
+         * @param requestTimeout the value to set
+         * @return the dsl builder
+         */
+        default ReliableRedisEndpointProducerBuilder requestTimeout(String requestTimeout) {
+            doSetProperty("requestTimeout", requestTimeout);
+            return this;
+        }
+        /**
          * A message sent by this endpoint and not claimed within this long of
          * the send (Redis time) is never delivered: it is dead-lettered, or
          * dropped (expiredMessages); ms, or a duration such as 10m; 0: it lives

@@ -5,16 +5,19 @@
   nothing. The target queues are on the same Redis (on a Cluster, in the same slot) as the consumed one.
 
   KEYS[1..7] the consumed queue's keys, as stream/ack's (see stream/ack.lua)
-  KEYS[8 + 6(q-1) .. 7 + 6q] the keys of the q-th target queue, as stream/enqueue's (see stream/enqueue.lua)
+  KEYS[8] the requester's inbox, when the delivery is a request answered with this ack (r = 1; else r = 0 and
+    there is no such key)
+  KEYS[8 + r + 6(q-1) .. 7 + r + 6q] the keys of the q-th target queue, as stream/enqueue's (see stream/enqueue.lua)
 
   ARGV[1..5] group, consumer, idempotency window, deletion rule and entry reference prefix, as stream/ack's
   ARGV[6], ARGV[7], ARGV[8] entry id, lease token and message id of the delivery
+  ARGV[9], ARGV[10] the reply and how long its inbox is kept, in ms (see includes/reply); "" and 0 for none
   then for each target queue, in the order of its keys: its approximate MAXLEN (0 for none), the number m of its
   messages, then 4m arguments, 4 per message as stream/enqueue's
 
   Returns {1, codes of the first target queue, codes of the second, ...} when the delivery was acked, each code
-  as stream/enqueue's (1 stored, 0 a no-op: the id is known); {0} when it was refused: the delivery is not pending
-  with this consumer at that count; nothing is written then.
+  as stream/enqueue's (1 stored, 0 a no-op: the id is known), and the reply appended to the inbox; {0} when it
+  was refused: the delivery is not pending with this consumer at that count; nothing is written then.
 
   Fails with an error, before it writes anything, for a key of the wrong type, more than 1000 messages for one
   queue (includes/limits), or a delay argument stream/enqueue refuses.
@@ -27,6 +30,7 @@
 --- @include "stream/includes/add"
 --- @include "stream/includes/ack_steps"
 --- @include "stream/includes/enqueue_steps"
+--- @include "includes/reply"
 
 local ACK_KEYS, ENQUEUE_KEYS = 7, 6
 
@@ -34,9 +38,13 @@ local ack = stream_ack_plan(KEYS, ARGV[1], ARGV[2], 6, 8)
 if ack.codes[1] == 0 then
   return {0}
 end
+local inbox = ARGV[9] ~= '' and KEYS[ACK_KEYS + 1] or nil
+if inbox then
+  reply_check(inbox)
+end
 local now = now_ms()
-local targets, at = {}, 9
-for first = ACK_KEYS + 1, #KEYS, ENQUEUE_KEYS do
+local targets, at = {}, 11
+for first = ACK_KEYS + (inbox and 2 or 1), #KEYS, ENQUEUE_KEYS do
   local k = {unpack(KEYS, first, first + ENQUEUE_KEYS - 1)}
   require_type(k[1], 'stream')
   require_type(k[2], 'stream')
@@ -54,6 +62,9 @@ local reply = {1}
 for _, target in ipairs(targets) do
   stream_enqueue_write(target.keys, target.plan, target.maxLen, now)
   reply[#reply + 1] = target.plan.codes
+end
+if inbox then
+  reply_write(inbox, ARGV[9], tonumber(ARGV[10]))
 end
 stream_ack_write(KEYS, ARGV[1], ack, tonumber(ARGV[3]), ARGV[4], ARGV[5], now)
 return reply
