@@ -161,14 +161,11 @@ public final class ShardedQueue implements ReliableQueue {
     }
 
     /**
-     * A request's ack goes to its shard, which carries the reply in the same call where its slot allows. Messages
-     * are not handed off to a sharded queue, nor from one.
+     * A request's ack goes to its shard, which carries the reply in the same call where its slot allows. No handOffs
+     * come here: {@link #canHandOffTo} accepts no target.
      */
     @Override
     public CompletableFuture<Settled> handOffAsync(Lease lease, List<HandOff> handOffs, ReplyTo to, Reply reply) {
-        if (!handOffs.isEmpty()) {
-            throw new UnsupportedOperationException(this + " cannot hand messages off in the script call of its ack");
-        }
         return shards.get(ShardLeases.shardOf(lease)).handOffAsync(ShardLeases.untag(lease), handOffs, to, reply);
     }
 
