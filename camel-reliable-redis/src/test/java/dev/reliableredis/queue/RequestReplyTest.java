@@ -7,9 +7,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import dev.reliableredis.testsupport.RedisProcess;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -62,7 +63,7 @@ class RequestReplyTest extends QueueTestBase {
             Reply reply = request.reply().get(10, TimeUnit.SECONDS);
             assertThat(new String(reply.body())).isEqualTo("result");
             assertThat(reply.headers()).containsEntry("status", "ok").containsEntry("attempt", 2);
-            assertThat(raw.keys("rr:{q}:reply:*")).as("the one reply was taken, nothing else came").isEmpty();
+            assertThat(RedisProcess.keys(raw, "rr:{q}:reply:*")).as("the one reply was taken, nothing else came").isEmpty();
             assertThat(counts(queue)).isEqualTo(new QueueStats(0, 0, 0, 0));
         }
     }
@@ -75,7 +76,7 @@ class RequestReplyTest extends QueueTestBase {
             assertThatThrownBy(() -> late.reply().get(10, TimeUnit.SECONDS))
                     .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(TimeoutException.class);
             QueueCalls.await(queue.replyAsync(late.to(), answer(late.to(), "too late")));
-            await().atMost(Duration.ofSeconds(10)).until(() -> raw.keys("rr:{q}:reply:*").isEmpty());
+            await().atMost(Duration.ofSeconds(10)).until(() -> RedisProcess.keys(raw, "rr:{q}:reply:*").isEmpty());
 
             ReplyInbox.Request next = inbox.expect(Duration.ofSeconds(30));
             QueueCalls.await(queue.replyAsync(next.to(), Reply.failed(next.to().correlationId(), "dead-lettered")));

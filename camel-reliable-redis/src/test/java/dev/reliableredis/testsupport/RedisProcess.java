@@ -25,6 +25,7 @@ import io.lettuce.core.SslOptions;
 import io.lettuce.core.StaticCredentialsProvider;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.api.sync.RedisKeyCommands;
 import org.junit.jupiter.api.Assumptions;
 
 import static org.awaitility.Awaitility.await;
@@ -207,7 +208,7 @@ public final class RedisProcess implements AutoCloseable {
      * The keys matching the pattern, by SCAN: {@code KEYS} has a different binary signature in Lettuce 6 and 7,
      * and the tests run on both.
      */
-    public static List<String> keys(RedisCommands<String, String> commands, String pattern) {
+    public static List<String> keys(RedisKeyCommands<String, String> commands, String pattern) {
         return ScanIterator.scan(commands, ScanArgs.Builder.matches(pattern)).stream().toList();
     }
 
