@@ -108,6 +108,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "scheduletimezone":
         case "scheduleTimeZone": target.getConfiguration().setScheduleTimeZone(property(camelContext, java.lang.String.class, value)); return true;
         case "shards": target.getConfiguration().setShards(property(camelContext, int.class, value)); return true;
+        case "slotgroup":
+        case "slotGroup": target.getConfiguration().setSlotGroup(property(camelContext, java.lang.String.class, value)); return true;
         case "sslcontextparameters":
         case "sslContextParameters": target.getConfiguration().setSslContextParameters(property(camelContext, org.apache.camel.support.jsse.SSLContextParameters.class, value)); return true;
         case "streamkey":
@@ -221,6 +223,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "scheduletimezone":
         case "scheduleTimeZone": return java.lang.String.class;
         case "shards": return int.class;
+        case "slotgroup":
+        case "slotGroup": return java.lang.String.class;
         case "sslcontextparameters":
         case "sslContextParameters": return org.apache.camel.support.jsse.SSLContextParameters.class;
         case "streamkey":
@@ -330,6 +334,8 @@ public class ReliableRedisEndpointConfigurer extends PropertyConfigurerSupport i
         case "scheduletimezone":
         case "scheduleTimeZone": return target.getConfiguration().getScheduleTimeZone();
         case "shards": return target.getConfiguration().getShards();
+        case "slotgroup":
+        case "slotGroup": return target.getConfiguration().getSlotGroup();
         case "sslcontextparameters":
         case "sslContextParameters": return target.getConfiguration().getSslContextParameters();
         case "streamkey":

@@ -23,7 +23,7 @@ public class ReliableRedisEndpointUriFactory extends org.apache.camel.support.co
     private static final Set<String> SECRET_PROPERTY_NAMES;
     private static final Map<String, String> MULTI_VALUE_PREFIXES;
     static {
-        Set<String> props = new HashSet<>(55);
+        Set<String> props = new HashSet<>(56);
         props.add("bridgeErrorHandler");
         props.add("browseLimit");
         props.add("commandTimeout");
@@ -70,6 +70,7 @@ public class ReliableRedisEndpointUriFactory extends org.apache.camel.support.co
         props.add("schedule");
         props.add("scheduleTimeZone");
         props.add("shards");
+        props.add("slotGroup");
         props.add("sslContextParameters");
         props.add("streamKey");
         props.add("synchronous");

@@ -55,6 +55,11 @@ final class HeldSends {
         return messageId + "/" + queue + "/" + n;
     }
 
+    /** The name of the queue the exchange's message came from. */
+    String consumedQueue() {
+        return consumed.name();
+    }
+
     /** Whether sends to the target can be held: it is on the same Redis (and slot) as the consumed queue. */
     boolean canHold(ReliableQueue target) {
         return consumed.canHandOffTo(target);

@@ -86,7 +86,8 @@ public class ReliableRedisComponent extends HealthCheckComponent implements SSLC
     /** The endpoint started: it joins its queue's monitor, which binds the queue's meters when it is the first. */
     synchronized QueueMonitor attach(ReliableRedisEndpoint endpoint) {
         QueueMonitor monitor = monitors.computeIfAbsent(endpoint.queueKey(),
-                key -> new QueueMonitor(endpoint.getQueueName(), endpoint.getMode(), endpoint.getKeyPrefix(),
+                key -> new QueueMonitor(endpoint.getQueueName(), endpoint.getMode(),
+                        endpoint.getConfiguration().queueKeyPrefix(),
                         endpoint.getConfiguration().isStreamMode() ? endpoint.getConfiguration().getGroup() : null));
         if (monitor.attach(endpoint)) {
             monitor.metersBound(QueueMeters.bind(getCamelContext(), monitor));

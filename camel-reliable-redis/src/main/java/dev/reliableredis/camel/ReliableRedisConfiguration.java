@@ -43,6 +43,8 @@ public class ReliableRedisConfiguration {
     private long commandTimeout = 10_000;
     @UriParam(label = "common", defaultValue = "1")
     private int shards = 1;
+    @UriParam(label = "common,advanced")
+    private String slotGroup;
 
     @UriParam(label = "consumer", defaultValue = "30000", javaType = "java.time.Duration")
     private long visibilityTimeout = 30_000;
@@ -137,7 +139,7 @@ public class ReliableRedisConfiguration {
             streamOptions();
         }
         validateShards();
-        QueueNames.validatePrefix(keyPrefix);
+        queueKeyPrefix();
         if (commandTimeout <= 0) {
             throw new IllegalArgumentException("commandTimeout must be more than 0 ms, was " + commandTimeout + " ms");
         }
@@ -213,6 +215,11 @@ public class ReliableRedisConfiguration {
             throw new IllegalArgumentException("shards must be between 1 and " + ShardedQueue.MAX_SHARDS + ", was "
                                                + shards);
         }
+        if (shards > 1 && slotGroup != null && !slotGroup.isEmpty()) {
+            throw new IllegalArgumentException("shards=" + shards + " cannot be combined with slotGroup=" + slotGroup
+                    + ": a slot group keeps its queues in one Redis Cluster slot, and shards spread a queue over many; "
+                    + "use shards=1, or no slotGroup");
+        }
         if (shards > 1 && isStreamMode() && (streamKey != null || deadLetterKey != null)) {
             // every shard needs a stream and a dead-letter stream of its own, and these options name one of each
             throw new IllegalArgumentException("shards=" + shards + " cannot be combined with streamKey or "
@@ -239,6 +246,14 @@ public class ReliableRedisConfiguration {
                     + "Cluster (a node list in redisUri, or a RedisClusterClient): use a standalone or Sentinel Redis, "
                     + "or " + (waitAof ? "waitAof=false" : "waitReplicas=0"));
         }
+    }
+
+    /**
+     * The key prefix the queue engine takes, checked: keyPrefix, followed by the slot group's hash tag when slotGroup
+     * is set.
+     */
+    public String queueKeyPrefix() {
+        return QueueNames.inSlotGroup(QueueNames.validatePrefix(keyPrefix), slotGroup);
     }
 
     /** The settings the queue engine needs, checked. */
@@ -390,6 +405,20 @@ public class ReliableRedisConfiguration {
         this.shards = shards;
     }
 
+    public String getSlotGroup() {
+        return slotGroup;
+    }
+
+    /**
+     * Puts the queue's keys in the Redis Cluster slot of this group instead of its own:
+     * keyPrefix:{slotGroup}:{queueName}:part. Queues of one slot group can be handed off to one another with
+     * exactlyOnce=true on a Redis Cluster; every endpoint of a queue must name the same group, as it names the same
+     * keyPrefix. Not with shards.
+     */
+    public void setSlotGroup(String slotGroup) {
+        this.slotGroup = slotGroup;
+    }
+
     public long getVisibilityTimeout() {
         return visibilityTimeout;
     }
@@ -527,8 +556,9 @@ public class ReliableRedisConfiguration {
      * held, and enqueued by the script call that acks the consumed message, fenced by its lease token, or dropped
      * when the message is retried or dead-lettered. The sent message's id is derived from the consumed one's
      * (<id>/<queue>/<n>). An unsharded queue of the consumed queue's mode on the same Redis (and, on a Cluster, in the
-     * same hash slot) is handed off to so; any other queue gets the send at once, under the derived id, so that it
-     * is enqueued once within the idempotency window. A send of any other exchange is not affected.
+     * same hash slot: give both queues one slotGroup) is handed off to so; any other queue gets the send at once,
+     * under the derived id, so that it is enqueued once within the idempotency window, unless this endpoint names a
+     * slotGroup, which the exchange then fails for. A send of any other exchange is not affected.
      */
     public void setExactlyOnce(boolean exactlyOnce) {
         this.exactlyOnce = exactlyOnce;

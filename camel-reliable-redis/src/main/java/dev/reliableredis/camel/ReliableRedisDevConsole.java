@@ -159,6 +159,9 @@ public class ReliableRedisDevConsole extends AbstractDevConsole {
     private static JsonObject options(ReliableRedisConfiguration configuration) {
         JsonObject options = new JsonObject();
         options.put("keyPrefix", configuration.getKeyPrefix());
+        if (configuration.getSlotGroup() != null) {
+            options.put("slotGroup", configuration.getSlotGroup());
+        }
         options.put("visibilityTimeout", configuration.getVisibilityTimeout());
         options.put("maxRetries", configuration.getMaxRetries());
         options.put("retryDelay", configuration.getRetryDelay());

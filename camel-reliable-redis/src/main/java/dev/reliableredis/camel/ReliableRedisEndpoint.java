@@ -110,11 +110,12 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
             gateway = RedisUris.gateway(getComponent().clientResources(), configuration.getRedisUri(),
                     configuration.getUsername(), configuration.getPassword(), tls, timeout);
         }
-        queue = Queues.open(gateway, configuration.getKeyPrefix(), queueName, configuration.getShards(),
+        String keyPrefix = configuration.queueKeyPrefix();
+        queue = Queues.open(gateway, keyPrefix, queueName, configuration.getShards(),
                 configuration.isStreamMode() ? configuration.streamOptions() : null, configuration.queueSettings());
-        shardCount = new ShardCount(gateway, configuration.getKeyPrefix(), queueName, configuration.getShards(),
-                configuration.isStreamMode() ? new StreamReshard(gateway, configuration.getKeyPrefix(), queueName)
-                        : new ListReshard(gateway, configuration.getKeyPrefix(), queueName));
+        shardCount = new ShardCount(gateway, keyPrefix, queueName, configuration.getShards(),
+                configuration.isStreamMode() ? new StreamReshard(gateway, keyPrefix, queueName)
+                        : new ListReshard(gateway, keyPrefix, queueName));
         Duration waitTimeout = Duration.ofMillis(configuration.getWaitTimeout());
         replicaWait = configuration.isWaitAof()
                 ? ReplicaWait.appendOnlyFiles(gateway, configuration.getWaitReplicas(), waitTimeout)
@@ -160,12 +161,12 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
         return (ReliableRedisComponent) super.getComponent();
     }
 
-    /** The sends of this endpoint's producers, started with the first producer. */
     /** A new inbox for the replies to one producer's requests; the producer closes it. */
     ReplyInbox replyInbox() {
-        return new ReplyInbox(gateway, configuration.getKeyPrefix(), queueName);
+        return new ReplyInbox(gateway, configuration.queueKeyPrefix(), queueName);
     }
 
+    /** The sends of this endpoint's producers, started with the first producer. */
     synchronized Enqueuer enqueuer() {
         if (enqueuer == null) {
             enqueuer = new Enqueuer(queue, replicaWait, getCamelContext().getExecutorServiceManager(), this,
@@ -194,7 +195,7 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
         String redis = configuration.getRedisClient() != null
                 ? "client@" + System.identityHashCode(configuration.getRedisClient())
                 : configuration.getRedisUri() + "|" + configuration.getUsername();
-        String key = redis + "|" + configuration.getKeyPrefix() + "|" + queueName + "|" + configuration.getMode() + "|"
+        String key = redis + "|" + configuration.queueKeyPrefix() + "|" + queueName + "|" + configuration.getMode() + "|"
                      + configuration.getShards();
         return configuration.isStreamMode()
                 ? key + "|" + configuration.getStreamKey() + "|" + configuration.getGroup()
@@ -236,6 +237,11 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
     @ManagedAttribute(description = "The prefix of the queue's Redis keys")
     public String getKeyPrefix() {
         return configuration.getKeyPrefix();
+    }
+
+    @ManagedAttribute(description = "The slot group whose Redis Cluster slot the queue's keys share, if any")
+    public String getSlotGroup() {
+        return configuration.getSlotGroup();
     }
 
     @ManagedAttribute(description = "Messages ready to be claimed (-1 when Redis cannot be read)")

@@ -5,7 +5,8 @@ import java.util.Optional;
 /**
  * One Redis key of a queue, read back from its name: {@code <keyPrefix>:{<queue>}:<part>} for shard 0 (the queue's
  * own keys) and {@code <keyPrefix>:{<queue>#<shard>}:<part>} for shard 1 and on, as {@link QueueNames#keyBase} and
- * {@link QueueNames#shard} make them. The one parser of the layout, for whoever finds queues by their keys.
+ * {@link QueueNames#shard} make them. The one parser of the layout, for whoever finds queues by their keys; the keys
+ * of a queue in a slot group ({@link QueueNames#inSlotGroup}) are not read.
  *
  * @param queue the queue's name, without a shard's suffix
  * @param shard the shard the key belongs to, 0 for an unsharded queue
@@ -17,7 +18,8 @@ public record QueueKey(String queue, int shard, String part) {
     public static Optional<QueueKey> parse(String keyPrefix, String key) {
         String start = keyPrefix + ":{";
         int close = key.indexOf("}:", start.length());
-        if (!key.startsWith(start) || close < 0) {
+        // a key of a queue in a slot group, <keyPrefix>:{<slotGroup>}:{<queue>}:<part>, is not read as one
+        if (!key.startsWith(start) || close < 0 || key.startsWith("{", close + 2)) {
             return Optional.empty();
         }
         String tag = key.substring(start.length(), close);

@@ -1,5 +1,6 @@
 package dev.reliableredis.queue;
 
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Checks queue names: they become part of Redis keys and of the cluster hash tag. */
@@ -9,6 +10,8 @@ public final class QueueNames {
     private static final Pattern ALLOWED = Pattern.compile("[A-Za-z0-9._:-]+");
     /** What a shard's name adds to its queue's name; '#' is not allowed in queue names, so no queue is named so. */
     private static final Pattern SHARD_SUFFIX = Pattern.compile("#[1-9][0-9]{0,3}$");
+    /** A key prefix made by {@link #inSlotGroup}: the key prefix, then the slot group's hash tag. */
+    private static final Pattern SLOT_GROUP_TAG = Pattern.compile("(.*):\\{[A-Za-z0-9._:-]+}");
 
     private QueueNames() {
     }
@@ -36,11 +39,31 @@ public final class QueueNames {
 
     /**
      * The start of every key of a queue, {@code <keyPrefix>:{<queue>}:}: the hash tag puts all of them in one Redis
-     * Cluster slot, so every script can touch all of them.
+     * Cluster slot, so every script can touch all of them. A key prefix made by {@link #inSlotGroup} gives
+     * {@code <keyPrefix>:{<slotGroup>}:{<queue>}:}: Redis hashes only the first tag, so the queues of a slot group share
+     * its slot, and the second keeps the queue's name readable.
      */
     public static String keyBase(String keyPrefix, String queue) {
         validate(SHARD_SUFFIX.matcher(queue == null ? "" : queue).replaceFirst(""));
-        return validatePrefix(keyPrefix) + ":{" + queue + "}:";
+        Matcher tagged = SLOT_GROUP_TAG.matcher(keyPrefix == null ? "" : keyPrefix);
+        validatePrefix(tagged.matches() ? tagged.group(1) : keyPrefix);
+        return keyPrefix + ":{" + queue + "}:";
+    }
+
+    /**
+     * The key prefix of the queues of a slot group, {@code <keyPrefix>:{<slotGroup>}}, for {@link #keyBase}; the key
+     * prefix itself when there is no slot group (null or empty). Throws naming the slot group when it is not a
+     * valid name.
+     */
+    public static String inSlotGroup(String keyPrefix, String slotGroup) {
+        if (slotGroup == null || slotGroup.isEmpty()) {
+            return keyPrefix;
+        }
+        if (slotGroup.length() > MAX_LENGTH || !ALLOWED.matcher(slotGroup).matches()) {
+            throw new IllegalArgumentException("slotGroup '" + slotGroup + "' is not allowed; use at most " + MAX_LENGTH
+                    + " letters, digits and . _ : -");
+        }
+        return validatePrefix(keyPrefix) + ":{" + slotGroup + "}";
     }
 
     /**

@@ -74,6 +74,8 @@ class EndpointOptionsTest {
             "priorityMode, fair, priorityMode must be 'weighted' or 'strict', was 'fair'",
             "groupOnDeadLetter, skip, groupOnDeadLetter must be 'continue' or 'block', was 'skip'",
             "rateLimit, 10/1s&shards=2, rateLimit=10/1s cannot be combined with shards=2",
+            "slotGroup, 'a{b', slotGroup 'a{b' is not allowed",
+            "slotGroup, flow&shards=2, shards=2 cannot be combined with slotGroup=flow",
     })
     void aBadOptionValueFailsAtEndpointCreationNamingIt(String option, String value, String message) {
         assertThatThrownBy(() -> context.getEndpoint("reliable-redis:orders?" + option + "=" + value))

@@ -5,18 +5,22 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.reliableredis.testsupport.RedisCluster;
+import io.lettuce.core.Range;
 import org.apache.camel.Exchange;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * exactlyOnce=true on a Redis Cluster of three masters: a queue hands off within its own slot; a send to a queue in
- * another slot goes out at once, under its derived id, and is enqueued once however often the route runs.
+ * exactlyOnce=true on a Redis Cluster of three masters: a queue hands off within its own slot, and queues of one
+ * slotGroup to each other; a send to a queue in another slot goes out at once, under its derived id, and is enqueued
+ * once however often the route runs, unless the target names a slot group, which fails the exchange.
  */
 class HandOffClusterTest extends CamelRedisTestBase {
 
@@ -85,5 +89,50 @@ class HandOffClusterTest extends CamelRedisTestBase {
         awaitStats("a", 0, 0, 0, 0);
         await().atMost(Duration.ofSeconds(15)).until(() -> raw.llen(key("b", "ready")) == 1);
         assertThat(raw.lrange(key("b", "ready"), 0, -1)).containsExactly(id + "/b/0");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"list", "stream"})
+    void queuesOfOneSlotGroupHandOffToEachOtherOnceTheAttemptCompletes(String mode) throws Exception {
+        String flow = "?slotGroup=flow&mode=" + mode;
+        boolean list = "list".equals(mode);
+        String target = list ? "rr:{flow}:{b}:ready" : "rr:{flow}:{b}:stream";
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:a" + flow + "&maxRetries=2&retryDelay=10")
+                        .process(e -> sentBefore.add(raw.exists(target) > 0))
+                        .to("reliable-redis:b" + flow + "&exactlyOnce=true").process(e -> {
+                            if (deliveryCount(e) == 1) {
+                                throw new IllegalStateException("after the send");
+                            }
+                        }).process(received::add);
+            }
+        });
+
+        String id = template.request("reliable-redis:a" + flow, e -> e.getMessage().setBody("order 1")).getMessage()
+                .getHeader(ReliableRedisConstants.MESSAGE_ID, String.class);
+
+        awaitReceived(1);
+        assertThat(sentBefore).as("held until the ack").containsExactly(false, false);
+        await().atMost(Duration.ofSeconds(15)).until(() -> raw.exists(target) > 0);
+        assertThat(list ? raw.lrange(target, 0, -1)
+                : raw.xrange(target, Range.create("-", "+")).stream().map(e -> e.getBody().get("id")).toList())
+                .containsExactly(id + "/b/0");
+    }
+
+    @Test
+    void aSendToAQueueOfASlotGroupTheConsumedQueueIsNotInFailsTheExchangeNamingBoth() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:a?maxRetries=0").to("reliable-redis:b?slotGroup=flow&exactlyOnce=true");
+            }
+        });
+
+        String id = send("a", "order 1");
+
+        awaitStats("a", 0, 0, 0, 1);
+        assertThat(failureOf("a", id)).contains("queue 'b' of slotGroup 'flow'").contains("from queue 'a'")
+                .contains("set slotGroup=flow on the endpoints of queue 'a'");
+        assertThat(raw.exists("rr:{flow}:{b}:ready", "rr:{b}:ready")).isZero();
     }
 }

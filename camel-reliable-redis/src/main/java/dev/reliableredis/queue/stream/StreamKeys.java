@@ -77,12 +77,15 @@ final class StreamKeys {
      */
     void requireOneSlot(String queue) {
         int slot = SlotHash.getSlot(ids);
+        String own = new String(ids, StandardCharsets.UTF_8);
+        // the queue's hash tag, or its slot group's
+        String tag = own.substring(own.indexOf('{'), own.indexOf('}') + 1);
         for (byte[] key : new byte[][] {stream, dead}) {
             if (SlotHash.getSlot(key) != slot) {
                 throw new IllegalArgumentException("In a Redis Cluster, streamKey and deadLetterKey must hash to the slot "
-                        + "of the queue's keys {" + queue + "} (" + slot + "), and '" + new String(key, StandardCharsets.UTF_8)
-                        + "' hashes to " + SlotHash.getSlot(key) + ": put {" + queue + "} in its name, "
-                        + "or name the queue after the stream key or its hash tag");
+                        + "of the keys of queue '" + queue + "', " + tag + " (" + slot + "), and '"
+                        + new String(key, StandardCharsets.UTF_8) + "' hashes to " + SlotHash.getSlot(key) + ": put "
+                        + tag + " in its name, or name the queue after the stream key or its hash tag");
             }
         }
     }

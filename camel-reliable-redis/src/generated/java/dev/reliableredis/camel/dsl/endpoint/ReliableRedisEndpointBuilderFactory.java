@@ -1223,6 +1223,24 @@ public interface ReliableRedisEndpointBuilderFactory {
             return (ReliableRedisEndpointConsumerBuilder) this;
         }
         /**
+         * Puts the queue's keys in the Redis Cluster slot of this group instead
+         * of its own: keyPrefix:{slotGroup}:{queueName}:part. Queues of one
+         * slot group can be handed off to one another with exactlyOnce=true on
+         * a Redis Cluster; every endpoint of a queue must name the same group,
+         * as it names the same keyPrefix. Not with shards.
+         * 
+         * The option is a: <code>java.lang.String</code> type.
+         * 
+         * Group: common (advanced)
+         * 
+         * @param slotGroup the value to set
+         * @return the dsl builder
+         */
+        default AdvancedReliableRedisEndpointConsumerBuilder slotGroup(String slotGroup) {
+            doSetProperty("slotGroup", slotGroup);
+            return this;
+        }
+        /**
          * Allows for bridging the consumer to the Camel routing Error Handler,
          * which mean any exceptions (if possible) occurred while the Camel
          * consumer is trying to pickup incoming messages, or the likes, will
@@ -1588,10 +1606,11 @@ public interface ReliableRedisEndpointBuilderFactory {
          * token, or dropped when the message is retried or dead-lettered. The
          * sent message's id is derived from the consumed one's (//). An
          * unsharded queue of the consumed queue's mode on the same Redis (and,
-         * on a Cluster, in the same hash slot) is handed off to so; any other
-         * queue gets the send at once, under the derived id, so that it is
-         * enqueued once within the idempotency window. A send of any other
-         * exchange is not affected.
+         * on a Cluster, in the same hash slot: give both queues one slotGroup)
+         * is handed off to so; any other queue gets the send at once, under the
+         * derived id, so that it is enqueued once within the idempotency
+         * window, unless this endpoint names a slotGroup, which the exchange
+         * then fails for. A send of any other exchange is not affected.
          * 
          * The option is a: <code>boolean</code> type.
          * 
@@ -1612,10 +1631,11 @@ public interface ReliableRedisEndpointBuilderFactory {
          * token, or dropped when the message is retried or dead-lettered. The
          * sent message's id is derived from the consumed one's (//). An
          * unsharded queue of the consumed queue's mode on the same Redis (and,
-         * on a Cluster, in the same hash slot) is handed off to so; any other
-         * queue gets the send at once, under the derived id, so that it is
-         * enqueued once within the idempotency window. A send of any other
-         * exchange is not affected.
+         * on a Cluster, in the same hash slot: give both queues one slotGroup)
+         * is handed off to so; any other queue gets the send at once, under the
+         * derived id, so that it is enqueued once within the idempotency
+         * window, unless this endpoint names a slotGroup, which the exchange
+         * then fails for. A send of any other exchange is not affected.
          * 
          * The option will be converted to a <code>boolean</code> type.
          * 
@@ -2021,6 +2041,24 @@ public interface ReliableRedisEndpointBuilderFactory {
             return (ReliableRedisEndpointProducerBuilder) this;
         }
 
+        /**
+         * Puts the queue's keys in the Redis Cluster slot of this group instead
+         * of its own: keyPrefix:{slotGroup}:{queueName}:part. Queues of one
+         * slot group can be handed off to one another with exactlyOnce=true on
+         * a Redis Cluster; every endpoint of a queue must name the same group,
+         * as it names the same keyPrefix. Not with shards.
+         * 
+         * The option is a: <code>java.lang.String</code> type.
+         * 
+         * Group: common (advanced)
+         * 
+         * @param slotGroup the value to set
+         * @return the dsl builder
+         */
+        default AdvancedReliableRedisEndpointProducerBuilder slotGroup(String slotGroup) {
+            doSetProperty("slotGroup", slotGroup);
+            return this;
+        }
         /**
          * Whether the producer should be started lazy (on the first message).
          * By starting lazy you can use this to allow CamelContext and routes to
@@ -2633,6 +2671,24 @@ public interface ReliableRedisEndpointBuilderFactory {
             return (ReliableRedisEndpointBuilder) this;
         }
 
+        /**
+         * Puts the queue's keys in the Redis Cluster slot of this group instead
+         * of its own: keyPrefix:{slotGroup}:{queueName}:part. Queues of one
+         * slot group can be handed off to one another with exactlyOnce=true on
+         * a Redis Cluster; every endpoint of a queue must name the same group,
+         * as it names the same keyPrefix. Not with shards.
+         * 
+         * The option is a: <code>java.lang.String</code> type.
+         * 
+         * Group: common (advanced)
+         * 
+         * @param slotGroup the value to set
+         * @return the dsl builder
+         */
+        default AdvancedReliableRedisEndpointBuilder slotGroup(String slotGroup) {
+            doSetProperty("slotGroup", slotGroup);
+            return this;
+        }
         /**
          * The most messages that browsing the endpoint (camel browse, hawtio,
          * the browse component) shows, oldest first, without claiming them:
