@@ -15,23 +15,25 @@ import dev.reliableredis.queue.QueueSettings;
  * @param token the token every request must bring (from --token-file, else the environment), null for none; never
  *              shown by {@link #toString()}
  */
-record DashboardArguments(String redisUri, String prefix, String host, int port, Duration visibilityTimeout,
-        List<String> allowedHosts, String token, boolean readOnly) {
+record DashboardArguments(String redisUri, String prefix, String slotGroup, String host, int port,
+        Duration visibilityTimeout, List<String> allowedHosts, String token, boolean readOnly) {
 
-    static final String USAGE = "Arguments: [--redis-uri redis://host:6379] [--prefix rr] [--host 127.0.0.1] "
-            + "[--port 0] [--visibility-timeout 30000] [--allow-hosts name1,name2] [--token-file file] [--read-only]\n"
+    static final String USAGE = "Arguments: [--redis-uri redis://host:6379] [--prefix rr] [--slot-group group] "
+            + "[--host 127.0.0.1] [--port 0] [--visibility-timeout 30000] [--allow-hosts name1,name2] [--token-file file] [--read-only]\n"
             + "Without --redis-uri, the environment variable REDIS_URI is "
             + "used (it keeps a password out of the process list), else redis://localhost:6379. Port 0 takes any "
             + "free port. The visibility timeout (ms) is the consumers' one, from which list mode's lease ages follow. Requests "
             + "addressed to other hosts than localhost, the address listened on and the allowed hosts are refused. "
             + "With a token (the file's first line, else the environment variable "
             + ReliableRedisDashboard.TOKEN_VARIABLE + "), every request needs it: Authorization: Bearer <token>, or "
-            + "HTTP Basic with any user name and the token as password. --read-only refuses redrive and purge.";
+            + "HTTP Basic with any user name and the token as password. --read-only refuses redrive and purge. "
+            + "--slot-group shows the queues of that slot group (the component's slotGroup) instead of those in none.";
 
     static DashboardArguments parse(String[] args, String redisUriFromEnvironment, String tokenFromEnvironment) {
         String redisUri = redisUriFromEnvironment != null && !redisUriFromEnvironment.isEmpty()
                 ? redisUriFromEnvironment : "redis://localhost:6379";
         String prefix = ReliableRedisDashboard.DEFAULT_KEY_PREFIX;
+        String slotGroup = null;
         String host = ReliableRedisDashboard.DEFAULT_HOST;
         int port = 0;
         Duration visibilityTimeout = QueueSettings.defaults().visibilityTimeout();
@@ -52,6 +54,7 @@ record DashboardArguments(String redisUri, String prefix, String host, int port,
             switch (args[i]) {
                 case "--redis-uri" -> redisUri = value;
                 case "--prefix" -> prefix = value;
+                case "--slot-group" -> slotGroup = value;
                 case "--host" -> host = value;
                 case "--port" -> port = number("--port", value);
                 case "--visibility-timeout" -> visibilityTimeout = Duration.ofMillis(number("--visibility-timeout",
@@ -62,7 +65,8 @@ record DashboardArguments(String redisUri, String prefix, String host, int port,
             }
             i += 2;
         }
-        return new DashboardArguments(redisUri, prefix, host, port, visibilityTimeout, allowedHosts, token, readOnly);
+        return new DashboardArguments(redisUri, prefix, slotGroup, host, port, visibilityTimeout, allowedHosts, token,
+                readOnly);
     }
 
     /** The first line of the file, which must not be empty. */
@@ -91,7 +95,7 @@ record DashboardArguments(String redisUri, String prefix, String host, int port,
     /** The Redis URI may hold a password, and the token is a secret: both are left out. */
     @Override
     public String toString() {
-        return "DashboardArguments[prefix " + prefix + ", host " + host + ", port " + port + ", visibilityTimeout "
+        return "DashboardArguments[prefix " + prefix + (slotGroup != null ? ", slot group " + slotGroup : "") + ", host " + host + ", port " + port + ", visibilityTimeout "
                + visibilityTimeout.toMillis() + " ms, allowed hosts " + allowedHosts + ", "
                + (token != null ? "token login" : "no login") + (readOnly ? ", read-only" : "") + "]";
     }

@@ -52,12 +52,12 @@ final class QueueDiscovery {
 
     QueueDiscovery(RedisGateway redis, String prefix) {
         this.redis = redis;
-        this.prefix = QueueNames.validatePrefix(prefix);
+        this.prefix = QueueNames.validateQueueKeyPrefix(prefix);
     }
 
     Found discover() {
         RedisClusterCommands<byte[], byte[]> commands = redis.commands();
-        // the prefix allows only letters, digits and . _ : -, none of which is special in a SCAN pattern
+        // the prefix allows only letters, digits and . _ : - (and a slot group's braces), none special in a SCAN pattern
         ScanArgs match = ScanArgs.Builder.matches(bytes(prefix + ":{*")).limit(SCAN_COUNT);
         Map<String, Set<String>> parts = new TreeMap<>();
         Map<String, Integer> shardsSeen = new HashMap<>();

@@ -53,6 +53,7 @@ public final class ReliableRedisDashboard implements Service {
     private final RedisClient client;
     private final RedisURI uri;
     private String keyPrefix = DEFAULT_KEY_PREFIX;
+    private String slotGroup;
     private String host = DEFAULT_HOST;
     private int requestedPort;
     private Duration visibilityTimeout = QueueSettings.defaults().visibilityTimeout();
@@ -90,6 +91,17 @@ public final class ReliableRedisDashboard implements Service {
     public synchronized ReliableRedisDashboard keyPrefix(String prefix) {
         notStarted();
         this.keyPrefix = QueueNames.validatePrefix(prefix);
+        return this;
+    }
+
+    /**
+     * Shows the queues of this slot group (the component's slotGroup option) instead of those outside any: their keys
+     * are in the group's hash tag, so one dashboard shows one group, or the queues that are in none.
+     */
+    public synchronized ReliableRedisDashboard slotGroup(String group) {
+        notStarted();
+        QueueNames.inSlotGroup(keyPrefix, group);
+        this.slotGroup = group;
         return this;
     }
 
@@ -164,15 +176,16 @@ public final class ReliableRedisDashboard implements Service {
             shutdownResources();
             throw new UncheckedIOException("The dashboard cannot listen on " + host + ":" + requestedPort, e);
         }
-        DashboardApi api = new DashboardApi(keyPrefix, new QueueDiscovery(gateway, keyPrefix),
-                new EngineQueues(gateway, keyPrefix, visibilityTimeout));
+        String queuesPrefix = QueueNames.inSlotGroup(keyPrefix, slotGroup);
+        DashboardApi api = new DashboardApi(queuesPrefix, new QueueDiscovery(gateway, queuesPrefix),
+                new EngineQueues(gateway, queuesPrefix, visibilityTimeout));
         DashboardAccess access = new DashboardAccess(token, readOnly);
         server.createContext("/", new DashboardHandler(api, new PageResources(),
                 new RequestGuard(server.getAddress(), allowedHosts), access));
         executor = Executors.newFixedThreadPool(THREADS, daemonThreads());
         server.setExecutor(executor);
         server.start();
-        LOG.info("Reliable-redis dashboard of the queues under the key prefix '{}' at {} ({}, {})", keyPrefix, url(),
+        LOG.info("Reliable-redis dashboard of the queues under the key prefix '{}' at {} ({}, {})", queuesPrefix, url(),
                 access.hasLogin() ? "login with its token"
                         : "no login: keep it on a private address or behind the application's own security",
                 access.isReadOnly() ? "read-only" : "with redrive and purge");
@@ -220,7 +233,8 @@ public final class ReliableRedisDashboard implements Service {
     @Override
     public synchronized String toString() {
         String redis = uri != null ? uri.getHost() + ":" + uri.getPort() : "the application's RedisClient";
-        return "ReliableRedisDashboard[key prefix " + keyPrefix + ", Redis " + redis + ", "
+        return "ReliableRedisDashboard[key prefix " + QueueNames.inSlotGroup(keyPrefix, slotGroup) + ", Redis " + redis
+               + ", "
                + (token != null ? "token login, " : "") + (readOnly ? "read-only, " : "")
                + (server != null ? url() : "not started") + "]";
     }
@@ -257,7 +271,8 @@ public final class ReliableRedisDashboard implements Service {
 
     /**
      * Runs the dashboard on its own until the JVM is stopped: {@code --redis-uri <uri>} (else the environment
-     * variable REDIS_URI, else redis://localhost:6379), {@code --prefix rr}, {@code --host 127.0.0.1},
+     * variable REDIS_URI, else redis://localhost:6379), {@code --prefix rr}, {@code --slot-group <group>} (else the
+     * queues in none), {@code --host 127.0.0.1},
      * {@code --port 0}, {@code --visibility-timeout 30000} (ms), {@code --token-file <file>} (else the environment
      * variable RELIABLE_REDIS_DASHBOARD_TOKEN, else no login) and {@code --read-only}.
      */
@@ -266,7 +281,7 @@ public final class ReliableRedisDashboard implements Service {
         try {
             DashboardArguments arguments = DashboardArguments.parse(args, System.getenv("REDIS_URI"),
                     System.getenv(TOKEN_VARIABLE));
-            dashboard = forUri(arguments.redisUri()).keyPrefix(arguments.prefix())
+            dashboard = forUri(arguments.redisUri()).keyPrefix(arguments.prefix()).slotGroup(arguments.slotGroup())
                     .visibilityTimeout(arguments.visibilityTimeout()).bind(arguments.host(), arguments.port())
                     .allowHosts(arguments.allowedHosts().toArray(String[]::new));
             if (arguments.token() != null) {

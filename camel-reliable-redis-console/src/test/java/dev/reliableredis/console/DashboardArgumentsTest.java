@@ -17,7 +17,7 @@ class DashboardArgumentsTest {
     @Test
     void defaultsToALocalRedisAndAnyFreeLoopbackPort() {
         assertThat(DashboardArguments.parse(new String[0], null, null))
-                .isEqualTo(new DashboardArguments("redis://localhost:6379", "rr", "127.0.0.1", 0,
+                .isEqualTo(new DashboardArguments("redis://localhost:6379", "rr", null, "127.0.0.1", 0,
                         Duration.ofSeconds(30), List.of(), null, false));
     }
 
@@ -26,9 +26,9 @@ class DashboardArgumentsTest {
         assertThat(DashboardArguments.parse(new String[0], "redis://:pw@redis:6380", null).redisUri())
                 .isEqualTo("redis://:pw@redis:6380");
         assertThat(DashboardArguments.parse(new String[] {"--redis-uri", "redis://other:6379", "--prefix", "app",
-                "--host", "0.0.0.0", "--port", "8089", "--visibility-timeout", "60000", "--allow-hosts",
+                "--slot-group", "flow", "--host", "0.0.0.0", "--port", "8089", "--visibility-timeout", "60000", "--allow-hosts",
                 "ops.internal,queues.internal"}, "redis://:pw@redis:6380", null))
-                .isEqualTo(new DashboardArguments("redis://other:6379", "app", "0.0.0.0", 8089,
+                .isEqualTo(new DashboardArguments("redis://other:6379", "app", "flow", "0.0.0.0", 8089,
                         Duration.ofMinutes(1), List.of("ops.internal", "queues.internal"), null, false));
     }
 

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.stream.IntStream;
 
 import dev.reliableredis.queue.NewMessage;
+import dev.reliableredis.queue.QueueNames;
 import dev.reliableredis.queue.QueueSettings;
 import dev.reliableredis.queue.Queues;
 import dev.reliableredis.queue.ReliableQueue;
@@ -46,6 +47,8 @@ class QueueDiscoveryTest {
                 QueueSettings.defaults()).claim(1);
         ListQueue.of(redis, "other", "invoices", QueueSettings.defaults())
                 .enqueue(new NewMessage("i-1", new byte[] {1}, null, 0));
+        ListQueue.of(redis, QueueNames.inSlotGroup(PREFIX, "flow"), "payments", QueueSettings.defaults())
+                .enqueue(new NewMessage("p-1", new byte[] {1}, null, 0));
         RedisCommands<String, String> commands = redisServer.commands();
         commands.set("rr:unrelated", "x");
         commands.set("rrx:{fake}:ready", "x");
@@ -75,6 +78,18 @@ class QueueDiscoveryTest {
                 new QueueRef(STREAM_QUEUE, QueueMode.STREAM, GROUP));
         assertThat(new QueueDiscovery(redis, "other").discover().queues())
                 .containsExactly(new QueueRef("invoices", QueueMode.LIST, null));
+    }
+
+    @Test
+    void findsTheQueuesOfASlotGroupUnderItsPrefixOnly() {
+        String flow = QueueNames.inSlotGroup(PREFIX, "flow");
+        QueueDiscovery discovery = new QueueDiscovery(redis, flow);
+
+        assertThat(discovery.discover().queues()).containsExactly(new QueueRef("payments", QueueMode.LIST, null));
+        QueueRef row = discovery.find("payments", null);
+        assertThat(row).isEqualTo(new QueueRef("payments", QueueMode.LIST, null));
+        assertThat(new EngineQueues(redis, flow, Duration.ofSeconds(30)).of(row).stats().ready()).isEqualTo(1);
+        assertThat(new QueueDiscovery(redis, PREFIX).find("payments", null)).isNull();
     }
 
     @Test

@@ -45,9 +45,14 @@ public final class QueueNames {
      */
     public static String keyBase(String keyPrefix, String queue) {
         validate(SHARD_SUFFIX.matcher(queue == null ? "" : queue).replaceFirst(""));
+        return validateQueueKeyPrefix(keyPrefix) + ":{" + queue + "}:";
+    }
+
+    /** A key prefix as {@link #keyBase} takes it: a keyPrefix, or one made by {@link #inSlotGroup}. */
+    public static String validateQueueKeyPrefix(String keyPrefix) {
         Matcher tagged = SLOT_GROUP_TAG.matcher(keyPrefix == null ? "" : keyPrefix);
         validatePrefix(tagged.matches() ? tagged.group(1) : keyPrefix);
-        return keyPrefix + ":{" + queue + "}:";
+        return keyPrefix;
     }
 
     /**
