@@ -38,6 +38,8 @@ public class ReliableRedisComponentConfigurer extends PropertyConfigurerSupport 
         case "redisClient": target.setRedisClient(property(camelContext, io.lettuce.core.AbstractRedisClient.class, value)); return true;
         case "redisuri":
         case "redisUri": target.setRedisUri(property(camelContext, java.lang.String.class, value)); return true;
+        case "slotgroup":
+        case "slotGroup": target.setSlotGroup(property(camelContext, java.lang.String.class, value)); return true;
         case "sslcontextparameters":
         case "sslContextParameters": target.setSslContextParameters(property(camelContext, org.apache.camel.support.jsse.SSLContextParameters.class, value)); return true;
         case "useglobalsslcontextparameters":
@@ -76,6 +78,8 @@ public class ReliableRedisComponentConfigurer extends PropertyConfigurerSupport 
         case "redisClient": return io.lettuce.core.AbstractRedisClient.class;
         case "redisuri":
         case "redisUri": return java.lang.String.class;
+        case "slotgroup":
+        case "slotGroup": return java.lang.String.class;
         case "sslcontextparameters":
         case "sslContextParameters": return org.apache.camel.support.jsse.SSLContextParameters.class;
         case "useglobalsslcontextparameters":
@@ -110,6 +114,8 @@ public class ReliableRedisComponentConfigurer extends PropertyConfigurerSupport 
         case "redisClient": return target.getRedisClient();
         case "redisuri":
         case "redisUri": return target.getRedisUri();
+        case "slotgroup":
+        case "slotGroup": return target.getSlotGroup();
         case "sslcontextparameters":
         case "sslContextParameters": return target.getSslContextParameters();
         case "useglobalsslcontextparameters":

@@ -27,14 +27,17 @@ final class HeldSends {
     static final int MAX_PER_QUEUE = 1000;
 
     private final ReliableQueue consumed;
+    private final String consumedSlotGroup;
     private final String messageId;
     /** Guarded by this, as is everything below: a split's parts may send from several threads. */
     private final Map<ReliableQueue, List<NewMessage>> held = new LinkedHashMap<>();
     private final Map<String, Integer> sends = new HashMap<>();
     private boolean settled;
 
-    HeldSends(ReliableQueue consumed, String messageId) {
+    /** @param consumedSlotGroup the slotGroup of the consumed queue's endpoint, null for none */
+    HeldSends(ReliableQueue consumed, String consumedSlotGroup, String messageId) {
         this.consumed = consumed;
+        this.consumedSlotGroup = consumedSlotGroup;
         this.messageId = messageId;
     }
 
@@ -55,14 +58,24 @@ final class HeldSends {
         return messageId + "/" + queue + "/" + n;
     }
 
-    /** The name of the queue the exchange's message came from. */
-    String consumedQueue() {
-        return consumed.name();
-    }
-
     /** Whether sends to the target can be held: it is on the same Redis (and slot) as the consumed queue. */
     boolean canHold(ReliableQueue target) {
         return consumed.canHandOffTo(target);
+    }
+
+    /**
+     * Refuses a target that cannot be held and names a slot group the consumed queue is not in, naming both queues:
+     * a slot group is there to share the consumed queue's slot, and a silent fallback would hide that it does not.
+     */
+    void requireSameSlotGroup(ReliableQueue target, String targetSlotGroup) {
+        if (targetSlotGroup != null && !targetSlotGroup.isEmpty() && !targetSlotGroup.equals(consumedSlotGroup)) {
+            throw new IllegalStateException("exactlyOnce: queue '" + target.name() + "' of slotGroup '"
+                    + targetSlotGroup + "' cannot be handed off to from queue '" + consumed.name() + "' of "
+                    + (consumedSlotGroup == null ? "no slotGroup" : "slotGroup '" + consumedSlotGroup + "'")
+                    + ": on a Redis Cluster they are in different slots; set slotGroup=" + targetSlotGroup
+                    + " on the endpoints of queue '" + consumed.name() + "' too, or no slotGroup on this one to send "
+                    + "at once under the derived ids");
+        }
     }
 
     /**

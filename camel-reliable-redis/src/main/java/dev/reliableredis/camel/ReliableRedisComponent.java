@@ -51,6 +51,10 @@ public class ReliableRedisComponent extends HealthCheckComponent implements SSLC
               description = "Wait with WAITAOF (the append-only files of the master and of waitReplicas replicas; "
                             + "Redis 7.2 or newer) on endpoints that do not set waitAof.")
     private boolean waitAof;
+    @Metadata(label = "common,advanced",
+              description = "The slot group of endpoints that do not set slotGroup: their queues share its Redis "
+                            + "Cluster slot, so that they can hand off to each other with exactlyOnce=true.")
+    private String slotGroup;
 
     private ClientResources clientResources;
     /** By {@link ReliableRedisEndpoint#queueKey()}: the queues of the started endpoints. */
@@ -69,6 +73,7 @@ public class ReliableRedisComponent extends HealthCheckComponent implements SSLC
         configuration.setWaitReplicas(waitReplicas);
         configuration.setWaitTimeout(waitTimeout);
         configuration.setWaitAof(waitAof);
+        configuration.setSlotGroup(slotGroup);
         ReliableRedisEndpoint endpoint = new ReliableRedisEndpoint(uri, this, remaining, configuration);
         setProperties(endpoint, parameters);
         configuration.validate();
@@ -186,5 +191,13 @@ public class ReliableRedisComponent extends HealthCheckComponent implements SSLC
 
     public void setWaitAof(boolean waitAof) {
         this.waitAof = waitAof;
+    }
+
+    public String getSlotGroup() {
+        return slotGroup;
+    }
+
+    public void setSlotGroup(String slotGroup) {
+        this.slotGroup = slotGroup;
     }
 }

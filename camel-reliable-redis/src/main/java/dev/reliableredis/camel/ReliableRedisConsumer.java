@@ -207,7 +207,7 @@ public class ReliableRedisConsumer extends DefaultConsumer implements ShutdownAw
             exchange.setProperty(ExchangePropertyKey.BATCH_SIZE, size);
             exchange.setProperty(ExchangePropertyKey.BATCH_COMPLETE, index == size - 1);
             getEndpoint().activity().delivered.increment();
-            HeldSends held = new HeldSends(queue, delivery.messageId());
+            HeldSends held = new HeldSends(queue, configuration.getSlotGroup(), delivery.messageId());
             exchange.setProperty(HeldSends.PROPERTY, held);
             exchange.getExchangeExtension().addOnCompletion(
                     new SettleOnCompletion(settler, delivery.lease(), held, requester(delivery), getEndpoint()));

@@ -311,15 +311,7 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
      */
     private boolean hold(HeldSends held, ReliableQueue queue, List<NewMessage> messages) {
         if (!held.canHold(queue)) {
-            String slotGroup = getEndpoint().getConfiguration().getSlotGroup();
-            if (slotGroup != null && !slotGroup.isEmpty()) {
-                // a slot group is there to share the consumed queue's slot: a silent fallback would hide its mistake
-                throw new IllegalStateException("exactlyOnce: queue '" + queue.name() + "' of slotGroup '" + slotGroup
-                        + "' cannot be handed off to from queue '" + held.consumedQueue() + "': to be, it must be an "
-                        + "unsharded queue of the same mode on the same Redis, and on a Redis Cluster in the same "
-                        + "slot: set slotGroup=" + slotGroup + " on the endpoints of queue '" + held.consumedQueue()
-                        + "' too, or no slotGroup on this one to send at once under the derived ids");
-            }
+            held.requireSameSlotGroup(queue, getEndpoint().getConfiguration().getSlotGroup());
             if (!fallbackLogged) {
                 fallbackLogged = true;
                 LOG.info("exactlyOnce: sends to queue '{}' are enqueued at once, under ids derived from the consumed "

@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
+import dev.reliableredis.queue.QueueNames;
 import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.testsupport.LeastPrivilegeUser;
 import dev.reliableredis.testsupport.RedisCluster;
@@ -46,6 +47,8 @@ abstract class CamelRedisTestBase {
     static RedisProcess redis;
     /** Set instead of {@link #redis} by the cluster variants of a test class. */
     static RedisCluster cluster;
+    /** The component's slotGroup, set by the variants of a test class that keep every queue in one slot. */
+    static String slotGroup;
     CamelContext context;
     ProducerTemplate template;
     RedisClusterCommands<String, String> raw;
@@ -87,6 +90,7 @@ abstract class CamelRedisTestBase {
     /** Points the component at the Redis, as the least-privilege user under -Dreliable-redis.test.acl=true. */
     static void connect(ReliableRedisComponent component, String redisUri) {
         component.setRedisUri(redisUri);
+        component.setSlotGroup(slotGroup);
         if (LeastPrivilegeUser.enabled()) {
             component.setUsername(LeastPrivilegeUser.NAME);
             component.setPassword(LeastPrivilegeUser.PASSWORD);
@@ -210,6 +214,6 @@ abstract class CamelRedisTestBase {
     }
 
     String key(String queue, String part) {
-        return "rr:{" + queue + "}:" + part;
+        return QueueNames.keyBase(QueueNames.inSlotGroup("rr", slotGroup), queue) + part;
     }
 }

@@ -23,7 +23,7 @@ import org.apache.camel.model.RouteDefinition;
  * the test kills it with SIGKILL), or halts the JVM at once ("halt": a message that kills its consumer), or
  * ("halt-on:<id>") completes every message but that one, on which it halts once the settlements of the messages
  * before it have landed (so that a lost ack does not blur what the test checks), or ("hang-after:<uri>") sends the
- * message to the endpoint uri first, then prints and hangs.
+ * message to the endpoint uri first, then prints and hangs, or ("complete") completes every message.
  */
 public final class ConsumerJvm {
 
@@ -37,7 +37,7 @@ public final class ConsumerJvm {
         reader.start();
     }
 
-    /** Starts {@code java ConsumerJvm <redisUri> <endpointUri> <hang|halt>} with this JVM's class path. */
+    /** Starts {@code java ConsumerJvm <redisUri> <endpointUri> <behaviour>} with this JVM's class path. */
     public static ConsumerJvm start(String redisUri, String endpointUri, String behaviour) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = List.of(java, "-cp", System.getProperty("java.class.path"),
@@ -107,7 +107,7 @@ public final class ConsumerJvm {
                     System.out.println("BATCH " + id + " " + e.getProperty(Exchange.BATCH_INDEX) + " "
                                        + e.getProperty(Exchange.BATCH_SIZE));
                     System.out.flush();
-                    if (poison != null && !poison.equals(id)) {
+                    if ("complete".equals(behaviour) || poison != null && !poison.equals(id)) {
                         return;
                     }
                     if (poison != null) {

@@ -17,9 +17,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * exactlyOnce=true from a route's point of view (list mode, and stream mode where marked, one Redis): what a route
- * sends is enqueued by the ack of the message it consumed, under ids derived from that message's, and by nothing
- * else: not by a failed attempt, a dead-lettering, a zombie whose lease expired, or a consumer JVM killed mid-route.
+ * exactlyOnce=true from a route's point of view (list mode, and stream mode where marked, one Redis; on a Redis
+ * Cluster in {@link HandOffRoutesClusterTest}): what a route sends is enqueued by the ack of the message it consumed,
+ * under ids derived from that message's, and by nothing else: not by a failed attempt, a dead-lettering, a zombie
+ * whose lease expired, or a consumer JVM killed mid-route.
  */
 class HandOffRoutesTest extends CamelRedisTestBase {
 
@@ -157,8 +158,10 @@ class HandOffRoutesTest extends CamelRedisTestBase {
     @ValueSource(strings = {"list", "stream"})
     void aConsumerJvmKilledMidRouteHandsNothingOnAndTheRedeliveryHandsOnOnce(String mode) throws Exception {
         this.mode = mode;
-        String endpoint = "reliable-redis:a?visibilityTimeout=1500&reaperInterval=100&mode=" + mode;
-        String toB = TO_B + "&mode=" + mode;
+        // the child JVM's component has no slot group of its own
+        String inGroup = slotGroup == null ? "" : "&slotGroup=" + slotGroup;
+        String endpoint = "reliable-redis:a?visibilityTimeout=1500&reaperInterval=100&mode=" + mode + inGroup;
+        String toB = TO_B + "&mode=" + mode + inGroup;
         String id = send("a", "order 1");
         ConsumerJvm victim = ConsumerJvm.start(redisUri(), endpoint, "hang-after:" + toB);
         try {
@@ -178,6 +181,7 @@ class HandOffRoutesTest extends CamelRedisTestBase {
         assertThat(deliveryCount(received.get(0))).isEqualTo(2);
         await().atMost(Duration.ofSeconds(15)).until(() -> sentTo("b").equals(List.of(id + "/b/0")));
     }
+
     @Test
     void aCommitWhoseReplyIsLostIsRetriedAndTheRetryIsRefusedWithTheSendsEnqueuedOnce() throws Exception {
         try (RedisProcess own = RedisProcess.start()) {
@@ -220,7 +224,8 @@ class HandOffRoutesTest extends CamelRedisTestBase {
         routes(new RouteBuilder() {
             public void configure() {
                 from("reliable-redis:a").to(TO_B)
-                        .process(e -> raw.clientKill(KillArgs.Builder.typeNormal().skipme()))
+                        .process(e -> onEveryServer(server -> server.clientKill(KillArgs.Builder.typeNormal()
+                                .skipme())))
                         .process(received::add);
             }
         });
