@@ -10,8 +10,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 
 import dev.reliableredis.queue.NewMessage;
-import dev.reliableredis.queue.QueueCalls;
 import dev.reliableredis.queue.QueueException;
+import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.ReplicaWait;
 import dev.reliableredis.queue.RequestBatcher;
@@ -83,7 +83,7 @@ final class Enqueuer {
      * Returns whether each was stored, in order; throws the failure.
      */
     List<Boolean> sendAndWait(List<NewMessage> messages) {
-        List<Boolean> stored = QueueCalls.await(submit(messages));
+        List<Boolean> stored = RedisGateway.await(submit(messages));
         stored.forEach(activity::sent);
         return stored;
     }

@@ -7,9 +7,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Predicate;
 
-import dev.reliableredis.queue.AclRefusal;
 import dev.reliableredis.queue.QueueException;
-import dev.reliableredis.queue.RedisErrors;
 import org.apache.camel.spi.ExceptionHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -151,11 +149,11 @@ final class OutageReport {
      */
     private static String describe(Throwable cause) {
         // a queue operation's message has the description already; a connection's failure needs one
-        String message = cause instanceof QueueException ? cause.getMessage() : RedisErrors.describe(cause);
+        String message = cause instanceof QueueException ? cause.getMessage() : QueueException.describe(cause);
         if (isAuthenticationFailure(cause)) {
             return "authentication failed (check username and password): " + message;
         }
-        return anyMessage(cause, AclRefusal::is)
+        return anyMessage(cause, QueueException::isAclRefusal)
                 ? "the Redis user lacks a permission the component needs (ACL): " + message
                 : message;
     }

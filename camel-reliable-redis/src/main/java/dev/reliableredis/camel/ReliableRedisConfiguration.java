@@ -2,10 +2,10 @@ package dev.reliableredis.camel;
 
 import java.time.Duration;
 
-import dev.reliableredis.queue.QueueCalls;
 import dev.reliableredis.queue.QueueNames;
 import dev.reliableredis.queue.QueueSettings;
 import dev.reliableredis.queue.RateLimit;
+import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.ScheduleTicks;
 import dev.reliableredis.queue.sharded.ShardedQueue;
 import dev.reliableredis.queue.stream.StreamOptions;
@@ -147,8 +147,8 @@ public class ReliableRedisConfiguration {
             throw new IllegalArgumentException("concurrentConsumers must be between 1 and " + MAX_CONCURRENT_CONSUMERS
                                                + ", was " + concurrentConsumers);
         }
-        if (maxMessagesPerPoll < 1 || maxMessagesPerPoll > QueueCalls.MAX_BATCH) {
-            throw new IllegalArgumentException("maxMessagesPerPoll must be between 1 and " + QueueCalls.MAX_BATCH
+        if (maxMessagesPerPoll < 1 || maxMessagesPerPoll > ReliableQueue.MAX_BATCH) {
+            throw new IllegalArgumentException("maxMessagesPerPoll must be between 1 and " + ReliableQueue.MAX_BATCH
                                                + ", was " + maxMessagesPerPoll);
         }
         if (maxInflight < 0) {
@@ -200,8 +200,8 @@ public class ReliableRedisConfiguration {
             throw new IllegalArgumentException("deadLetterWarnThreshold must be 0 (off) or more, was "
                                                + deadLetterWarnThreshold);
         }
-        if (browseLimit < 1 || browseLimit > QueueCalls.MAX_BROWSE) {
-            throw new IllegalArgumentException("browseLimit must be between 1 and " + QueueCalls.MAX_BROWSE + ", was "
+        if (browseLimit < 1 || browseLimit > ReliableQueue.MAX_BROWSE) {
+            throw new IllegalArgumentException("browseLimit must be between 1 and " + ReliableQueue.MAX_BROWSE + ", was "
                                                + browseLimit);
         }
         boolean cluster = redisClient == null ? RedisUris.parse(redisUri, username, password).size() > 1

@@ -10,7 +10,6 @@ import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
 
 import dev.reliableredis.queue.BrowsedMessage;
-import dev.reliableredis.queue.HeaderCodec;
 import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.QueueSection;
 import dev.reliableredis.queue.QueueStats;
@@ -428,7 +427,7 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
             if (headerFilterStrategy.applyFilterToCamelHeaders(name, value, exchange)) {
                 return;
             }
-            if (HeaderCodec.isSupported(value)) {
+            if (NewMessage.canCarry(value)) {
                 headers.put(name, value);
             } else {
                 LOG.debug("Header '{}' of type {} does not travel: only String, Integer, Long, Double, Boolean "

@@ -1,5 +1,6 @@
 package dev.reliableredis.camel;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collections;
@@ -8,7 +9,6 @@ import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 
-import dev.reliableredis.queue.RedisBytes;
 import dev.reliableredis.queue.RedisGateway;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.KeyScanCursor;
@@ -126,7 +126,8 @@ public class ReliableRedisIdempotentRepository extends ServiceSupport implements
     public boolean add(String key) {
         byte[] redisKey = keys().of(key);
         // a number: Redis keeps it in the key's value object, with no string of its own to allocate
-        byte[] token = RedisBytes.bytes(Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE));
+        byte[] token = Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE)
+                .getBytes(StandardCharsets.UTF_8);
         SetArgs setIfAbsent = expiry.isZero() ? SetArgs.Builder.nx() : SetArgs.Builder.nx().px(expiry.toMillis());
         String stored;
         try {

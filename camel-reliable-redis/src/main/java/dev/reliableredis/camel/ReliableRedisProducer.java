@@ -9,7 +9,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeoutException;
 
-import dev.reliableredis.queue.HeaderCodec;
 import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.QueueException;
 import dev.reliableredis.queue.ReliableQueue;

@@ -2,8 +2,7 @@ package dev.reliableredis.camel;
 
 import java.util.Map;
 
-import dev.reliableredis.queue.AclRefusal;
-import dev.reliableredis.queue.RedisErrors;
+import dev.reliableredis.queue.QueueException;
 import org.apache.camel.health.HealthCheckResultBuilder;
 import org.apache.camel.impl.health.AbstractHealthCheck;
 
@@ -32,9 +31,9 @@ final class ReliableRedisProducerHealthCheck extends AbstractHealthCheck {
             endpoint.ping();
             builder.up();
         } catch (RuntimeException e) {
-            String reason = RedisUris.mask(RedisErrors.describe(e));
+            String reason = RedisUris.mask(QueueException.describe(e));
             builder.down();
-            builder.message((AclRefusal.is(reason)
+            builder.message((QueueException.isAclRefusal(reason)
                     ? "The Redis user of the producer of queue '" + endpoint.getQueueName()
                       + "' lacks a permission the component needs (ACL): "
                     : "Redis does not answer the producer of queue '" + endpoint.getQueueName() + "': ") + reason);

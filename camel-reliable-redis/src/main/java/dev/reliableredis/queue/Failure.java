@@ -31,7 +31,7 @@ public record Failure(Lease lease, String reason, Duration retryAfter) {
     }
 
     /** The nack scripts' retry-after argument: ms, or -1 for a failure. */
-    long retryAfterMillis() {
+    public long retryAfterMillis() {
         return retryAfter == null ? -1 : retryAfter.toMillis();
     }
 }

@@ -4,10 +4,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
+import dev.reliableredis.queue.internal.RedisBytes;
 import io.lettuce.core.XReadArgs;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
-import static dev.reliableredis.queue.RedisBytes.text;
+import static dev.reliableredis.queue.internal.RedisBytes.text;
 
 /**
  * Why a claim took nothing, when its claimant must wait for something other than an arrival before it claims again,

@@ -4,6 +4,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
+import dev.reliableredis.queue.internal.HeaderCodec;
+
 /**
  * A message to enqueue. Its headers are encoded as they travel when it is made, on the thread that sends it, so
  * that the thread which hands a batch to Redis (often Lettuce's I/O thread, when the call before completes) only
@@ -30,6 +32,11 @@ public final class NewMessage {
     public static final int MAX_GROUP_ID_LENGTH = 128;
     /** The level of a message sent without a priority: JMS's default, the middle of 0 (lowest) to 9 (highest). */
     public static final int DEFAULT_PRIORITY = 4;
+
+    /** Whether a header of this value travels with a message: null, a String, Integer, Long, Double or Boolean. */
+    public static boolean canCarry(Object headerValue) {
+        return HeaderCodec.isSupported(headerValue);
+    }
 
     private final String id;
     private final byte[] body;

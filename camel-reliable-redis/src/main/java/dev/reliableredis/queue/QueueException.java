@@ -4,6 +4,8 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.function.Supplier;
 
+import dev.reliableredis.queue.internal.AclRefusal;
+import dev.reliableredis.queue.internal.RedisErrors;
 import io.lettuce.core.RedisException;
 
 /** A queue operation that Redis did not carry out; the message names the queue and the operation. */
@@ -31,12 +33,22 @@ public class QueueException extends RuntimeException {
      * The failure of an asynchronous call of a queue operation: a Redis failure, or a call cancelled because its
      * connection closed, becomes a QueueException naming both; anything else stays as it is.
      */
-    static RuntimeException of(String queue, String operation, Throwable error) {
+    public static RuntimeException of(String queue, String operation, Throwable error) {
         Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
         if (cause instanceof RedisException || cause instanceof CancellationException
             || !(cause instanceof RuntimeException)) {
             return new QueueException(queue, operation, cause);
         }
         return (RuntimeException) cause;
+    }
+
+    /** A failure of Redis or of the engine in one line: what Redis said, or the exception's class and message. */
+    public static String describe(Throwable error) {
+        return RedisErrors.describe(error);
+    }
+
+    /** Whether a Redis error message is an ACL refusal, in any of the words Redis 6.2 to 8 use. */
+    public static boolean isAclRefusal(String redisError) {
+        return AclRefusal.is(redisError);
     }
 }

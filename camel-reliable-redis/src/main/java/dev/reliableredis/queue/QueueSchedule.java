@@ -2,11 +2,14 @@ package dev.reliableredis.queue;
 
 import java.util.List;
 
+import dev.reliableredis.queue.internal.LuaScript;
+import dev.reliableredis.queue.internal.QueueCalls;
+import dev.reliableredis.queue.internal.RedisBytes;
 import io.lettuce.core.ScriptOutputType;
 
-import static dev.reliableredis.queue.QueueCalls.keys;
-import static dev.reliableredis.queue.RedisBytes.bytes;
-import static dev.reliableredis.queue.RedisBytes.text;
+import static dev.reliableredis.queue.internal.QueueCalls.keys;
+import static dev.reliableredis.queue.internal.RedisBytes.bytes;
+import static dev.reliableredis.queue.internal.RedisBytes.text;
 
 /** A queue's schedule hash, the same in both modes (see schedule-declare.lua); firing it is each mode's own. */
 public final class QueueSchedule {

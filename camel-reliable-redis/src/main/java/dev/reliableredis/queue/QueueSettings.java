@@ -2,6 +2,7 @@ package dev.reliableredis.queue;
 
 import java.time.Duration;
 
+
 /**
  * The consumer-side settings a queue's scripts need. Names match the component's options,
  * so that a bad value is reported by the name the user wrote.
@@ -49,8 +50,8 @@ public record QueueSettings(
             throw new IllegalArgumentException("maxRetryDelay (" + maxRetryDelay.toMillis()
                     + " ms) must not be less than retryDelay (" + retryDelay.toMillis() + " ms)");
         }
-        if (reaperBatchSize < 1 || reaperBatchSize > QueueCalls.MAX_BATCH) {
-            throw new IllegalArgumentException("reaperBatchSize must be between 1 and " + QueueCalls.MAX_BATCH
+        if (reaperBatchSize < 1 || reaperBatchSize > ReliableQueue.MAX_BATCH) {
+            throw new IllegalArgumentException("reaperBatchSize must be between 1 and " + ReliableQueue.MAX_BATCH
                                                + ", was " + reaperBatchSize);
         }
         notNegative("idempotencyWindow", idempotencyWindow);

@@ -2,6 +2,7 @@ package dev.reliableredis.queue;
 
 import java.time.Duration;
 
+
 /**
  * A queue-wide rate limit on claims: at most {@code permits} messages per {@code period} across all consumers, spread
  * evenly (one every period / permits), and at most {@code burst} at once; decided in the claim scripts with a generic
@@ -24,8 +25,8 @@ public record RateLimit(int permits, Duration period, int burst) {
             throw new IllegalArgumentException("rateLimit's period must be 1 ms or more, was "
                                                + (period == null ? "null" : period.toMillis() + " ms"));
         }
-        if (burst < 1 || burst > QueueCalls.MAX_BATCH) {
-            throw new IllegalArgumentException("rateLimitBurst must be between 1 and " + QueueCalls.MAX_BATCH
+        if (burst < 1 || burst > ReliableQueue.MAX_BATCH) {
+            throw new IllegalArgumentException("rateLimitBurst must be between 1 and " + ReliableQueue.MAX_BATCH
                                                + ", was " + burst);
         }
     }

@@ -4,12 +4,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import dev.reliableredis.queue.internal.QueueCalls;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
@@ -332,5 +333,13 @@ public final class RedisGateway implements AutoCloseable {
         if (ownsClient) {
             client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
         }
+    }
+
+    /**
+     * The result of an asynchronous call of the engine, waited for on the calling thread; its failure thrown as it
+     * is. An interrupt ends the wait at once, keeping the thread's interrupt status.
+     */
+    public static <T> T await(CompletableFuture<T> call) {
+        return QueueCalls.await(call);
     }
 }

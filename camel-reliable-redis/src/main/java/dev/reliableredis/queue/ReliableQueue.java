@@ -6,11 +6,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
+import dev.reliableredis.queue.internal.QueueCalls;
+
 /**
  * A reliable queue on Redis: every operation is one atomic script call, timed by the Redis server clock.
  * Implementations are thread-safe.
  */
 public interface ReliableQueue {
+
+    /**
+     * The most messages or deliveries one script call takes (a claim's batch, an enqueue's or a settlement's);
+     * the scripts refuse more before they write anything (lua/includes/limits.lua).
+     */
+    int MAX_BATCH = 1000;
+    /** The most messages one browse reads: it reads them in one script call, which Redis serves alone. */
+    int MAX_BROWSE = 1000;
 
     /** The queue's name. */
     String name();

@@ -4,10 +4,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
+import dev.reliableredis.queue.internal.LuaScript;
+import dev.reliableredis.queue.internal.QueueCalls;
+import dev.reliableredis.queue.internal.RedisBytes;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.SlotHash;
 
-import static dev.reliableredis.queue.RedisBytes.bytes;
+import static dev.reliableredis.queue.internal.RedisBytes.bytes;
 
 /** How a queue answers requests, in both modes: where the inbox is, and the reply script. */
 public final class Replies {

@@ -4,6 +4,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import dev.reliableredis.queue.internal.HeaderCodec;
+
 /**
  * The answer to a request: the consumer route's final body and travelling headers, or, for a request that was
  * dead-lettered, the reason. Stored in the requester's inbox as the JSON of {@link HeaderCodec}, so that reading a

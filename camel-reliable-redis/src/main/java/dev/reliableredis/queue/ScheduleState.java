@@ -1,5 +1,7 @@
 package dev.reliableredis.queue;
 
+import dev.reliableredis.queue.internal.RedisBytes;
+
 /**
  * A queue's schedule as Redis keeps it (see schedule-declare.lua), read with the server time.
  *

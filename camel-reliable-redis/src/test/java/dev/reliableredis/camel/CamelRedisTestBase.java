@@ -26,6 +26,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.params.Parameter;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -45,9 +46,9 @@ abstract class CamelRedisTestBase {
     String mode = "list";
 
     static RedisProcess redis;
-    /** Set instead of {@link #redis} by the cluster variants of a test class. */
+    /** Set instead of {@link #redis} for a class whose {@link RedisUnderTest} asks for a cluster. */
     static RedisCluster cluster;
-    /** The component's slotGroup, set by the variants of a test class that keep every queue in one slot. */
+    /** The component's slotGroup, from the class's {@link RedisUnderTest}. */
     static String slotGroup;
     CamelContext context;
     ProducerTemplate template;
@@ -55,14 +56,29 @@ abstract class CamelRedisTestBase {
     /** What the test routes saw, in order. */
     final List<Exchange> received = new CopyOnWriteArrayList<>();
 
+    /** Starts the Redis of the class's {@link RedisUnderTest}, else one plain redis-server. */
     @BeforeAll
-    static void startRedis() {
-        redis = RedisProcess.start();
+    static void startRedis(TestInfo test) {
+        RedisUnderTest under = test.getTestClass().map(c -> c.getAnnotation(RedisUnderTest.class)).orElse(null);
+        if (under != null && under.cluster()) {
+            cluster = RedisCluster.start(3);
+        } else {
+            redis = RedisProcess.start(under == null ? new String[0] : under.arguments());
+        }
+        slotGroup = under == null || under.slotGroup().isEmpty() ? null : under.slotGroup();
     }
 
     @AfterAll
     static void stopRedis() {
-        redis.close();
+        if (cluster != null) {
+            cluster.close();
+            cluster = null;
+        }
+        if (redis != null) {
+            redis.close();
+            redis = null;
+        }
+        slotGroup = null;
     }
 
     @BeforeEach

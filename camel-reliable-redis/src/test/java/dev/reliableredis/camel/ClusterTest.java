@@ -5,12 +5,9 @@ import java.util.Map;
 import java.util.stream.IntStream;
 
 import dev.reliableredis.testsupport.LeastPrivilegeUser;
-import dev.reliableredis.testsupport.RedisCluster;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.SlotHash;
 import org.apache.camel.builder.RouteBuilder;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -18,19 +15,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 /** What is particular to a Redis Cluster: node lists, queues on every master, keys that must share a slot. */
+@RedisUnderTest(cluster = true)
 class ClusterTest extends CamelRedisTestBase {
-
-    /** Hides the base class's: JUnit runs only this one. */
-    @BeforeAll
-    static void startRedis() {
-        cluster = RedisCluster.start(3);
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        cluster.close();
-        cluster = null;
-    }
 
     @Test
     void aNodeListNamesEveryNodeWithTheCredentialsOfTheOption() {

@@ -1,21 +1,6 @@
 package dev.reliableredis.camel;
 
-import dev.reliableredis.testsupport.RedisCluster;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-
 /** The tests of {@link ConsumerCrashTest} on a Redis Cluster of three masters, the redisUri listing the nodes. */
+@RedisUnderTest(cluster = true)
 class ConsumerCrashClusterTest extends ConsumerCrashTest {
-
-    /** Hides the base class's: JUnit runs only this one. */
-    @BeforeAll
-    static void startRedis() {
-        cluster = RedisCluster.start(3);
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        cluster.close();
-        cluster = null;
-    }
 }

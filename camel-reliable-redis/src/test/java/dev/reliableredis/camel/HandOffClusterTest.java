@@ -4,12 +4,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import dev.reliableredis.testsupport.RedisCluster;
 import io.lettuce.core.Range;
 import org.apache.camel.Exchange;
 import org.apache.camel.builder.RouteBuilder;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -22,23 +19,13 @@ import static org.awaitility.Awaitility.await;
  * slotGroup to each other; a send to a queue in another slot goes out at once, under its derived id, and is enqueued
  * once however often the route runs, unless the target names a slot group, which fails the exchange.
  */
+@RedisUnderTest(cluster = true)
 class HandOffClusterTest extends CamelRedisTestBase {
 
     /** What each attempt saw of the message it sends, in the order they looked. */
     private final List<Boolean> sentBefore = new CopyOnWriteArrayList<>();
     /** The bodies the route received, in order (it changes the exchange's body after it). */
     private final List<String> bodies = new CopyOnWriteArrayList<>();
-
-    @BeforeAll
-    static void startRedis() {
-        cluster = RedisCluster.start(3);
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        cluster.close();
-        cluster = null;
-    }
 
     private static int deliveryCount(Exchange exchange) {
         return exchange.getMessage().getHeader(ReliableRedisConstants.DELIVERY_COUNT, Integer.class);

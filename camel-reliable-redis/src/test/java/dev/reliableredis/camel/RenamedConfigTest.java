@@ -1,8 +1,6 @@
 package dev.reliableredis.camel;
 
-import dev.reliableredis.testsupport.RedisProcess;
 import org.apache.camel.builder.RouteBuilder;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -13,13 +11,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** A Redis whose CONFIG command is disabled, as managed services do: the component does not need it. */
 @ParameterizedClass(name = "{0} mode")
 @ValueSource(strings = {"list", "stream"})
+@RedisUnderTest(arguments = {"--rename-command", "CONFIG", ""})
 class RenamedConfigTest extends CamelRedisTestBase {
-
-    /** Hides the base class's: JUnit runs only this one. */
-    @BeforeAll
-    static void startRedis() {
-        redis = RedisProcess.start("--rename-command", "CONFIG", "");
-    }
 
     @Test
     void messagesFlowAndAreAckedWithoutConfig() throws Exception {

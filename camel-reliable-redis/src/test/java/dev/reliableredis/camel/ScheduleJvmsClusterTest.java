@@ -4,9 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.reliableredis.testsupport.RedisCluster;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -17,22 +14,12 @@ import static org.awaitility.Awaitility.await;
  * schedule for about 20 s fire each tick once (judged by the ticks' ids and first deliveries, not by timing), and
  * go on when one of them is SIGKILLed.
  */
+@RedisUnderTest(cluster = true)
 class ScheduleJvmsClusterTest extends CamelRedisTestBase {
 
     /** A short lease, so that a tick the killed JVM held comes back within seconds rather than holding the next. */
     private static final String EVERY_SECOND =
             "reliable-redis:nightly?schedule=*+*+*+*+*+?&visibilityTimeout=2000&reaperInterval=200";
-
-    @BeforeAll
-    static void startRedis() {
-        cluster = RedisCluster.start(3);
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        cluster.close();
-        cluster = null;
-    }
 
     /** The ticks of the first deliveries of every JVM's tick messages, in the order they ran, checked by their ids. */
     private static List<Long> firstRuns(List<ConsumerJvm> jvms) {

@@ -5,11 +5,8 @@ import java.util.Map;
 import java.util.stream.IntStream;
 
 import dev.reliableredis.queue.QueueNames;
-import dev.reliableredis.testsupport.RedisCluster;
 import dev.reliableredis.testsupport.RedisProcess;
 import org.apache.camel.builder.RouteBuilder;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -18,19 +15,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The tests of {@link ShardsTest} on a Redis Cluster of three masters; and a queue whose three shards are served by
  * the three masters, each consumed.
  */
+@RedisUnderTest(cluster = true)
 class ShardsClusterTest extends ShardsTest {
-
-    /** Hides the base class's: JUnit runs only this one. */
-    @BeforeAll
-    static void startRedis() {
-        cluster = RedisCluster.start(3);
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        cluster.close();
-        cluster = null;
-    }
 
     @Test
     void theShardsOfAQueueLandOnDifferentMastersAndAreAllConsumed() throws Exception {

@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The most one script call takes, {@link QueueCalls#MAX_BATCH}, in both modes: a full batch works in every step, and
+ * The most one script call takes, {@link ReliableQueue#MAX_BATCH}, in both modes: a full batch works in every step, and
  * one more is refused before the script writes anything, so nothing already in Redis is lost or half-written.
  */
 @ParameterizedClass(name = "{0} mode")
@@ -34,13 +34,13 @@ class BatchLimitTest extends QueueTestBase {
     @Test
     void aFullBatchIsEnqueuedClaimedExtendedAndAckedInOneCallEach() {
         ReliableQueue queue = queue();
-        assertThat(queue.enqueue(messages(0, QueueCalls.MAX_BATCH))).containsOnly(true);
+        assertThat(queue.enqueue(messages(0, ReliableQueue.MAX_BATCH))).containsOnly(true);
 
-        List<Delivery> claimed = queue.claim(QueueCalls.MAX_BATCH);
-        assertThat(claimed).hasSize(QueueCalls.MAX_BATCH);
+        List<Delivery> claimed = queue.claim(ReliableQueue.MAX_BATCH);
+        assertThat(claimed).hasSize(ReliableQueue.MAX_BATCH);
         List<Lease> leases = claimed.stream().map(Delivery::lease).toList();
-        assertThat(queue.extend(leases)).hasSize(QueueCalls.MAX_BATCH).containsOnly(Settled.EXTENDED);
-        assertThat(queue.ack(leases)).hasSize(QueueCalls.MAX_BATCH).containsOnly(Settled.ACKED);
+        assertThat(queue.extend(leases)).hasSize(ReliableQueue.MAX_BATCH).containsOnly(Settled.EXTENDED);
+        assertThat(queue.ack(leases)).hasSize(ReliableQueue.MAX_BATCH).containsOnly(Settled.ACKED);
         assertThat(counts(queue)).isEqualTo(new QueueStats(0, 0, 0, 0));
     }
 
@@ -49,7 +49,7 @@ class BatchLimitTest extends QueueTestBase {
         ReliableQueue queue = queue();
         queue.enqueue(messages(0, 10));
 
-        assertThatThrownBy(() -> queue.claim(QueueCalls.MAX_BATCH + 1)).isInstanceOf(QueueException.class)
+        assertThatThrownBy(() -> queue.claim(ReliableQueue.MAX_BATCH + 1)).isInstanceOf(QueueException.class)
                 .hasMessageContaining("claim on queue 'orders' failed")
                 .hasMessageContaining("claim of 1001 in one call; at most 1000");
         assertThat(counts(queue)).isEqualTo(new QueueStats(10, 0, 0, 0));
@@ -61,7 +61,7 @@ class BatchLimitTest extends QueueTestBase {
         ReliableQueue queue = queue();
         queue.enqueue(messages(0, 10));
 
-        assertThatThrownBy(() -> queue.enqueue(messages(10, QueueCalls.MAX_BATCH + 1)))
+        assertThatThrownBy(() -> queue.enqueue(messages(10, ReliableQueue.MAX_BATCH + 1)))
                 .hasMessageContaining("enqueue of 1001 in one call; at most 1000");
         assertThat(counts(queue)).isEqualTo(new QueueStats(10, 0, 0, 0));
     }
@@ -71,7 +71,7 @@ class BatchLimitTest extends QueueTestBase {
         ReliableQueue queue = queue();
         queue.enqueue(messages(0, 10));
         List<Lease> held = queue.claim(10).stream().map(Delivery::lease).toList();
-        List<Lease> tooMany = IntStream.range(0, QueueCalls.MAX_BATCH + 1).mapToObj(i -> held.get(i % 10)).toList();
+        List<Lease> tooMany = IntStream.range(0, ReliableQueue.MAX_BATCH + 1).mapToObj(i -> held.get(i % 10)).toList();
 
         assertThatThrownBy(() -> queue.ack(tooMany)).hasMessageContaining("ack of 1001 in one call");
         assertThatThrownBy(() -> queue.nack(tooMany.stream().map(l -> new Failure(l, "boom")).toList()))

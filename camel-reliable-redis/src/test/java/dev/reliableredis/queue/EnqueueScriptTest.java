@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import dev.reliableredis.queue.internal.LuaScript;
+import dev.reliableredis.queue.internal.QueueCalls;
 import dev.reliableredis.queue.list.ListQueue;
 import dev.reliableredis.testsupport.CommandStats;
 import io.lettuce.core.ScriptOutputType;

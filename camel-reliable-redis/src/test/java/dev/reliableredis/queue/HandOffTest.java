@@ -3,6 +3,7 @@ package dev.reliableredis.queue;
 import java.time.Duration;
 import java.util.List;
 
+import dev.reliableredis.queue.internal.QueueCalls;
 import dev.reliableredis.queue.list.ListQueue;
 import dev.reliableredis.queue.sharded.ShardedQueue;
 import dev.reliableredis.queue.stream.StreamQueue;

@@ -2,6 +2,7 @@ package dev.reliableredis.queue;
 
 import java.util.Map;
 
+import dev.reliableredis.queue.internal.HeaderCodec;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

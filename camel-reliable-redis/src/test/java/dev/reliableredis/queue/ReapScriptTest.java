@@ -85,7 +85,7 @@ class ReapScriptTest extends QueueTestBase {
     @Test
     void forgetsMoreAckedIdsThanLuaCanUnpackAtOnceInCallsOfTheLargestBatch() {
         ListQueue q = queue("orders", new QueueSettings(Duration.ofSeconds(30), 3, Duration.ofSeconds(1), 2.0,
-                Duration.ofSeconds(10), QueueCalls.MAX_BATCH, Duration.ofMinutes(1)));
+                Duration.ofSeconds(10), ReliableQueue.MAX_BATCH, Duration.ofMinutes(1)));
         io.lettuce.core.ScoredValue<String>[] old = new io.lettuce.core.ScoredValue[9000];
         for (int i = 0; i < old.length; i++) {
             old[i] = io.lettuce.core.ScoredValue.just(1, "old" + i);

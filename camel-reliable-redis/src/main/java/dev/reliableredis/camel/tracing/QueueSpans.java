@@ -1,41 +1,44 @@
 package dev.reliableredis.camel.tracing;
 
+import java.util.function.BiConsumer;
+
 import dev.reliableredis.camel.ReliableRedisComponent;
 import dev.reliableredis.camel.ReliableRedisConstants;
-import dev.reliableredis.camel.ReliableRedisEndpoint;
 import org.apache.camel.Endpoint;
 import org.apache.camel.Exchange;
 
-/** What the span decorators of both tracer modules say of a queue's spans, from the exchange and the endpoint. */
+/**
+ * What the span decorators of both tracer modules add to a queue's spans. The destination is the base decorators'
+ * (the URI's path, the queue's name).
+ */
 final class QueueSpans {
 
     static final String COMPONENT = "reliable-redis";
     static final String COMPONENT_CLASS = ReliableRedisComponent.class.getName();
+    /** OpenTelemetry's name for the message id. */
+    static final String MESSAGE_ID = "messaging.message.id";
     /** The delivery count, in the messaging vendor namespace, as OpenTelemetry's own for other brokers. */
     static final String DELIVERY_COUNT = "messaging.reliable_redis.message.delivery_count";
 
     private QueueSpans() {
     }
 
-    /** The queue's name, or null when the endpoint is not one of the component's (its URI then names it). */
-    static String queue(Endpoint endpoint) {
-        return endpoint instanceof ReliableRedisEndpoint queue ? queue.getQueueName() : null;
-    }
-
     /**
-     * Whether the span is the delivery's, the consumer's: the exchange came from this endpoint. The id header of a
-     * span that sends is the consumed message's until the send makes the new one, so only a delivery's span names
-     * its message.
+     * Tags a delivery's span (the exchange came from the span's endpoint) with its message id and delivery count. A
+     * span that sends gets neither: its id header is the consumed message's until the send makes the new one.
      */
-    static boolean isDelivery(Exchange exchange, Endpoint endpoint) {
-        return exchange.getFromEndpoint() == endpoint;
-    }
-
-    static String messageId(Exchange exchange) {
-        return exchange.getMessage().getHeader(ReliableRedisConstants.MESSAGE_ID, String.class);
-    }
-
-    static Integer deliveryCount(Exchange exchange) {
-        return exchange.getMessage().getHeader(ReliableRedisConstants.DELIVERY_COUNT, Integer.class);
+    static void tagDelivery(Exchange exchange, Endpoint endpoint, BiConsumer<String, String> text,
+            BiConsumer<String, Integer> number) {
+        if (exchange.getFromEndpoint() != endpoint) {
+            return;
+        }
+        String messageId = exchange.getMessage().getHeader(ReliableRedisConstants.MESSAGE_ID, String.class);
+        if (messageId != null) {
+            text.accept(MESSAGE_ID, messageId);
+        }
+        Integer deliveryCount = exchange.getMessage().getHeader(ReliableRedisConstants.DELIVERY_COUNT, Integer.class);
+        if (deliveryCount != null) {
+            number.accept(DELIVERY_COUNT, deliveryCount);
+        }
     }
 }

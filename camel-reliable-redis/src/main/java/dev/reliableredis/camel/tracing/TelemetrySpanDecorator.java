@@ -3,7 +3,6 @@ package dev.reliableredis.camel.tracing;
 import org.apache.camel.Endpoint;
 import org.apache.camel.Exchange;
 import org.apache.camel.telemetry.Span;
-import org.apache.camel.telemetry.TagConstants;
 import org.apache.camel.telemetry.decorators.AbstractMessagingSpanDecorator;
 
 /**
@@ -19,28 +18,14 @@ public class TelemetrySpanDecorator extends AbstractMessagingSpanDecorator {
     }
 
     @Override
-    public String getComponentClassName() {
-        return QueueSpans.COMPONENT_CLASS;
-    }
-
-    @Override
-    protected String getDestination(Exchange exchange, Endpoint endpoint) {
-        String queue = QueueSpans.queue(endpoint);
-        return queue != null ? queue : super.getDestination(exchange, endpoint);
-    }
-
-    @Override
     public void beforeTracingEvent(Span span, Exchange exchange, Endpoint endpoint) {
         super.beforeTracingEvent(span, exchange, endpoint);
-        if (QueueSpans.isDelivery(exchange, endpoint)) {
-            String messageId = QueueSpans.messageId(exchange);
-            if (messageId != null) {
-                span.setTag(TagConstants.MESSAGE_ID, messageId);
-            }
-            Integer deliveryCount = QueueSpans.deliveryCount(exchange);
-            if (deliveryCount != null) {
-                span.setTag(QueueSpans.DELIVERY_COUNT, String.valueOf(deliveryCount));
-            }
-        }
+        QueueSpans.tagDelivery(exchange, endpoint, span::setTag,
+                (key, count) -> span.setTag(key, String.valueOf(count)));
+    }
+
+    @Override
+    public String getComponentClassName() {
+        return QueueSpans.COMPONENT_CLASS;
     }
 }

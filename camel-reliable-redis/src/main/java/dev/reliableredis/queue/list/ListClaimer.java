@@ -9,14 +9,14 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.reliableredis.queue.ClaimId;
-import dev.reliableredis.queue.Claimed;
 import dev.reliableredis.queue.Claimant;
+import dev.reliableredis.queue.Claimed;
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.Hold;
-import dev.reliableredis.queue.QueueCalls;
 import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.WakeableSleep;
+import dev.reliableredis.queue.internal.QueueCalls;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.UnblockType;

@@ -8,18 +8,16 @@ import java.util.concurrent.CompletableFuture;
 
 import dev.reliableredis.queue.BrowsedMessage;
 import dev.reliableredis.queue.ClaimId;
-import dev.reliableredis.queue.Claimed;
 import dev.reliableredis.queue.Claimant;
+import dev.reliableredis.queue.Claimed;
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.Failure;
 import dev.reliableredis.queue.HandOff;
 import dev.reliableredis.queue.Hold;
 import dev.reliableredis.queue.Lease;
-import dev.reliableredis.queue.LuaScript;
 import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.PollingClaimer;
-import dev.reliableredis.queue.QueueCalls;
 import dev.reliableredis.queue.QueueSchedule;
 import dev.reliableredis.queue.QueueSection;
 import dev.reliableredis.queue.QueueSettings;
@@ -27,20 +25,22 @@ import dev.reliableredis.queue.QueueStats;
 import dev.reliableredis.queue.RateLimit;
 import dev.reliableredis.queue.ReapResult;
 import dev.reliableredis.queue.RedisGateway;
+import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.Replies;
 import dev.reliableredis.queue.Reply;
 import dev.reliableredis.queue.ReplyTo;
-import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.ScheduleFired;
 import dev.reliableredis.queue.ScheduleState;
 import dev.reliableredis.queue.Settled;
+import dev.reliableredis.queue.internal.LuaScript;
+import dev.reliableredis.queue.internal.QueueCalls;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
-import static dev.reliableredis.queue.QueueCalls.keys;
-import static dev.reliableredis.queue.RedisBytes.bytes;
-import static dev.reliableredis.queue.RedisBytes.text;
+import static dev.reliableredis.queue.internal.QueueCalls.keys;
+import static dev.reliableredis.queue.internal.RedisBytes.bytes;
+import static dev.reliableredis.queue.internal.RedisBytes.text;
 
 /**
  * List mode: a ready List of ids, an in-flight ZSet scored by lease deadline, a delayed ZSet, a dead-letter

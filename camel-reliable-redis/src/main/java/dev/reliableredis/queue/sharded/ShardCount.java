@@ -3,13 +3,13 @@ package dev.reliableredis.queue.sharded;
 import java.util.List;
 import java.util.Objects;
 
-import dev.reliableredis.queue.LuaScript;
-import dev.reliableredis.queue.QueueCalls;
 import dev.reliableredis.queue.QueueNames;
 import dev.reliableredis.queue.RedisGateway;
+import dev.reliableredis.queue.internal.LuaScript;
+import dev.reliableredis.queue.internal.QueueCalls;
 import io.lettuce.core.ScriptOutputType;
 
-import static dev.reliableredis.queue.RedisBytes.bytes;
+import static dev.reliableredis.queue.internal.RedisBytes.bytes;
 
 /**
  * A queue's shard count as Redis records it ({@code <prefix>:{<queue>}:meta}, field {@code shards}): the count it

@@ -3,8 +3,8 @@ package dev.reliableredis.queue.sharded;
 import java.nio.charset.StandardCharsets;
 import java.util.zip.CRC32;
 
-import dev.reliableredis.queue.HeaderCodec;
 import dev.reliableredis.queue.NewMessage;
+import dev.reliableredis.queue.internal.HeaderCodec;
 
 /**
  * Which shard a message goes to: CRC-32 of the UTF-8 bytes of its shard key, or of its id when it has none, modulo

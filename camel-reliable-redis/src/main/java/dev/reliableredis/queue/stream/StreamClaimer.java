@@ -8,14 +8,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import dev.reliableredis.queue.ClaimId;
-import dev.reliableredis.queue.Claimed;
 import dev.reliableredis.queue.Claimant;
+import dev.reliableredis.queue.Claimed;
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.Hold;
-import dev.reliableredis.queue.QueueCalls;
 import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.WakeableSleep;
+import dev.reliableredis.queue.internal.QueueCalls;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.api.StatefulConnection;
 

@@ -5,17 +5,17 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.reliableredis.queue.LuaScript;
-import dev.reliableredis.queue.QueueCalls;
 import dev.reliableredis.queue.QueueNames;
 import dev.reliableredis.queue.RedisGateway;
+import dev.reliableredis.queue.internal.LuaScript;
+import dev.reliableredis.queue.internal.QueueCalls;
 import dev.reliableredis.queue.sharded.ShardMover;
 import dev.reliableredis.queue.sharded.ShardPicker;
 import io.lettuce.core.ScriptOutputType;
 
-import static dev.reliableredis.queue.QueueCalls.keys;
-import static dev.reliableredis.queue.RedisBytes.bytes;
-import static dev.reliableredis.queue.RedisBytes.text;
+import static dev.reliableredis.queue.internal.QueueCalls.keys;
+import static dev.reliableredis.queue.internal.RedisBytes.bytes;
+import static dev.reliableredis.queue.internal.RedisBytes.text;
 
 /**
  * Moves a stream-mode queue's messages from the layout of one shard count to another's, for a reshard of a queue

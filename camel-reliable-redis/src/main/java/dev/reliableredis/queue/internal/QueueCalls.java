@@ -1,4 +1,4 @@
-package dev.reliableredis.queue;
+package dev.reliableredis.queue.internal;
 
 import java.time.Duration;
 import java.util.List;
@@ -10,25 +10,25 @@ import java.util.concurrent.ExecutionException;
 import java.util.function.LongFunction;
 import java.util.function.Supplier;
 
+import dev.reliableredis.queue.Failure;
+import dev.reliableredis.queue.Lease;
+import dev.reliableredis.queue.QueueException;
+import dev.reliableredis.queue.QueueSettings;
+import dev.reliableredis.queue.RedisGateway;
+import dev.reliableredis.queue.ReliableQueue;
+import dev.reliableredis.queue.Settled;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import static dev.reliableredis.queue.RedisBytes.bytes;
+import static dev.reliableredis.queue.internal.RedisBytes.bytes;
 
 /** Runs the script calls of one queue; a Redis failure becomes a QueueException naming the queue and the operation. */
 public final class QueueCalls {
 
     private static final Logger LOG = LoggerFactory.getLogger(QueueCalls.class);
-    /** The most messages one browse reads: it reads them in one script call, which Redis serves alone. */
-    public static final int MAX_BROWSE = 1000;
-    /**
-     * The most messages or deliveries one script call takes (a claim's batch, an enqueue's or a settlement's);
-     * the scripts refuse more before they write anything (lua/includes/limits.lua).
-     */
-    public static final int MAX_BATCH = 1000;
 
     private final RedisGateway redis;
     private final String queue;
@@ -110,8 +110,8 @@ public final class QueueCalls {
 
     /** Refuses a browse limit outside 1..1000, naming the limit and the queue. */
     public void checkBrowseLimit(int limit) {
-        if (limit < 1 || limit > MAX_BROWSE) {
-            throw new IllegalArgumentException("A browse reads 1 to " + MAX_BROWSE + " messages, not " + limit
+        if (limit < 1 || limit > ReliableQueue.MAX_BROWSE) {
+            throw new IllegalArgumentException("A browse reads 1 to " + ReliableQueue.MAX_BROWSE + " messages, not " + limit
                     + " (queue '" + queue + "')");
         }
     }

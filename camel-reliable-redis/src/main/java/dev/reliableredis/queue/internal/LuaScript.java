@@ -1,4 +1,4 @@
-package dev.reliableredis.queue;
+package dev.reliableredis.queue.internal;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -6,7 +6,11 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.HexFormat;
+import java.util.List;
+import java.util.Set;
 import java.util.StringJoiner;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -21,7 +25,8 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 /**
  * One Lua script from the classpath, run with EVALSHA; a server that does not know it yet (first use, a
  * restart, SCRIPT FLUSH) gets it with EVAL, which also caches it there. A line {@code --- @include "path"}
- * is replaced by the file {@code lua/path.lua}, so that scripts can share helper functions (as BullMQ's do).
+ * is replaced by the file {@code lua/path.lua} the first time it comes, so that scripts can share helper functions
+ * (as BullMQ's do).
  */
 public final class LuaScript {
 
@@ -37,22 +42,40 @@ public final class LuaScript {
         this.sha = sha1(source);
     }
 
-    /** Loads {@code lua/<name>.lua} next to this class, with its includes expanded. */
+    /** Loads {@code dev/reliableredis/queue/lua/<name>.lua} from the classpath, with its includes expanded. */
     public static LuaScript load(String name) {
-        return new LuaScript(name, expand(name).getBytes(StandardCharsets.UTF_8));
+        return new LuaScript(name, expand(name, new HashSet<>(), new ArrayList<>()).getBytes(StandardCharsets.UTF_8));
     }
 
-    private static String expand(String name) {
+    /**
+     * The script with its includes expanded, as BullMQ's loader does: an include may include others, each is inlined
+     * once, where it is first included (so a script names only what it uses, and an include what it needs before
+     * it), and a cycle is refused, naming it.
+     */
+    private static String expand(String name, Set<String> included, List<String> chain) {
+        chain.add(name);
         StringJoiner source = new StringJoiner("\n");
         for (String line : read(name).split("\n", -1)) {
             Matcher include = INCLUDE.matcher(line);
-            source.add(include.matches() ? expand(include.group(1)) : line);
+            if (!include.matches()) {
+                source.add(line);
+                continue;
+            }
+            String dependency = include.group(1);
+            if (chain.contains(dependency)) {
+                throw new IllegalStateException("Lua includes form a cycle: " + String.join(" -> ", chain) + " -> "
+                        + dependency);
+            }
+            if (included.add(dependency)) {
+                source.add(expand(dependency, included, chain));
+            }
         }
+        chain.remove(chain.size() - 1);
         return source.toString();
     }
 
     private static String read(String name) {
-        String path = "lua/" + name + ".lua";
+        String path = "/dev/reliableredis/queue/lua/" + name + ".lua";
         try (InputStream in = LuaScript.class.getResourceAsStream(path)) {
             if (in == null) {
                 throw new IllegalStateException("Missing script " + path);

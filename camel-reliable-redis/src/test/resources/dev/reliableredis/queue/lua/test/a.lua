@@ -1,0 +1,2 @@
+-- LuaScriptTest: counted once per inlining
+inlined = inlined + 1

@@ -1,0 +1,3 @@
+-- LuaScriptTest: needs a before it
+--- @include "test/a"
+inlined = inlined + 10
