@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import dev.reliableredis.camel.ReliableRedisComponent;
 import dev.reliableredis.camel.ReliableRedisConstants;
 import org.apache.camel.CamelContext;
+import org.apache.camel.LoggingLevel;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.impl.DefaultCamelContext;
@@ -23,6 +24,10 @@ import org.apache.camel.impl.DefaultCamelContext;
 public final class OrderPipeline {
 
     private static final int ORDERS = 50;
+    /** The example's log (simplelogger.properties shows it from INFO on, Camel's own from WARN). */
+    private static final String LOG_NAME = "dev.reliableredis.example.orders";
+    /** How often the queue retries a failed order before it dead-letters it. */
+    private static final int MAX_RETRIES = 2;
 
     public static void main(String[] args) throws Exception {
         String redisUri = args.length > 0 ? args[0] : System.getenv().getOrDefault("REDIS_URI", "redis://localhost:6379");
@@ -46,11 +51,19 @@ public final class OrderPipeline {
         camel.getComponent("reliable-redis", ReliableRedisComponent.class).setRedisUri(redisUri);
         camel.addRoutes(new RouteBuilder() {
             public void configure() {
-                // a failed order is retried by the queue, not by Camel: log it in one line
-                errorHandler(defaultErrorHandler().logStackTrace(false).logExhaustedMessageHistory(false));
+                // a failed order is retried by the queue, not by Camel: one WARN line says which order, which
+                // attempt and what comes next, instead of Camel's ERROR block per attempt
+                errorHandler(defaultErrorHandler().logExhausted(false));
+                onException(IllegalStateException.class).handled(false).logExhausted(false)
+                        .process(e -> e.setProperty("next", e.getMessage().getHeader(
+                                ReliableRedisConstants.DELIVERY_COUNT, Integer.class) > MAX_RETRIES
+                                ? "it goes to the dead letters" : "the queue retries it"))
+                        .log(LoggingLevel.WARN, LOG_NAME, "order ${header.orderNumber}, attempt "
+                             + "${header.CamelReliableRedisDeliveryCount} of " + (MAX_RETRIES + 1)
+                             + ": ${exception.message}; ${exchangeProperty.next}");
 
                 // idempotencyWindow=0: the example leaves no acked ids behind in your Redis
-                from(endpoint + "&concurrentConsumers=4&maxRetries=2&retryDelay=100"
+                from(endpoint + "&concurrentConsumers=4&maxRetries=" + MAX_RETRIES + "&retryDelay=100"
                      + "&maxRetryDelay=400&reaperInterval=200&idempotencyWindow=0").routeId("orders")
                         .process(e -> {
                             int order = e.getMessage().getHeader("orderNumber", Integer.class);
@@ -70,7 +83,8 @@ public final class OrderPipeline {
                         });
 
                 from(endpoint + "&consumeDeadLetters=true&idempotencyWindow=0").routeId("dead-letters")
-                        .log("dead letter ${header.orderNumber}: ${header.CamelReliableRedisFailure}")
+                        .log(LoggingLevel.INFO, LOG_NAME,
+                             "dead letter ${header.orderNumber}: ${header.CamelReliableRedisFailure}")
                         .process(e -> {
                             if (deadLettered.add(e.getMessage().getHeader(ReliableRedisConstants.MESSAGE_ID, String.class))) {
                                 accountedFor.countDown();
