@@ -37,6 +37,11 @@ public class ReliableRedisComponentConfiguration extends ComponentConfigurationP
      * endpoints that do not set waitAof.
      */
     private Boolean waitAof = false;
+    /**
+     * The slot group of endpoints that do not set slotGroup: their queues share its Redis Cluster slot, so that they
+     * can hand off to each other with exactlyOnce=true.
+     */
+    private String slotGroup;
     /** Route errors of consumers (such as a Redis outage) to the route's error handler. */
     private Boolean bridgeErrorHandler = false;
     /** Start producers on their first message rather than with the route. */
@@ -110,6 +115,14 @@ public class ReliableRedisComponentConfiguration extends ComponentConfigurationP
 
     public void setWaitAof(Boolean waitAof) {
         this.waitAof = waitAof;
+    }
+
+    public String getSlotGroup() {
+        return slotGroup;
+    }
+
+    public void setSlotGroup(String slotGroup) {
+        this.slotGroup = slotGroup;
     }
 
     public Boolean getBridgeErrorHandler() {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 
 import org.apache.camel.Endpoint;
 import org.apache.camel.Route;
@@ -33,6 +34,9 @@ public class ReliableRedisDevConsole extends AbstractDevConsole {
     public static final String FILTER = "filter";
     /** pause: its duration in ms; until resumed when absent or 0. */
     public static final String DURATION = "duration";
+
+    private static final ReliableRedisEndpointUriFactory URI_FACTORY = new ReliableRedisEndpointUriFactory();
+    private static final ReliableRedisEndpointConfigurer CONFIGURER = new ReliableRedisEndpointConfigurer();
 
     public ReliableRedisDevConsole() {
         super("camel", "reliable-redis", "Reliable Redis",
@@ -144,7 +148,7 @@ public class ReliableRedisDevConsole extends AbstractDevConsole {
         } catch (RuntimeException e) {
             json.put("stats", new JsonObject(Map.of("error", RedisUris.mask(String.valueOf(e.getMessage())))));
         }
-        json.put("options", options(configuration));
+        json.put("options", options(endpoint));
         json.put("activity", new JsonObject(new LinkedHashMap<>(endpoint.activity().toMap())));
         List<Map<String, Object>> consumers = new ArrayList<>();
         for (Route route : getCamelContext().getRoutes()) {
@@ -156,35 +160,21 @@ public class ReliableRedisDevConsole extends AbstractDevConsole {
         return json;
     }
 
-    private static JsonObject options(ReliableRedisConfiguration configuration) {
+    /**
+     * Every option the endpoint's URI can set, as the endpoint holds it, read through the configurer and URI factory
+     * Camel's tooling generated, so that a new option shows without being listed here: secrets, unset options and
+     * objects (a client, TLS settings, a header filter) are left out.
+     */
+    private static JsonObject options(ReliableRedisEndpoint endpoint) {
         JsonObject options = new JsonObject();
-        options.put("keyPrefix", configuration.getKeyPrefix());
-        if (configuration.getSlotGroup() != null) {
-            options.put("slotGroup", configuration.getSlotGroup());
-        }
-        options.put("visibilityTimeout", configuration.getVisibilityTimeout());
-        options.put("maxRetries", configuration.getMaxRetries());
-        options.put("retryDelay", configuration.getRetryDelay());
-        options.put("maxRetryDelay", configuration.getMaxRetryDelay());
-        options.put("maxRetryAfter", configuration.getMaxRetryAfter());
-        options.put("maxInflight", configuration.getMaxInflight());
-        options.put("rateLimit", configuration.getRateLimit());
-        options.put("rateLimitBurst", configuration.getRateLimitBurst());
-        options.put("timeToLive", configuration.getTimeToLive());
-        options.put("expiredMessages", configuration.getExpiredMessages());
-        options.put("priorityMode", configuration.getPriorityMode());
-        options.put("groupOnDeadLetter", configuration.getGroupOnDeadLetter());
-        options.put("concurrentConsumers", configuration.getConcurrentConsumers());
-        options.put("maxMessagesPerPoll", configuration.getMaxMessagesPerPoll());
-        options.put("reaperInterval", configuration.getReaperInterval());
-        options.put("pollTimeout", configuration.getPollTimeout());
-        options.put("idempotencyWindow", configuration.getIdempotencyWindow());
-        options.put("consumeDeadLetters", configuration.isConsumeDeadLetters());
-        options.put("waitReplicas", configuration.getWaitReplicas());
-        options.put("waitTimeout", configuration.getWaitTimeout());
-        if (configuration.isStreamMode()) {
-            options.put("group", configuration.getGroup());
-            options.put("consumerName", configuration.getConsumerName());
+        for (String name : new TreeSet<>(URI_FACTORY.propertyNames())) {
+            if (URI_FACTORY.secretPropertyNames().contains(name)) {
+                continue;
+            }
+            Object value = CONFIGURER.getOptionValue(endpoint, name, false);
+            if (value instanceof String || value instanceof Number || value instanceof Boolean) {
+                options.put(name, value);
+            }
         }
         return options;
     }

@@ -36,7 +36,9 @@ class DevConsoleTest extends CamelRedisTestBase {
                 found -> found != null && ((Map<?, ?>) found.get("activity")).get("acked").equals(1L));
         assertThat(endpoint).containsEntry("mode", mode);
         assertThat((Map<String, Object>) endpoint.get("stats")).containsEntry("ready", 0L);
-        assertThat((Map<String, Object>) endpoint.get("options")).containsEntry("maxRetries", 7);
+        assertThat((Map<String, Object>) endpoint.get("options")).containsEntry("maxRetries", 7)
+                .containsKeys("shards", "waitAof", "commandTimeout", "extendVisibility", "maxLen", "exactlyOnce")
+                .doesNotContainKeys("redisUri", "username", "password");
         List<Map<String, Object>> consumers = (List<Map<String, Object>>) endpoint.get("consumers");
         assertThat(consumers).singleElement().satisfies(consumer -> assertThat(consumer)
                 .containsEntry("routeId", "consume").containsEntry("redisUp", true).doesNotContainKey("outage"));
