@@ -29,14 +29,9 @@
 
   Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
 ]]
---- @include "includes/time"
---- @include "includes/lease"
---- @include "includes/types"
---- @include "includes/limits"
---- @include "includes/wake"
---- @include "includes/capacity"
---- @include "includes/group"
 --- @include "includes/ack_steps"
+--- @include "includes/limits"
+--- @include "includes/time"
 
 require_batch((#ARGV - 1) / 2, 'ack')
 local window = tonumber(ARGV[1])

@@ -30,11 +30,10 @@
            last failure (dead letters, wherever they are, and delayed retries; else nil)}.
   An id whose record or delivery state is missing or unreadable is skipped (claim would drop it).
 ]]
---- @include "includes/time"
+--- @include "includes/group"
 --- @include "includes/lease"
 --- @include "includes/priority"
---- @include "includes/types"
---- @include "includes/group"
+--- @include "includes/time"
 
 local section, limit, visibility = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 local now = now_ms()

@@ -22,10 +22,10 @@
 
   Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
 ]]
---- @include "includes/time"
 --- @include "includes/lease"
---- @include "includes/types"
 --- @include "includes/limits"
+--- @include "includes/time"
+--- @include "includes/types"
 
 require_batch(tonumber(ARGV[2]), 'claim')
 

@@ -90,15 +90,14 @@
 
   Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
 ]]
---- @include "includes/time"
+--- @include "includes/claim_record"
+--- @include "includes/group"
 --- @include "includes/lease"
 --- @include "includes/limits"
---- @include "includes/claim_record"
 --- @include "includes/pause"
---- @include "includes/rate"
 --- @include "includes/priority"
---- @include "includes/types"
---- @include "includes/group"
+--- @include "includes/rate"
+--- @include "includes/time"
 
 require_batch(tonumber(ARGV[2]), 'claim')
 

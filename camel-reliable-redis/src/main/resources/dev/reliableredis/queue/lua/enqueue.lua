@@ -38,13 +38,9 @@
   Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits), a priority
   that is not 0 to 9, or a message with a group id and a delay or a priority (a group is delivered in its order).
 ]]
---- @include "includes/wake"
---- @include "includes/time"
---- @include "includes/types"
---- @include "includes/limits"
---- @include "includes/priority"
---- @include "includes/group"
 --- @include "includes/enqueue_steps"
+--- @include "includes/limits"
+--- @include "includes/time"
 
 local stride = KEYS[10] and 6 or (KEYS[7] and 5 or (KEYS[6] and 4 or 3))
 require_batch(#ARGV / stride, 'enqueue')

@@ -18,9 +18,9 @@
 
   Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
 ]]
---- @include "includes/time"
 --- @include "includes/lease"
 --- @include "includes/limits"
+--- @include "includes/time"
 
 require_batch((#ARGV - 1) / 2, 'extend')
 

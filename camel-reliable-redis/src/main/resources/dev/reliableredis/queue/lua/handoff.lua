@@ -22,17 +22,11 @@
   Fails with an error, before it writes anything, for a key of the wrong type, more than 1000 messages for one
   queue (includes/limits), or a message enqueue refuses.
 ]]
---- @include "includes/time"
---- @include "includes/lease"
---- @include "includes/types"
---- @include "includes/limits"
---- @include "includes/wake"
---- @include "includes/capacity"
---- @include "includes/priority"
---- @include "includes/group"
 --- @include "includes/ack_steps"
 --- @include "includes/enqueue_steps"
+--- @include "includes/limits"
 --- @include "includes/reply"
+--- @include "includes/time"
 
 local ACK_KEYS, ENQUEUE_KEYS, STRIDE = 13, 12, 6
 

@@ -45,14 +45,14 @@
 
   Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
 ]]
---- @include "includes/time"
---- @include "includes/lease"
 --- @include "includes/backoff"
---- @include "includes/types"
---- @include "includes/limits"
---- @include "includes/wake"
 --- @include "includes/capacity"
 --- @include "includes/group"
+--- @include "includes/lease"
+--- @include "includes/limits"
+--- @include "includes/time"
+--- @include "includes/types"
+--- @include "includes/wake"
 
 require_batch((#ARGV - 5) / 4, 'nack')
 

@@ -24,8 +24,8 @@
 
   Returns {messages removed, 1 if any of the five gave a full batch (call again) else 0}.
 ]]
---- @include "includes/types"
 --- @include "includes/group"
+--- @include "includes/types"
 
 require_type(KEYS[2], 'zset')
 require_type(KEYS[3], 'zset')

@@ -48,12 +48,12 @@
   Every part starts with ZREM, a write Redis does not refuse at its maxmemory, so housekeeping runs on a
   full Redis (forgetting acked ids frees memory).
 ]]
---- @include "includes/wake"
---- @include "includes/time"
---- @include "includes/lease"
---- @include "includes/types"
---- @include "includes/priority"
 --- @include "includes/group"
+--- @include "includes/lease"
+--- @include "includes/priority"
+--- @include "includes/time"
+--- @include "includes/types"
+--- @include "includes/wake"
 
 require_type(KEYS[1], 'list')
 for _, key in ipairs({KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[8]}) do

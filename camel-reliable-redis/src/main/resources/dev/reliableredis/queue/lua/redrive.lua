@@ -27,10 +27,10 @@
 
   Returns the number of messages moved.
 ]]
---- @include "includes/wake"
---- @include "includes/types"
---- @include "includes/priority"
 --- @include "includes/group"
+--- @include "includes/priority"
+--- @include "includes/types"
+--- @include "includes/wake"
 
 require_type(KEYS[2], 'list')
 require_type(KEYS[3], 'hash')

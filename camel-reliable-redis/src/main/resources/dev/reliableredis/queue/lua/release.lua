@@ -22,12 +22,12 @@
 
   Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
 ]]
---- @include "includes/wake"
---- @include "includes/time"
 --- @include "includes/lease"
---- @include "includes/types"
 --- @include "includes/limits"
 --- @include "includes/priority"
+--- @include "includes/time"
+--- @include "includes/types"
+--- @include "includes/wake"
 
 require_batch((#ARGV - 1) / 2, 'release')
 

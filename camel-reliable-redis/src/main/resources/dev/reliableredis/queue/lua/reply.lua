@@ -9,7 +9,6 @@
 
   Returns 1. Fails with an error, writing nothing, when the inbox is not a list.
 ]]
---- @include "includes/types"
 --- @include "includes/reply"
 
 reply_check(KEYS[1])

@@ -26,9 +26,9 @@
 
   Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
 ]]
---- @include "includes/wake"
---- @include "includes/types"
 --- @include "includes/limits"
+--- @include "includes/types"
+--- @include "includes/wake"
 
 require_batch(#ARGV / 7, 'reshard put')
 

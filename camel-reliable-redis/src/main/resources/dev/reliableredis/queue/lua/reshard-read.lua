@@ -24,8 +24,8 @@
 
   Fails with an error for a chunk of more than 1000 (includes/limits).
 ]]
---- @include "includes/time"
 --- @include "includes/limits"
+--- @include "includes/time"
 
 if ARGV[1] == 'check' then
   return {redis.call('ZCARD', KEYS[8]), redis.call('ZCARD', KEYS[9]), redis.call('ZCOUNT', KEYS[10], now_ms(), '+inf'),

@@ -21,14 +21,11 @@
 
   Fails with an error, before it writes anything, for a key of the wrong type or a message enqueue refuses.
 ]]
---- @include "includes/time"
---- @include "includes/types"
+--- @include "includes/enqueue_steps"
 --- @include "includes/limits"
 --- @include "includes/schedule"
---- @include "includes/wake"
---- @include "includes/priority"
---- @include "includes/group"
---- @include "includes/enqueue_steps"
+--- @include "includes/time"
+--- @include "includes/types"
 
 if not schedule_unchanged(KEYS[1], ARGV[1], ARGV[2]) then
   return 0

@@ -28,8 +28,8 @@
            1 while the queue is paused, else 0, 1 while it is at its maxInflight, else 0, 1 while its rate limit
            holds claims back, else 0, groups with messages not yet settled}
 ]]
---- @include "includes/time"
 --- @include "includes/priority"
+--- @include "includes/time"
 
 local now = now_ms()
 

@@ -4,6 +4,12 @@
   ack.lua); the deliveries are ARGV[first .. last], id and lease token each.
 ]]
 
+--- @include "includes/capacity"
+--- @include "includes/group"
+--- @include "includes/lease"
+--- @include "includes/types"
+--- @include "includes/wake"
+
 -- reads and checks the deliveries: a plan with one code per delivery (1 acked, 0 refused: not the current lease).
 -- Fails with an error, before anything is written, for a key of the wrong type.
 local function ack_plan(k, first, last)

@@ -5,6 +5,8 @@
   one of them, and a claim that leaves messages behind leaves one for the next, as after an arrival.
 ]]
 
+--- @include "includes/wake"
+
 -- leaves a wake-up token in the wake list when a claim found the queue capped since the last settlement
 local function capacity_freed(capped, wake_key)
   if redis.call('DEL', capped) == 1 then

@@ -4,6 +4,11 @@
   arguments of a message are enqueue's (see enqueue.lua).
 ]]
 
+--- @include "includes/group"
+--- @include "includes/priority"
+--- @include "includes/types"
+--- @include "includes/wake"
+
 -- reads and checks the messages in args[first .. last], stride values each: a plan of the writes, with one code per
 -- message (1 stored, 0 a no-op: the id is known). Fails with an error, before anything is written, for a key of
 -- the wrong type, a priority that is not 0 to 9, or a grouped message with a delay or a priority.

@@ -16,6 +16,8 @@
   dead-letters, expires or purges messages. The scripts that include this include includes/types too.
 ]]
 
+--- @include "includes/types"
+
 local PLACE_START = 5e12
 
 local function line_prefix(gid)

@@ -3,6 +3,8 @@
   reply.
 ]]
 
+--- @include "includes/types"
+
 -- errors before any write when the inbox key holds something other than a list
 local function reply_check(key)
   require_type(key, 'list')

@@ -3,6 +3,8 @@
   tick fire once, whichever instance fires it.
 ]]
 
+--- @include "includes/types"
+
 -- whether the schedule hash still holds the expression and the last tick fired that the caller read
 local function schedule_unchanged(schedule, cron, last)
   require_type(schedule, 'hash')

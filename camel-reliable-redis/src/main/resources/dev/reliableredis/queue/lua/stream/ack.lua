@@ -32,11 +32,8 @@
 
   Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
 ]]
---- @include "includes/time"
---- @include "includes/types"
---- @include "stream/includes/groups"
 --- @include "includes/limits"
---- @include "stream/includes/capacity"
+--- @include "includes/time"
 --- @include "stream/includes/ack_steps"
 
 require_batch((#ARGV - 5) / 3, 'ack')

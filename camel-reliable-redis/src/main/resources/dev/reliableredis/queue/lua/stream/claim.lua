@@ -78,15 +78,15 @@
 
   Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
 ]]
---- @include "includes/time"
---- @include "includes/types"
---- @include "stream/includes/groups"
---- @include "stream/includes/deliveries"
---- @include "stream/includes/dead_letter"
---- @include "includes/limits"
 --- @include "includes/claim_record"
+--- @include "includes/limits"
 --- @include "includes/pause"
 --- @include "includes/rate"
+--- @include "includes/time"
+--- @include "includes/types"
+--- @include "stream/includes/dead_letter"
+--- @include "stream/includes/deliveries"
+--- @include "stream/includes/groups"
 
 -- the group's entries in flight: its pending entries less those parked with the retry consumer
 local function in_flight(stream, group)

@@ -26,9 +26,8 @@
   Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits) or a delay
   argument of another shape.
 ]]
---- @include "includes/time"
---- @include "stream/includes/add"
 --- @include "includes/limits"
+--- @include "includes/time"
 --- @include "stream/includes/enqueue_steps"
 
 require_batch((#ARGV - 1) / 4, 'enqueue')

@@ -16,8 +16,8 @@
 ]]
 local stream, group, consumer = KEYS[1], ARGV[1], ARGV[2]
 
---- @include "stream/includes/groups"
 --- @include "includes/limits"
+--- @include "stream/includes/groups"
 
 require_batch((#ARGV - 2) / 2, 'extend')
 

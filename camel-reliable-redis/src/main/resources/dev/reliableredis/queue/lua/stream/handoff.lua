@@ -22,15 +22,12 @@
   Fails with an error, before it writes anything, for a key of the wrong type, more than 1000 messages for one
   queue (includes/limits), or a delay argument stream/enqueue refuses.
 ]]
+--- @include "includes/limits"
+--- @include "includes/reply"
 --- @include "includes/time"
 --- @include "includes/types"
---- @include "stream/includes/groups"
---- @include "includes/limits"
---- @include "stream/includes/capacity"
---- @include "stream/includes/add"
 --- @include "stream/includes/ack_steps"
 --- @include "stream/includes/enqueue_steps"
---- @include "includes/reply"
 
 local ACK_KEYS, ENQUEUE_KEYS = 7, 6
 

@@ -49,10 +49,10 @@ local maxDeliveries, batch, maxLen, deletion = tonumber(ARGV[3]), tonumber(ARGV[
 
 --- @include "includes/time"
 --- @include "includes/types"
---- @include "stream/includes/groups"
---- @include "stream/includes/dead_letter"
 --- @include "stream/includes/add"
+--- @include "stream/includes/dead_letter"
 --- @include "stream/includes/deliveries"
+--- @include "stream/includes/groups"
 
 local now = now_ms()
 

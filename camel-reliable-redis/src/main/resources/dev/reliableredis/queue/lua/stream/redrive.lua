@@ -43,8 +43,8 @@ local function original_fields(content)
   end
   return fields
 end
---- @include "stream/includes/groups"
 --- @include "stream/includes/add"
+--- @include "stream/includes/groups"
 
 local group, maxLen = ARGV[1], tonumber(ARGV[3])
 local from, to = ARGV[4], ARGV[5]

@@ -18,11 +18,11 @@
 ]]
 local stream, group, consumer = KEYS[1], ARGV[1], ARGV[2]
 
+--- @include "includes/limits"
 --- @include "includes/time"
 --- @include "includes/types"
---- @include "stream/includes/groups"
 --- @include "stream/includes/deliveries"
---- @include "includes/limits"
+--- @include "stream/includes/groups"
 
 require_batch((#ARGV - 2) / 2, 'release')
 

@@ -22,8 +22,8 @@
 
   Returns the number of messages and ids stored.
 ]]
---- @include "stream/includes/groups"
 --- @include "includes/types"
+--- @include "stream/includes/groups"
 
 local section = ARGV[1]
 local groups = tonumber(ARGV[2])

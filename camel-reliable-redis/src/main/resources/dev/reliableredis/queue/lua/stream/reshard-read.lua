@@ -27,8 +27,8 @@
 
   Fails with an error for a chunk of more than 1000 (includes/limits).
 ]]
---- @include "includes/time"
 --- @include "includes/limits"
+--- @include "includes/time"
 --- @include "stream/includes/groups"
 
 -- the latest and earliest positions of the stream's groups ('0-0' for a stream without groups)

@@ -21,11 +21,10 @@
   Fails with an error, before it writes anything, for a key of the wrong type or a delay argument stream/enqueue
   refuses.
 ]]
---- @include "includes/time"
---- @include "includes/types"
 --- @include "includes/limits"
 --- @include "includes/schedule"
---- @include "stream/includes/add"
+--- @include "includes/time"
+--- @include "includes/types"
 --- @include "stream/includes/enqueue_steps"
 
 if not schedule_unchanged(KEYS[1], ARGV[1], ARGV[2]) then

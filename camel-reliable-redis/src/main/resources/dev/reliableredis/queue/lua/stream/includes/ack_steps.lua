@@ -5,6 +5,10 @@
   each.
 ]]
 
+--- @include "includes/types"
+--- @include "stream/includes/capacity"
+--- @include "stream/includes/groups"
+
 -- reads and checks the deliveries of the consumer of the group: a plan with one code per delivery (1 acked, 0
 -- refused). Fails with an error, before anything is written, for a key of the wrong type.
 local function stream_ack_plan(k, group, consumer, first, last)

@@ -6,6 +6,8 @@
   points the id index at the dead letter; XACKs the entry, takes it out of the retry set and the deliveries hash
   and deletes it like an acked entry. An entry trimmed away meanwhile leaves a dead letter with empty content.
 ]]
+
+--- @include "stream/includes/groups"
 -- The dead letter is written before the entry is acked: a script that fails halfway (a dead-letter key of
 -- the wrong type) must leave the entry pending, not acked and lost.
 local function dead_letter(stream, group, retry, dead, ids, states, entry, deliveries, reason, deletion)

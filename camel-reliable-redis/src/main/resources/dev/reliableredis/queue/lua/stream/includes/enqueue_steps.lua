@@ -4,6 +4,8 @@
   The keys (k) and the arguments of a message (4 each) are stream/enqueue's (see stream/enqueue.lua).
 ]]
 
+--- @include "stream/includes/add"
+
 -- whether the id is known to the queue of the keys: its entry still in the stream or the dead stream, delayed, or
 -- acked within the window
 local function known(k, id, now)
