@@ -19,7 +19,8 @@ record DashboardArguments(String redisUri, String prefix, String slotGroup, Stri
         Duration visibilityTimeout, List<String> allowedHosts, String token, boolean readOnly) {
 
     static final String USAGE = "Arguments: [--redis-uri redis://host:6379] [--prefix rr] [--slot-group group] "
-            + "[--host 127.0.0.1] [--port 0] [--visibility-timeout 30000] [--allow-hosts name1,name2] [--token-file file] [--read-only]\n"
+            + "[--host 127.0.0.1] [--port 0] [--visibility-timeout 30000] [--allow-hosts name1,name2] "
+            + "[--token-file file] [--read-only]\n"
             + "Without --redis-uri, the environment variable REDIS_URI is "
             + "used (it keeps a password out of the process list), else redis://localhost:6379. Port 0 takes any "
             + "free port. The visibility timeout (ms) is the consumers' one, from which list mode's lease ages follow. Requests "
@@ -95,7 +96,8 @@ record DashboardArguments(String redisUri, String prefix, String slotGroup, Stri
     /** The Redis URI may hold a password, and the token is a secret: both are left out. */
     @Override
     public String toString() {
-        return "DashboardArguments[prefix " + prefix + (slotGroup != null ? ", slot group " + slotGroup : "") + ", host " + host + ", port " + port + ", visibilityTimeout "
+        return "DashboardArguments[prefix " + prefix + (slotGroup != null ? ", slot group " + slotGroup : "")
+               + ", host " + host + ", port " + port + ", visibilityTimeout "
                + visibilityTimeout.toMillis() + " ms, allowed hosts " + allowedHosts + ", "
                + (token != null ? "token login" : "no login") + (readOnly ? ", read-only" : "") + "]";
     }

@@ -57,7 +57,7 @@ final class QueueDiscovery {
 
     Found discover() {
         RedisClusterCommands<byte[], byte[]> commands = redis.commands();
-        // the prefix allows only letters, digits and . _ : - (and a slot group's braces), none special in a SCAN pattern
+        // the prefix allows only letters, digits and . _ : - (and a slot group's braces): none is special in SCAN
         ScanArgs match = ScanArgs.Builder.matches(bytes(prefix + ":{*")).limit(SCAN_COUNT);
         Map<String, Set<String>> parts = new TreeMap<>();
         Map<String, Integer> shardsSeen = new HashMap<>();

@@ -26,8 +26,8 @@ class DashboardArgumentsTest {
         assertThat(DashboardArguments.parse(new String[0], "redis://:pw@redis:6380", null).redisUri())
                 .isEqualTo("redis://:pw@redis:6380");
         assertThat(DashboardArguments.parse(new String[] {"--redis-uri", "redis://other:6379", "--prefix", "app",
-                "--slot-group", "flow", "--host", "0.0.0.0", "--port", "8089", "--visibility-timeout", "60000", "--allow-hosts",
-                "ops.internal,queues.internal"}, "redis://:pw@redis:6380", null))
+                "--slot-group", "flow", "--host", "0.0.0.0", "--port", "8089", "--visibility-timeout", "60000",
+                "--allow-hosts", "ops.internal,queues.internal"}, "redis://:pw@redis:6380", null))
                 .isEqualTo(new DashboardArguments("redis://other:6379", "app", "flow", "0.0.0.0", 8089,
                         Duration.ofMinutes(1), List.of("ops.internal", "queues.internal"), null, false));
     }

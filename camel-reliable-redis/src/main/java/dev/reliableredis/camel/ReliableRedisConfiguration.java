@@ -201,8 +201,8 @@ public class ReliableRedisConfiguration {
                                                + deadLetterWarnThreshold);
         }
         if (browseLimit < 1 || browseLimit > ReliableQueue.MAX_BROWSE) {
-            throw new IllegalArgumentException("browseLimit must be between 1 and " + ReliableQueue.MAX_BROWSE + ", was "
-                                               + browseLimit);
+            throw new IllegalArgumentException("browseLimit must be between 1 and " + ReliableQueue.MAX_BROWSE
+                                               + ", was " + browseLimit);
         }
         boolean cluster = redisClient == null ? RedisUris.parse(redisUri, username, password).size() > 1
                 : redisClient instanceof RedisClusterClient;
@@ -558,7 +558,8 @@ public class ReliableRedisConfiguration {
      * (<id>/<queue>/<n>). An unsharded queue of the consumed queue's mode on the same Redis (and, on a Cluster, in the
      * same hash slot: give both queues one slotGroup) is handed off to so; any other queue gets the send at once,
      * under the derived id, so that it is enqueued once within the idempotency window, unless this endpoint names a
-     * slotGroup, which the exchange then fails for. A send of any other exchange is not affected.
+     * slotGroup that the consuming endpoint does not: the exchange fails then. A send of any other exchange is not
+     * affected.
      */
     public void setExactlyOnce(boolean exactlyOnce) {
         this.exactlyOnce = exactlyOnce;

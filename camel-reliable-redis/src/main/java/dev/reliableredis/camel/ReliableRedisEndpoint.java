@@ -194,8 +194,8 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
         String redis = configuration.getRedisClient() != null
                 ? "client@" + System.identityHashCode(configuration.getRedisClient())
                 : configuration.getRedisUri() + "|" + configuration.getUsername();
-        String key = redis + "|" + configuration.queueKeyPrefix() + "|" + queueName + "|" + configuration.getMode() + "|"
-                     + configuration.getShards();
+        String key = redis + "|" + configuration.queueKeyPrefix() + "|" + queueName + "|" + configuration.getMode()
+                     + "|" + configuration.getShards();
         return configuration.isStreamMode()
                 ? key + "|" + configuration.getStreamKey() + "|" + configuration.getGroup()
                 : key;

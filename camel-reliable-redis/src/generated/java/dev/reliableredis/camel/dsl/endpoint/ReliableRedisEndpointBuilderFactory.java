@@ -1609,8 +1609,9 @@ public interface ReliableRedisEndpointBuilderFactory {
          * on a Cluster, in the same hash slot: give both queues one slotGroup)
          * is handed off to so; any other queue gets the send at once, under the
          * derived id, so that it is enqueued once within the idempotency
-         * window, unless this endpoint names a slotGroup, which the exchange
-         * then fails for. A send of any other exchange is not affected.
+         * window, unless this endpoint names a slotGroup that the consuming
+         * endpoint does not: the exchange fails then. A send of any other
+         * exchange is not affected.
          * 
          * The option is a: <code>boolean</code> type.
          * 
@@ -1634,8 +1635,9 @@ public interface ReliableRedisEndpointBuilderFactory {
          * on a Cluster, in the same hash slot: give both queues one slotGroup)
          * is handed off to so; any other queue gets the send at once, under the
          * derived id, so that it is enqueued once within the idempotency
-         * window, unless this endpoint names a slotGroup, which the exchange
-         * then fails for. A send of any other exchange is not affected.
+         * window, unless this endpoint names a slotGroup that the consuming
+         * endpoint does not: the exchange fails then. A send of any other
+         * exchange is not affected.
          * 
          * The option will be converted to a <code>boolean</code> type.
          * 
