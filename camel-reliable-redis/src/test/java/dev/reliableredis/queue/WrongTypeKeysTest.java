@@ -64,6 +64,19 @@ class WrongTypeKeysTest extends QueueTestBase {
     }
 
     @Test
+    void aStreamEnqueueStopsBeforeItAddsTheFirstMessageOfTheBatch() {
+        StreamQueue q = streamQueue("orders", settings(30_000, 3, 1000), group("g", "c1"));
+        raw.set(key("orders", "delayed-msg"), "not a hash");
+        List<NewMessage> batch = List.of(message("m1", "now"), new NewMessage("m2", "later".getBytes(), null, 60_000));
+
+        assertThatThrownBy(() -> q.enqueue(batch)).isInstanceOf(QueueException.class).hasMessageContaining("WRONGTYPE");
+
+        assertThat(raw.exists(key("orders", "stream"), key("orders", "ids"))).isZero();
+        raw.del(key("orders", "delayed-msg"));
+        assertThat(q.enqueue(batch)).containsExactly(true, true);
+    }
+
+    @Test
     void aStreamNackOfAnEntryTrimmedAwayIsNoRetryAndLeavesNoNegativeCount() {
         StreamQueue q = streamQueue("orders", settings(30_000, 3, 60_000), group("g", "c1"));
         q.enqueue(message("m1", "x"));

@@ -23,8 +23,8 @@
   pending), delayed, dead, acked within the idempotency window, or earlier in the same batch. An id whose entry
   was trimmed away counts as unknown.
 
-  Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits) or a delay
-  argument of another shape.
+  Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits), a key of the
+  wrong type or a delay argument of another shape.
 ]]
 --- @include "includes/limits"
 --- @include "includes/time"

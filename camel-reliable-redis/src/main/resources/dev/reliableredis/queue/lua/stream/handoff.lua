@@ -25,7 +25,6 @@
 --- @include "includes/limits"
 --- @include "includes/reply"
 --- @include "includes/time"
---- @include "includes/types"
 --- @include "stream/includes/ack_steps"
 --- @include "stream/includes/enqueue_steps"
 
@@ -43,12 +42,6 @@ local now = now_ms()
 local targets, at = {}, 11
 for first = ACK_KEYS + (inbox and 2 or 1), #KEYS, ENQUEUE_KEYS do
   local k = {unpack(KEYS, first, first + ENQUEUE_KEYS - 1)}
-  require_type(k[1], 'stream')
-  require_type(k[2], 'stream')
-  require_type(k[3], 'hash')
-  require_type(k[4], 'zset')
-  require_type(k[5], 'zset')
-  require_type(k[6], 'hash')
   local maxLen, m = ARGV[at], tonumber(ARGV[at + 1])
   require_batch(m, 'handoff')
   targets[#targets + 1] = {keys = k, maxLen = maxLen, plan = stream_enqueue_plan(k, ARGV, at + 2, at + 1 + 4 * m, now)}

@@ -24,18 +24,12 @@
 --- @include "includes/limits"
 --- @include "includes/schedule"
 --- @include "includes/time"
---- @include "includes/types"
 --- @include "stream/includes/enqueue_steps"
 
 if not schedule_unchanged(KEYS[1], ARGV[1], ARGV[2]) then
   return 0
 end
 local k = {unpack(KEYS, 2, 7)}
-require_type(k[1], 'stream')
-require_type(k[3], 'hash')
-require_type(k[4], 'zset')
-require_type(k[5], 'zset')
-require_type(k[6], 'hash')
 local ref = redis.call('HGET', k[3], ARGV[4])
 if (ref and string.sub(ref, 1, 2) ~= 'd:') or redis.call('ZSCORE', k[5], ARGV[4]) then
   return -1

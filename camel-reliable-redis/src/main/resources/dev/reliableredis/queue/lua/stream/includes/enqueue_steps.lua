@@ -4,6 +4,7 @@
   The keys (k) and the arguments of a message (4 each) are stream/enqueue's (see stream/enqueue.lua).
 ]]
 
+--- @include "includes/types"
 --- @include "stream/includes/add"
 
 -- whether the id is known to the queue of the keys: its entry still in the stream or the dead stream, delayed, or
@@ -27,9 +28,14 @@ local function known(k, id, now)
 end
 
 -- reads and checks the messages in args[first .. last]: a plan with one code per message (1 stored, 0 a no-op: the
--- id is known, or earlier in the batch). Fails with an error, before anything is written, for a delay argument of
--- another shape.
+-- id is known, or earlier in the batch). Fails with an error, before anything is written, for a key of the wrong
+-- type or a delay argument of another shape. (The dead stream is only read here, before anything is written.)
 local function stream_enqueue_plan(k, args, first, last, now)
+  require_type(k[1], 'stream')
+  require_type(k[3], 'hash')
+  require_type(k[4], 'zset')
+  require_type(k[5], 'zset')
+  require_type(k[6], 'hash')
   local plan = {codes = {}, messages = {}}
   local seen = {}
   for i = first, last, 4 do
