@@ -12,8 +12,10 @@ import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
 import org.apache.camel.Exchange;
 import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.model.ChoiceDefinition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -125,29 +127,14 @@ class OutcomeTableTest extends CamelRedisTestBase {
         assertThat(gap).isGreaterThanOrEqualTo(300);
     }
 
-    @Test
-    void aRolledBackExchangeIsRetried() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"rollback", "markRollbackOnly"})
+    void aRolledBackExchangeIsRetried(String rollback) throws Exception {
         routes(new RouteBuilder() {
             public void configure() {
-                from("reliable-redis:q?mode=" + mode + FAST_RETRY).process(received::add)
-                        .choice().when(header(ReliableRedisConstants.DELIVERY_COUNT).isEqualTo(1)).rollback("no")
-                        .end();
-            }
-        });
-        send("q", "x");
-
-        awaitReceived(2);
-        awaitStats("q", 0, 0, 0, 0);
-        assertThat(received.get(1).getMessage().getHeader(ReliableRedisConstants.DELIVERY_COUNT)).isEqualTo(2);
-    }
-
-    @Test
-    void anExchangeMarkedRollbackOnlyIsRetried() throws Exception {
-        routes(new RouteBuilder() {
-            public void configure() {
-                from("reliable-redis:q?mode=" + mode + FAST_RETRY).process(received::add)
-                        .choice().when(header(ReliableRedisConstants.DELIVERY_COUNT).isEqualTo(1)).markRollbackOnly()
-                        .end();
+                ChoiceDefinition firstAttempt = from("reliable-redis:q?mode=" + mode + FAST_RETRY).process(received::add)
+                        .choice().when(header(ReliableRedisConstants.DELIVERY_COUNT).isEqualTo(1));
+                ("rollback".equals(rollback) ? firstAttempt.rollback("no") : firstAttempt.markRollbackOnly()).end();
             }
         });
         send("q", "x");
