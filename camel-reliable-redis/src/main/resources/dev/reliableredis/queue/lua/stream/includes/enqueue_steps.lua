@@ -29,15 +29,12 @@ end
 
 -- reads and checks the messages in args[first .. last]: a plan with one code per message (1 stored, 0 a no-op: the
 -- id is known, or earlier in the batch). Fails with an error, before anything is written, for a key of the wrong
--- type or a delay argument of another shape. (The dead stream is only read here, before anything is written.)
+-- type or a delay argument of another shape. known() reads ids, delayed and acked for every message, which checks
+-- their types; the stream and delayed-msg are checked here, delayed-msg only when a message of the call is delayed.
 local function stream_enqueue_plan(k, args, first, last, now)
   require_type(k[1], 'stream')
-  require_type(k[3], 'hash')
-  require_type(k[4], 'zset')
-  require_type(k[5], 'zset')
-  require_type(k[6], 'hash')
   local plan = {codes = {}, messages = {}}
-  local seen = {}
+  local seen, delays_checked = {}, false
   for i = first, last, 4 do
     local id = args[i]
     local delay, ttl = string.match(args[i + 3], '^(%d+)|?(%d*)$')
@@ -51,6 +48,10 @@ local function stream_enqueue_plan(k, args, first, last, now)
       plan.codes[#plan.codes + 1] = 1
       plan.messages[#plan.messages + 1] = {id = id, body = args[i + 1], headers = args[i + 2],
         delay = tonumber(delay), expires = ttl ~= '' and string.format('%d', now + tonumber(ttl)) or nil}
+      if tonumber(delay) > 0 and not delays_checked then
+        require_type(k[6], 'hash')
+        delays_checked = true
+      end
     end
   end
   return plan
