@@ -16,6 +16,7 @@ import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.ReplicaWait;
 import dev.reliableredis.queue.RequestBatcher;
 import dev.reliableredis.queue.RoundTrips;
+import dev.reliableredis.queue.runtime.QueueActivity;
 import org.apache.camel.spi.ExecutorServiceManager;
 
 /**

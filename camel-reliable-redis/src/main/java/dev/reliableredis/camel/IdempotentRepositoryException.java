@@ -1,5 +1,6 @@
 package dev.reliableredis.camel;
 
+import dev.reliableredis.queue.Credentials;
 import io.lettuce.core.RedisException;
 
 /**
@@ -19,6 +20,6 @@ public class IdempotentRepositoryException extends RuntimeException {
                 text.append(": ").append(c.getMessage());
             }
         }
-        return RedisUris.mask(text.toString());
+        return Credentials.mask(text.toString());
     }
 }

@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.ToDoubleFunction;
 
 import dev.reliableredis.queue.QueueStats;
+import dev.reliableredis.queue.runtime.QueueActivity;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;

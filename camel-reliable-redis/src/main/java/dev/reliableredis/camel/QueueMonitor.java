@@ -4,6 +4,8 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.reliableredis.queue.QueueStats;
+import dev.reliableredis.queue.runtime.QueueActivity;
+import dev.reliableredis.queue.runtime.StatsCache;
 
 /**
  * What a CamelContext sees of one queue, shared by the endpoints of that queue (a route's consumer endpoint and the

@@ -3,8 +3,8 @@ package dev.reliableredis.camel;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
-import java.util.regex.Pattern;
 
+import dev.reliableredis.queue.Credentials;
 import dev.reliableredis.queue.RedisGateway;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SslOptions;
@@ -12,12 +12,8 @@ import io.lettuce.core.StaticCredentialsProvider;
 import io.lettuce.core.cluster.RedisClusterURIUtil;
 import io.lettuce.core.resource.ClientResources;
 
-/** Parses the redisUri option and masks its credentials wherever it is shown. */
+/** Parses the redisUri option. */
 final class RedisUris {
-
-    private static final Pattern USER_INFO = Pattern.compile("(?<=://)[^@/?#&]+@");
-    /** The same inside a URI that is itself a percent-encoded query value. */
-    private static final Pattern ENCODED_USER_INFO = Pattern.compile("(?i)(?<=%3A%2F%2F)[^&]+?%40");
 
     private RedisUris() {
     }
@@ -34,10 +30,11 @@ final class RedisUris {
                     ? RedisClusterURIUtil.toRedisURIs(URI.create(redisUri))
                     : List.of(RedisURI.create(redisUri));
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException("redisUri '" + mask(redisUri) + "' is not a valid Redis URI");
+            throw new IllegalArgumentException(
+                    "redisUri '" + Credentials.mask(redisUri) + "' is not a valid Redis URI");
         }
         if (nodes.size() > 1 && databaseOf(redisUri) != 0) {
-            throw new IllegalArgumentException("redisUri '" + mask(redisUri)
+            throw new IllegalArgumentException("redisUri '" + Credentials.mask(redisUri)
                     + "' names a Redis Cluster, which has no database but 0, and database " + databaseOf(redisUri));
         }
         if (password != null) {
@@ -89,14 +86,5 @@ final class RedisUris {
             }
         }
         return redisUri.length();
-    }
-
-    /** The text with the user info of every URI in it replaced by xxxxxx. */
-    static String mask(String text) {
-        if (text == null) {
-            return null;
-        }
-        String masked = USER_INFO.matcher(text).replaceAll("xxxxxx@");
-        return ENCODED_USER_INFO.matcher(masked).replaceAll("xxxxxx%40");
     }
 }

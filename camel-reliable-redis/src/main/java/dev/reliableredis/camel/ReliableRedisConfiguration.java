@@ -7,6 +7,7 @@ import dev.reliableredis.queue.QueueSettings;
 import dev.reliableredis.queue.RateLimit;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.ScheduleTicks;
+import dev.reliableredis.queue.runtime.ConsumerNames;
 import dev.reliableredis.queue.sharded.ShardedQueue;
 import dev.reliableredis.queue.stream.StreamOptions;
 import io.lettuce.core.AbstractRedisClient;

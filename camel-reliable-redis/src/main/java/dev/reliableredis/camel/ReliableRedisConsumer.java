@@ -8,16 +8,21 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
-import dev.reliableredis.queue.BatchLoop;
-import dev.reliableredis.queue.CheckedClaimer;
 import dev.reliableredis.queue.Claimant;
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
-import dev.reliableredis.queue.LeaseKeeper;
 import dev.reliableredis.queue.QueueException;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.ReplyTo;
 import dev.reliableredis.queue.ScheduleTicks;
+import dev.reliableredis.queue.runtime.BatchLoop;
+import dev.reliableredis.queue.runtime.CheckedClaimer;
+import dev.reliableredis.queue.runtime.ConsumerNames;
+import dev.reliableredis.queue.runtime.LeaseKeeper;
+import dev.reliableredis.queue.runtime.OutageReport;
+import dev.reliableredis.queue.runtime.Reaper;
+import dev.reliableredis.queue.runtime.ScheduleFirer;
+import dev.reliableredis.queue.runtime.Settler;
 import org.apache.camel.Exchange;
 import org.apache.camel.ExchangePropertyKey;
 import org.apache.camel.Processor;
@@ -98,7 +103,7 @@ public class ReliableRedisConsumer extends DefaultConsumer implements ShutdownAw
         leaseTimer = executors.newScheduledThreadPool(this, name + "-leases", pool(name + "-leases", 1, -1));
         housekeeping = executors.newScheduledThreadPool(this, name + "-housekeeping",
                 pool(name + "-housekeeping", 1, -1));
-        outage = new OutageReport(queue.name(), getExceptionHandler(), housekeeping);
+        outage = new OutageReport(queue.name(), getExceptionHandler()::handleException, housekeeping);
         LeaseKeeper leases = new LeaseKeeper(queue);
         settler = new Settler(queue, leases, endpoint.replicaWait(), leaseTimer, outage, endpoint.activity(),
                 Duration.ofMillis(configuration.getMaxRetryAfter()));

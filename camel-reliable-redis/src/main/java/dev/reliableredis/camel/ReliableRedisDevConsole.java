@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 
+import dev.reliableredis.queue.Credentials;
+import dev.reliableredis.queue.runtime.OutageReport;
 import org.apache.camel.Endpoint;
 import org.apache.camel.Route;
 import org.apache.camel.spi.annotations.DevConsole;
@@ -118,7 +120,7 @@ public class ReliableRedisDevConsole extends AbstractDevConsole {
             endpoint.pauseQueue(millis);
             return millis > 0 ? "paused for " + millis + " ms" : "paused until resumed";
         } catch (RuntimeException e) {
-            return "failed: " + RedisUris.mask(String.valueOf(e.getMessage()));
+            return "failed: " + Credentials.mask(String.valueOf(e.getMessage()));
         }
     }
 
@@ -135,7 +137,7 @@ public class ReliableRedisDevConsole extends AbstractDevConsole {
     private Map<String, Object> describe(ReliableRedisEndpoint endpoint) {
         ReliableRedisConfiguration configuration = endpoint.getConfiguration();
         JsonObject json = new JsonObject();
-        json.put("uri", RedisUris.mask(URISupport.sanitizeUri(endpoint.getEndpointUri())));
+        json.put("uri", Credentials.mask(URISupport.sanitizeUri(endpoint.getEndpointUri())));
         json.put("queue", endpoint.getQueueName());
         json.put("mode", configuration.getMode());
         try {
@@ -146,7 +148,7 @@ public class ReliableRedisDevConsole extends AbstractDevConsole {
             }
             json.put("stats", stats);
         } catch (RuntimeException e) {
-            json.put("stats", new JsonObject(Map.of("error", RedisUris.mask(String.valueOf(e.getMessage())))));
+            json.put("stats", new JsonObject(Map.of("error", Credentials.mask(String.valueOf(e.getMessage())))));
         }
         json.put("options", options(endpoint));
         json.put("activity", new JsonObject(new LinkedHashMap<>(endpoint.activity().toMap())));

@@ -10,6 +10,7 @@ import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
 
 import dev.reliableredis.queue.BrowsedMessage;
+import dev.reliableredis.queue.Credentials;
 import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.QueueSection;
 import dev.reliableredis.queue.QueueStats;
@@ -21,6 +22,8 @@ import dev.reliableredis.queue.Reply;
 import dev.reliableredis.queue.ReplyInbox;
 import dev.reliableredis.queue.ReplyTo;
 import dev.reliableredis.queue.list.ListReshard;
+import dev.reliableredis.queue.runtime.QueueActivity;
+import dev.reliableredis.queue.runtime.StatsCache;
 import dev.reliableredis.queue.sharded.ShardCount;
 import dev.reliableredis.queue.stream.StreamReshard;
 import io.lettuce.core.SslOptions;
@@ -477,6 +480,6 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
 
     @Override
     public String toString() {
-        return RedisUris.mask(super.toString());
+        return Credentials.mask(super.toString());
     }
 }

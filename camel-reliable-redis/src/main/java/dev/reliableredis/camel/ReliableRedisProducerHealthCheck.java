@@ -2,6 +2,7 @@ package dev.reliableredis.camel;
 
 import java.util.Map;
 
+import dev.reliableredis.queue.Credentials;
 import dev.reliableredis.queue.QueueException;
 import org.apache.camel.health.HealthCheckResultBuilder;
 import org.apache.camel.impl.health.AbstractHealthCheck;
@@ -31,7 +32,7 @@ final class ReliableRedisProducerHealthCheck extends AbstractHealthCheck {
             endpoint.ping();
             builder.up();
         } catch (RuntimeException e) {
-            String reason = RedisUris.mask(QueueException.describe(e));
+            String reason = Credentials.mask(QueueException.describe(e));
             builder.down();
             builder.message((QueueException.isAclRefusal(reason)
                     ? "The Redis user of the producer of queue '" + endpoint.getQueueName()

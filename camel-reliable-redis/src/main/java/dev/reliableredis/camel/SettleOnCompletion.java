@@ -6,6 +6,7 @@ import java.util.List;
 import dev.reliableredis.queue.HandOff;
 import dev.reliableredis.queue.Lease;
 import dev.reliableredis.queue.ReplyTo;
+import dev.reliableredis.queue.runtime.Settler;
 import org.apache.camel.Exchange;
 import org.apache.camel.TypeConversionException;
 import org.apache.camel.spi.Synchronization;

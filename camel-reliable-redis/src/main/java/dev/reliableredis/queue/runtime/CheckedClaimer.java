@@ -1,7 +1,10 @@
-package dev.reliableredis.queue;
+package dev.reliableredis.queue.runtime;
 
 import java.time.Duration;
 import java.util.List;
+
+import dev.reliableredis.queue.Claimer;
+import dev.reliableredis.queue.Delivery;
 
 /**
  * A claimer that runs a check before each claim, such as {@code ShardCount.check}, which is a no-op once it passed:

@@ -1,10 +1,15 @@
-package dev.reliableredis.queue;
+package dev.reliableredis.queue.runtime;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import dev.reliableredis.queue.CallBackoff;
+import dev.reliableredis.queue.Claimer;
+import dev.reliableredis.queue.Delivery;
+import dev.reliableredis.queue.Lease;
+import dev.reliableredis.queue.ReliableQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

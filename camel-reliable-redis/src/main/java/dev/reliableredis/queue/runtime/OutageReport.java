@@ -1,31 +1,32 @@
-package dev.reliableredis.camel;
+package dev.reliableredis.queue.runtime;
 
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.BiConsumer;
 import java.util.function.Predicate;
 
+import dev.reliableredis.queue.Credentials;
 import dev.reliableredis.queue.QueueException;
-import org.apache.camel.spi.ExceptionHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Reports a Redis outage once: the first failure of any of a consumer's activities (claiming, reaping, extending
- * leases, settling) goes to the consumer's {@link ExceptionHandler}, so that {@code bridgeErrorHandler} and
- * {@code exceptionHandler} work as with every Camel consumer. Later failures are DEBUG. The outage ends, with one
- * INFO line, when every activity that failed succeeds again: one activity's success says nothing about another's
+ * leases, settling, firing schedules) goes to its handler (the Camel consumer's exception handler, so that
+ * {@code bridgeErrorHandler} and {@code exceptionHandler} work as with every Camel consumer). Later failures are
+ * DEBUG. The outage ends, with one INFO line, when every activity that failed succeeds again: one activity's success says nothing about another's
  * calls (a lease-extension tick with no leases makes none at all), so it cannot end the outage for them. Its
  * {@link #state()} is what the consumer's health check, JMX attributes and dev console show.
  */
-final class OutageReport {
+public final class OutageReport {
 
     private static final Logger LOG = LoggerFactory.getLogger(OutageReport.class);
 
     private final String queue;
-    private final ExceptionHandler handler;
+    private final BiConsumer<String, Throwable> handler;
     private final Executor reporter;
     private final Set<String> failing = new HashSet<>();
     private int failures;
@@ -42,10 +43,10 @@ final class OutageReport {
      * @param outage     the outage under way, or null
      * @param lastOutage the last outage that ended, or null
      */
-    record State(boolean reached, Outage outage, Outage lastOutage) {
+    public record State(boolean reached, Outage outage, Outage lastOutage) {
 
         /** Redis answers: it has, and no activity fails now. */
-        boolean up() {
+        public boolean up() {
             return reached && outage == null;
         }
     }
@@ -55,11 +56,14 @@ final class OutageReport {
      * @param reason the latest failure's reason, with secrets masked
      * @param cause  the latest failure
      */
-    record Outage(Instant started, Instant ended, int failedAttempts, String reason, Throwable cause) {
+    public record Outage(Instant started, Instant ended, int failedAttempts, String reason, Throwable cause) {
     }
 
-    /** @param reporter runs the exception handler, so that a slow one delays no lease extension or settlement */
-    OutageReport(String queue, ExceptionHandler handler, Executor reporter) {
+    /**
+     * @param handler  is told of each outage, with a message and the failure
+     * @param reporter runs the handler, so that a slow one delays no lease extension or settlement
+     */
+    public OutageReport(String queue, BiConsumer<String, Throwable> handler, Executor reporter) {
         this.queue = queue;
         this.handler = handler;
         this.reporter = reporter;
@@ -69,7 +73,7 @@ final class OutageReport {
      * One failed Redis call of the activity. An outage is reported once, and once more if it turns out to be a
      * refused login: Lettuce (6.8 and 7) can first report only the connection its refused handshake cut.
      */
-    void failed(String activity, Throwable cause) {
+    public void failed(String activity, Throwable cause) {
         boolean report;
         int attempt;
         String reason = reasonOf(cause);
@@ -103,7 +107,7 @@ final class OutageReport {
         try {
             reporter.execute(() -> {
                 try {
-                    handler.handleException(message, cause);
+                    handler.accept(message, cause);
                 } catch (RuntimeException e) {
                     LOG.warn("{} (the exception handler failed too: {})", message, e.getMessage(), cause);
                 }
@@ -114,7 +118,7 @@ final class OutageReport {
     }
 
     /** The activity's Redis calls succeed again. */
-    synchronized void succeeded(String activity) {
+    public synchronized void succeeded(String activity) {
         reached = true;
         idle(activity);
     }
@@ -123,7 +127,7 @@ final class OutageReport {
      * The activity has no Redis calls to make (no lease to extend), or gave up on those that failed: it no longer
      * fails, though nothing says that Redis answers.
      */
-    synchronized void idle(String activity) {
+    public synchronized void idle(String activity) {
         if (failing.remove(activity) && failing.isEmpty()) {
             LOG.info("Redis calls for queue '{}' succeed again after {} failed attempts", queue, failures);
             lastOutage = new Outage(outageStart, Instant.now(), failures, reasonOf(outageCause), outageCause);
@@ -133,14 +137,14 @@ final class OutageReport {
         }
     }
 
-    synchronized State state() {
+    public synchronized State state() {
         Outage now = failing.isEmpty() ? null
                 : new Outage(outageStart, null, failures, reasonOf(outageCause), outageCause);
         return new State(reached, now, lastOutage);
     }
 
     private static String reasonOf(Throwable cause) {
-        return RedisUris.mask(describe(cause));
+        return Credentials.mask(describe(cause));
     }
 
     /**

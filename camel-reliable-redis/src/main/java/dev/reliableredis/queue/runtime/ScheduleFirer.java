@@ -1,4 +1,4 @@
-package dev.reliableredis.camel;
+package dev.reliableredis.queue.runtime;
 
 import java.util.List;
 import java.util.Map;
@@ -6,6 +6,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import dev.reliableredis.camel.ReliableRedisConstants;
 import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.ScheduleFired;
@@ -21,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * schedule runs one, and whichever sees a tick first fires it, once. An instance still declaring an older expression
  * follows the one in Redis, with a WARN.
  */
-final class ScheduleFirer {
+public final class ScheduleFirer {
 
     private static final Logger LOG = LoggerFactory.getLogger(ScheduleFirer.class);
     /** The longest wait between two reads of the schedule, so that a change in Redis is seen within it. */
@@ -41,7 +42,7 @@ final class ScheduleFirer {
     private ScheduleTicks ticks;
     private String warned;
 
-    ScheduleFirer(ReliableQueue queue, String cron, String zone, ScheduleTicks.Missed missed,
+    public ScheduleFirer(ReliableQueue queue, String cron, String zone, ScheduleTicks.Missed missed,
             ScheduledExecutorService thread, OutageReport outage) {
         this.queue = queue;
         this.cron = cron;
@@ -51,7 +52,7 @@ final class ScheduleFirer {
         this.outage = outage;
     }
 
-    void start() {
+    public void start() {
         schedule(0);
     }
 

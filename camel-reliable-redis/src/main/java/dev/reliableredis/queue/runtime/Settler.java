@@ -1,4 +1,4 @@
-package dev.reliableredis.camel;
+package dev.reliableredis.queue.runtime;
 
 import java.time.Duration;
 import java.util.List;
@@ -12,13 +12,11 @@ import dev.reliableredis.queue.CallBackoff;
 import dev.reliableredis.queue.Failure;
 import dev.reliableredis.queue.HandOff;
 import dev.reliableredis.queue.Lease;
-import dev.reliableredis.queue.LeaseKeeper;
 import dev.reliableredis.queue.ReliableQueue;
+import dev.reliableredis.queue.ReplicaWait;
 import dev.reliableredis.queue.Reply;
 import dev.reliableredis.queue.ReplyTo;
-import dev.reliableredis.queue.ReplicaWait;
 import dev.reliableredis.queue.Settled;
-import dev.reliableredis.queue.SettlementBatcher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * completed exchange is not redelivered because of a blip. What Redis refused is logged and counted, and so are acks
  * that waitReplicas asked to wait for and too few replicas confirmed.
  */
-final class Settler {
+public final class Settler {
 
     private static final Logger LOG = LoggerFactory.getLogger(Settler.class);
     private static final int BATCH = 500;
@@ -52,7 +50,7 @@ final class Settler {
      * @param replicas      what acks wait for
      * @param maxRetryAfter the longest retry-after a route may ask for
      */
-    Settler(ReliableQueue queue, LeaseKeeper leases, ReplicaWait replicas, ScheduledExecutorService timer,
+    public Settler(ReliableQueue queue, LeaseKeeper leases, ReplicaWait replicas, ScheduledExecutorService timer,
             OutageReport outage, QueueActivity activity, Duration maxRetryAfter) {
         this.queue = queue.name();
         this.leases = leases;
@@ -63,7 +61,7 @@ final class Settler {
         this.maxRetryAfter = maxRetryAfter;
     }
 
-    void ack(Lease lease) {
+    public void ack(Lease lease) {
         leases.settling(lease);
         settle(lease, "ack", () -> batcher.ack(lease), 0);
     }
@@ -72,7 +70,7 @@ final class Settler {
      * Acks the lease and enqueues what its exchange sent, in one call: either both land, or neither does. For a
      * request ({@code requester} not null), the reply goes to the requester in that call too.
      */
-    void handOff(Lease lease, List<HandOff> handOffs, ReplyTo requester, Reply reply) {
+    public void handOff(Lease lease, List<HandOff> handOffs, ReplyTo requester, Reply reply) {
         leases.settling(lease);
         settle(lease, "ack", () -> batcher.handOff(lease, handOffs, requester, reply), 0);
     }
@@ -81,7 +79,7 @@ final class Settler {
      * Settles the delivery as failed. A request ({@code requester} not null) that this dead-letters gets an error
      * reply, once Redis has dead-lettered it.
      */
-    void nack(Lease lease, String reason, ReplyTo requester) {
+    public void nack(Lease lease, String reason, ReplyTo requester) {
         leases.settling(lease);
         Failure failure = new Failure(lease, reason);
         settle(lease, "nack", () -> batcher.nack(failure).thenCompose(settled ->
@@ -106,7 +104,7 @@ final class Settler {
     }
 
     /** Gives the delivery back, due again after {@code delay}, at most maxRetryAfter: no failure, no retry used. */
-    void retryAfter(Lease lease, Duration delay) {
+    public void retryAfter(Lease lease, Duration delay) {
         leases.settling(lease);
         Failure failure = Failure.retryAfter(lease, delay.compareTo(maxRetryAfter) > 0 ? maxRetryAfter : delay);
         settle(lease, "nack", () -> batcher.nack(failure), 0);
@@ -200,7 +198,7 @@ final class Settler {
     }
 
     /** Extends every held lease; logs the leases of running exchanges that were lost. */
-    void extendLeases() {
+    public void extendLeases() {
         try {
             LeaseKeeper.Extension extension = leases.extendAll();
             if (extension.failure() != null) {
@@ -231,7 +229,7 @@ final class Settler {
      * ended), also for exchanges that Camel handed over to another thread. At most until the deadline
      * (System.nanoTime); an interrupt ends the wait too. Returns whether nothing is held.
      */
-    boolean awaitSettled(long deadlineNanos) {
+    public boolean awaitSettled(long deadlineNanos) {
         long left;
         while (leases.size() > 0 && (left = deadlineNanos - System.nanoTime()) > 0) {
             try {
@@ -246,12 +244,12 @@ final class Settler {
     }
 
     /** The consumer stopped: a failure from now on ends its settlement instead of reporting an outage. */
-    void stop() {
+    public void stop() {
         stopped = true;
     }
 
     /** Deliveries whose lease is held: being processed, or settling. */
-    int heldCount() {
+    public int heldCount() {
         return leases.size();
     }
 }

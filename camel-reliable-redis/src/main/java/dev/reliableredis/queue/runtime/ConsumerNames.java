@@ -1,4 +1,4 @@
-package dev.reliableredis.camel;
+package dev.reliableredis.queue.runtime;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -6,12 +6,12 @@ import java.util.HexFormat;
 import java.util.concurrent.ThreadLocalRandom;
 
 /** Default consumer names for stream mode: host-pid-random, unique per endpoint. */
-final class ConsumerNames {
+public final class ConsumerNames {
 
     private ConsumerNames() {
     }
 
-    static String generate() {
+    public static String generate() {
         String host;
         try {
             host = InetAddress.getLocalHost().getHostName();

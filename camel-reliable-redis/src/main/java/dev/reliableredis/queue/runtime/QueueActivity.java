@@ -1,4 +1,4 @@
-package dev.reliableredis.camel;
+package dev.reliableredis.queue.runtime;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -12,28 +12,28 @@ import dev.reliableredis.queue.Settled;
  * attributes, the Micrometer counters and the dev console, and the timing of Redis round trips, which goes to
  * Micrometer when the application has it. Counting costs an uncontended add on the paths it counts.
  */
-final class QueueActivity implements RoundTrips {
+public final class QueueActivity implements RoundTrips {
 
-    final LongAdder delivered = new LongAdder();
-    final LongAdder acked = new LongAdder();
-    final LongAdder retried = new LongAdder();
-    final LongAdder deadLettered = new LongAdder();
-    final LongAdder retriedAfter = new LongAdder();
-    final LongAdder refused = new LongAdder();
+    public final LongAdder delivered = new LongAdder();
+    public final LongAdder acked = new LongAdder();
+    public final LongAdder retried = new LongAdder();
+    public final LongAdder deadLettered = new LongAdder();
+    public final LongAdder retriedAfter = new LongAdder();
+    public final LongAdder refused = new LongAdder();
     /** Acks done on the master that fewer replicas than waitReplicas confirmed. */
-    final LongAdder unreplicatedAcks = new LongAdder();
-    final LongAdder leaseExtensions = new LongAdder();
-    final LongAdder leasesLost = new LongAdder();
-    final LongAdder enqueued = new LongAdder();
-    final LongAdder duplicates = new LongAdder();
+    public final LongAdder unreplicatedAcks = new LongAdder();
+    public final LongAdder leaseExtensions = new LongAdder();
+    public final LongAdder leasesLost = new LongAdder();
+    public final LongAdder enqueued = new LongAdder();
+    public final LongAdder duplicates = new LongAdder();
     /** Redis calls of the hot paths and the messages claimed: the average messages per call are read from them. */
-    final LongAdder enqueueCalls = new LongAdder();
-    final LongAdder claimCalls = new LongAdder();
-    final LongAdder claimed = new LongAdder();
-    final LongAdder ackCalls = new LongAdder();
+    public final LongAdder enqueueCalls = new LongAdder();
+    public final LongAdder claimCalls = new LongAdder();
+    public final LongAdder claimed = new LongAdder();
+    public final LongAdder ackCalls = new LongAdder();
     private volatile RoundTrips roundTrips = RoundTrips.NONE;
 
-    void timeRoundTripsWith(RoundTrips timer) {
+    public void timeRoundTripsWith(RoundTrips timer) {
         roundTrips = timer;
     }
 
@@ -50,12 +50,12 @@ final class QueueActivity implements RoundTrips {
     }
 
     /** One claim call landed, with this many messages (0: it found none). */
-    void claimed(int messages) {
+    public void claimed(int messages) {
         claimCalls.increment();
         claimed.add(messages);
     }
 
-    void settled(Settled result) {
+    public void settled(Settled result) {
         switch (result) {
             case ACKED -> acked.increment();
             case RETRY_SCHEDULED -> retried.increment();
@@ -65,11 +65,11 @@ final class QueueActivity implements RoundTrips {
         }
     }
 
-    void sent(boolean stored) {
+    public void sent(boolean stored) {
         (stored ? enqueued : duplicates).increment();
     }
 
-    Map<String, Long> toMap() {
+    public Map<String, Long> toMap() {
         Map<String, Long> map = new LinkedHashMap<>();
         map.put("delivered", delivered.sum());
         map.put("acked", acked.sum());

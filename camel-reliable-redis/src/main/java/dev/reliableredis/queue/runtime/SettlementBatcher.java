@@ -1,8 +1,19 @@
-package dev.reliableredis.queue;
+package dev.reliableredis.queue.runtime;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
+
+import dev.reliableredis.queue.Failure;
+import dev.reliableredis.queue.HandOff;
+import dev.reliableredis.queue.Lease;
+import dev.reliableredis.queue.ReliableQueue;
+import dev.reliableredis.queue.ReplicaWait;
+import dev.reliableredis.queue.Reply;
+import dev.reliableredis.queue.ReplyTo;
+import dev.reliableredis.queue.RequestBatcher;
+import dev.reliableredis.queue.RoundTrips;
+import dev.reliableredis.queue.Settled;
 
 /**
  * Groups the acks and nacks of concurrent deliveries into script calls (the queue's {@link RequestBatcher}s): while

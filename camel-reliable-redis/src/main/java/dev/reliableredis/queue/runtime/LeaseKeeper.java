@@ -1,9 +1,14 @@
-package dev.reliableredis.queue;
+package dev.reliableredis.queue.runtime;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+
+import dev.reliableredis.queue.Lease;
+import dev.reliableredis.queue.PartialFailure;
+import dev.reliableredis.queue.ReliableQueue;
+import dev.reliableredis.queue.Settled;
 
 /**
  * Keeps the leases of deliveries from expiring until they are settled: {@link #extendAll()} moves every held

@@ -1,4 +1,4 @@
-package dev.reliableredis.camel;
+package dev.reliableredis.queue.runtime;
 
 import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
@@ -13,21 +13,21 @@ import dev.reliableredis.queue.ReliableQueue;
  * full batch, for at most one {@code reaperInterval}, and the next round starts at once while work is left, else
  * after {@code reaperInterval}. Housekeeping so keeps pace with any rate instead of moving one batch per interval.
  */
-final class Reaper {
+public final class Reaper {
 
     private final ReliableQueue queue;
     private final Duration interval;
     private final ScheduledExecutorService thread;
     private final OutageReport outage;
 
-    Reaper(ReliableQueue queue, Duration interval, ScheduledExecutorService thread, OutageReport outage) {
+    public Reaper(ReliableQueue queue, Duration interval, ScheduledExecutorService thread, OutageReport outage) {
         this.queue = queue;
         this.interval = interval;
         this.thread = thread;
         this.outage = outage;
     }
 
-    void start() {
+    public void start() {
         schedule(Duration.ZERO);
     }
 

@@ -1,4 +1,4 @@
-package dev.reliableredis.camel;
+package dev.reliableredis.queue.runtime;
 
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -10,7 +10,7 @@ import dev.reliableredis.queue.QueueStats;
  * consoles ask for them. A failed read is remembered for as long, so that a scrape during an outage does not wait
  * for Redis once per gauge.
  */
-final class StatsCache {
+public final class StatsCache {
 
     private static final long MAX_AGE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -19,12 +19,12 @@ final class StatsCache {
     private RuntimeException failure;
     private long readAt;
 
-    StatsCache(Supplier<QueueStats> source) {
+    public StatsCache(Supplier<QueueStats> source) {
         this.source = source;
     }
 
     /** The stats of at most a second ago; throws what the last read threw when it failed. */
-    synchronized QueueStats get() {
+    public synchronized QueueStats get() {
         if ((stats == null && failure == null) || System.nanoTime() - readAt > MAX_AGE_NANOS) {
             try {
                 stats = source.get();
@@ -43,7 +43,7 @@ final class StatsCache {
     }
 
     /** As {@link #get()}, or null when Redis could not be read. */
-    QueueStats getOrNull() {
+    public QueueStats getOrNull() {
         try {
             return get();
         } catch (RuntimeException e) {
