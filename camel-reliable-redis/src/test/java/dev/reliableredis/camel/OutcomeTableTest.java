@@ -38,9 +38,7 @@ class OutcomeTableTest extends CamelRedisTestBase {
         });
         String id = send("q", "hello");
 
-        awaitReceived(1);
-        awaitStats("q", 0, 0, 0, 0);
-        assertThat(raw.zscore(key("q", "acked"), id)).isNotNull();
+        awaitDeliveredOnceAndAcked(id);
         assertThat(received.get(0).getMessage().getBody(String.class)).isEqualTo("hello");
     }
 
@@ -55,9 +53,7 @@ class OutcomeTableTest extends CamelRedisTestBase {
         });
         String id = send("q", "x");
 
-        awaitReceived(1);
-        awaitStats("q", 0, 0, 0, 0);
-        assertThat(raw.zscore(key("q", "acked"), id)).isNotNull();
+        awaitDeliveredOnceAndAcked(id);
         assertThat(received).hasSize(1);
     }
 
@@ -71,9 +67,7 @@ class OutcomeTableTest extends CamelRedisTestBase {
         });
         String id = send("q", "x");
 
-        awaitReceived(1);
-        awaitStats("q", 0, 0, 0, 0);
-        assertThat(raw.zscore(key("q", "acked"), id)).isNotNull();
+        awaitDeliveredOnceAndAcked(id);
     }
 
     @Test
@@ -86,9 +80,7 @@ class OutcomeTableTest extends CamelRedisTestBase {
         });
         String id = send("q", "drop");
 
-        awaitReceived(1);
-        awaitStats("q", 0, 0, 0, 0);
-        assertThat(raw.zscore(key("q", "acked"), id)).isNotNull();
+        awaitDeliveredOnceAndAcked(id);
     }
 
     @Test
@@ -100,9 +92,7 @@ class OutcomeTableTest extends CamelRedisTestBase {
         });
         String id = send("q", "x");
 
-        awaitReceived(1);
-        awaitStats("q", 0, 0, 0, 0);
-        assertThat(raw.zscore(key("q", "acked"), id)).isNotNull();
+        awaitDeliveredOnceAndAcked(id);
     }
 
     @Test
@@ -216,9 +206,7 @@ class OutcomeTableTest extends CamelRedisTestBase {
         });
         String id = send("q", "x");
 
-        awaitReceived(1);
-        awaitStats("q", 0, 0, 0, 0);
-        assertThat(raw.zscore(key("q", "acked"), id)).isNotNull();
+        awaitDeliveredOnceAndAcked(id);
     }
 
     @Test
@@ -361,5 +349,12 @@ class OutcomeTableTest extends CamelRedisTestBase {
         assertThat(message.getHeader(ReliableRedisConstants.DELIVERY_COUNT)).isEqualTo(1);
         assertThat(message.getHeader(ReliableRedisConstants.ENQUEUED_AT, Long.class)).isBetween(before,
                 before + 60_000);
+    }
+
+    /** The one message sent was delivered once and acked, and nothing is left in the queue. */
+    private void awaitDeliveredOnceAndAcked(String id) {
+        awaitReceived(1);
+        awaitStats("q", 0, 0, 0, 0);
+        assertThat(raw.zscore(key("q", "acked"), id)).isNotNull();
     }
 }

@@ -7,7 +7,6 @@ import java.util.Map;
 import dev.reliableredis.queue.internal.LuaScript;
 import dev.reliableredis.queue.internal.QueueCalls;
 import dev.reliableredis.queue.list.ListQueue;
-import dev.reliableredis.testsupport.CommandStats;
 import io.lettuce.core.ScriptOutputType;
 import org.junit.jupiter.api.Test;
 
@@ -113,14 +112,7 @@ class EnqueueScriptTest extends QueueTestBase {
     @Test
     void aBatchIsOneScriptCallWithOneResultPerMessageInOrder() {
         ListQueue q = queue("orders", settings(30_000, 3, 1000));
-        q.enqueue(message("known", "a"));
-        long scriptRunsBefore = CommandStats.scriptRuns(raw);
-
-        List<Boolean> stored = q.enqueue(List.of(message("m1", "x"), message("known", "b"), message("m1", "y"),
-                new NewMessage("later", "z".getBytes(), null, 60_000), message("m2", "w")));
-
-        assertThat(stored).containsExactly(true, false, false, true, true);
-        assertThat(CommandStats.scriptRuns(raw) - scriptRunsBefore).isEqualTo(1);
+        assertABatchIsOneScriptCallWithOneResultPerMessage(q);
         assertThat(raw.lrange(key("orders", "ready"), 0, -1)).containsExactly("known", "m1", "m2");
         assertThat(raw.zrange(key("orders", "delayed"), 0, -1)).containsExactly("later");
         assertThat(q.claim(10)).extracting(d -> new String(d.body())).containsExactly("a", "x", "w");

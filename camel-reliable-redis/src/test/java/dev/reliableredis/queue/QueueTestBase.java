@@ -12,6 +12,7 @@ import dev.reliableredis.queue.list.ListQueue;
 import dev.reliableredis.queue.sharded.ShardedQueue;
 import dev.reliableredis.queue.stream.StreamOptions;
 import dev.reliableredis.queue.stream.StreamQueue;
+import dev.reliableredis.testsupport.CommandStats;
 import dev.reliableredis.testsupport.RedisProcess;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -129,6 +130,27 @@ abstract class QueueTestBase {
 
     static NewMessage message(String id, String body) {
         return new NewMessage(id, body.getBytes(), null, 0);
+    }
+
+    /**
+     * Enqueues a batch of five into a queue that holds "known": a new message, "known" again, the new one again, a
+     * delayed one and another new one. It is one script call, which stores the three new ones.
+     */
+    void assertABatchIsOneScriptCallWithOneResultPerMessage(ReliableQueue q) {
+        q.enqueue(message("known", "a"));
+        long scriptRunsBefore = CommandStats.scriptRuns(raw);
+
+        List<Boolean> stored = q.enqueue(List.of(message("m1", "x"), message("known", "b"), message("m1", "y"),
+                new NewMessage("later", "z".getBytes(), null, 60_000), message("m2", "w")));
+
+        assertThat(stored).containsExactly(true, false, false, true, true);
+        assertThat(CommandStats.scriptRuns(raw) - scriptRunsBefore).isEqualTo(1);
+    }
+
+    /** Enqueues the message into a queue with nothing else ready, and claims it. */
+    static Delivery enqueueAndClaim(ReliableQueue queue, NewMessage message) {
+        queue.enqueue(message);
+        return queue.claim(1).get(0);
     }
 
     String key(String queue, String part) {

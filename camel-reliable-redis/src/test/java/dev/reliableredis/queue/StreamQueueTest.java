@@ -76,8 +76,7 @@ class StreamQueueTest extends QueueTestBase {
     @Test
     void ackRemovesTheEntryRemembersTheIdAndRefusesALateAck() {
         StreamQueue q = orders(30_000, 3, 1000, "c1");
-        q.enqueue(message("m1", "a"));
-        Delivery d = q.claim(1).get(0);
+        Delivery d = enqueueAndClaim(q, message("m1", "a"));
 
         assertThat(q.ack(List.of(d.lease()))).containsExactly(Settled.ACKED);
         assertThat(q.ack(List.of(d.lease()))).containsExactly(Settled.REFUSED);
@@ -105,8 +104,7 @@ class StreamQueueTest extends QueueTestBase {
     @Test
     void aFailedEntryStaysPendingAndIsDeliveredAgainWhenItsRetryIsDue() {
         StreamQueue q = orders(30_000, 3, 200, "c1");
-        q.enqueue(message("m1", "a"));
-        Delivery first = q.claim(1).get(0);
+        Delivery first = enqueueAndClaim(q, message("m1", "a"));
 
         assertThat(q.nack(List.of(new Failure(first.lease(), "boom")))).containsExactly(Settled.RETRY_SCHEDULED);
         assertThat(q.claim(1)).isEmpty();
@@ -151,8 +149,7 @@ class StreamQueueTest extends QueueTestBase {
     void theReaperTakesOverAnIdleEntryAndTheDeliveryOfTheDeadConsumerCounts() {
         StreamQueue crashed = orders(200, 3, 1000, "crashed");
         StreamQueue survivor = orders(200, 3, 1000, "survivor");
-        crashed.enqueue(message("m1", "a"));
-        Delivery lost = crashed.claim(1).get(0);
+        Delivery lost = enqueueAndClaim(crashed, message("m1", "a"));
 
         await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
                 .until(() -> survivor.reap().expiredReturned() == 1);
@@ -189,8 +186,7 @@ class StreamQueueTest extends QueueTestBase {
     @Test
     void aNackedEntryWaitsWithTheRetryConsumerAndItsLateSettlementsAreRefused() {
         StreamQueue q = orders(30_000, 3, 60_000, "c1");
-        q.enqueue(message("m1", "x"));
-        Delivery d = q.claim(1).get(0);
+        Delivery d = enqueueAndClaim(q, message("m1", "x"));
 
         assertThat(q.nack(List.of(new Failure(d.lease(), "boom")))).containsExactly(Settled.RETRY_SCHEDULED);
 
@@ -217,8 +213,7 @@ class StreamQueueTest extends QueueTestBase {
     @Test
     void extendKeepsAnEntryFromBeingTakenOver() {
         StreamQueue q = orders(300, 3, 1000, "c1");
-        q.enqueue(message("m1", "a"));
-        Delivery d = q.claim(1).get(0);
+        Delivery d = enqueueAndClaim(q, message("m1", "a"));
         long until = System.currentTimeMillis() + 1000;
         while (System.currentTimeMillis() < until) {
             assertThat(q.extend(List.of(d.lease()))).containsExactly(Settled.EXTENDED);
@@ -231,8 +226,7 @@ class StreamQueueTest extends QueueTestBase {
     @Test
     void releaseGivesAnUnstartedDeliveryBackWithItsCountUndone() {
         StreamQueue q = orders(30_000, 3, 1000, "c1");
-        q.enqueue(message("m1", "a"));
-        Delivery d = q.claim(1).get(0);
+        Delivery d = enqueueAndClaim(q, message("m1", "a"));
 
         assertThat(q.release(List.of(d.lease()))).isEqualTo(1);
 
@@ -297,9 +291,7 @@ class StreamQueueTest extends QueueTestBase {
         StreamQueue shipping = streamQueue("orders", settings(30_000, 3, 1000), group("shipping", "s1"));
         billing.claim(1);
         shipping.claim(1);
-        billing.enqueue(message("m1", "a"));
-
-        Delivery b = billing.claim(1).get(0);
+        Delivery b = enqueueAndClaim(billing, message("m1", "a"));
         Delivery s = shipping.claim(1).get(0);
         assertThat(b.messageId()).isEqualTo(s.messageId()).isEqualTo("m1");
         billing.ack(List.of(b.lease()));
@@ -383,8 +375,7 @@ class StreamQueueTest extends QueueTestBase {
     @Test
     void anEntryTrimmedAwayWhilePendingStillLeavesADeadLetter() {
         StreamQueue q = orders(30_000, 0, 1000, "c1");
-        q.enqueue(message("m1", "x"));
-        Delivery d = q.claim(1).get(0);
+        Delivery d = enqueueAndClaim(q, message("m1", "x"));
         raw.xdel(STREAM, d.lease().ref());
 
         assertThat(q.nack(List.of(new Failure(d.lease(), "boom")))).containsExactly(Settled.DEAD_LETTERED);
@@ -413,8 +404,7 @@ class StreamQueueTest extends QueueTestBase {
     @Test
     void anExtensionIsRefusedOnceTheReaperHasTakenTheEntryOver() {
         StreamQueue q = orders(100, 3, 1000, "c1");
-        q.enqueue(message("m1", "x"));
-        Delivery d = q.claim(1).get(0);
+        Delivery d = enqueueAndClaim(q, message("m1", "x"));
         await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
                 .until(() -> q.reap().expiredReturned() == 1);
 
@@ -427,8 +417,7 @@ class StreamQueueTest extends QueueTestBase {
         StreamQueue q = streamQueue("orders", settings(30_000, 0, 1000),
                 new StreamOptions(null, "not_a_stream", "g", "0", "c1", 0, true));
         raw.set("not_a_stream", "oops");
-        q.enqueue(message("m1", "x"));
-        Delivery d = q.claim(1).get(0);
+        Delivery d = enqueueAndClaim(q, message("m1", "x"));
 
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> q.nack(List.of(new Failure(d.lease(), "boom"))))
                 .isInstanceOf(QueueException.class).hasMessageContaining("WRONGTYPE");
@@ -440,8 +429,7 @@ class StreamQueueTest extends QueueTestBase {
     @Test
     void anExtensionOfAnEntryTrimmedAwayIsRefused() {
         StreamQueue q = orders(30_000, 3, 1000, "c1");
-        q.enqueue(message("m1", "x"));
-        Delivery d = q.claim(1).get(0);
+        Delivery d = enqueueAndClaim(q, message("m1", "x"));
         raw.xtrim(STREAM, 0);
 
         assertThat(q.extend(List.of(d.lease()))).containsExactly(Settled.REFUSED);
@@ -450,8 +438,7 @@ class StreamQueueTest extends QueueTestBase {
     @Test
     void aDeadLetterOfAnEntryTrimmedAwayIsNotRedrivenAsAnEmptyEntry() {
         StreamQueue q = orders(30_000, 0, 1000, "c1");
-        q.enqueue(message("m1", "x"));
-        Delivery d = q.claim(1).get(0);
+        Delivery d = enqueueAndClaim(q, message("m1", "x"));
         raw.xtrim(STREAM, 0);
         q.nack(List.of(new Failure(d.lease(), "boom")));
         assertThat(raw.xlen(DEAD)).isEqualTo(1);
@@ -599,14 +586,7 @@ class StreamQueueTest extends QueueTestBase {
     @Test
     void aBatchIsOneScriptCallWithOneResultPerMessageInOrder() {
         StreamQueue q = orders(30_000, 3, 1000, "c1");
-        q.enqueue(message("known", "a"));
-        long scriptRunsBefore = CommandStats.scriptRuns(raw);
-
-        List<Boolean> stored = q.enqueue(List.of(message("m1", "x"), message("known", "b"), message("m1", "y"),
-                new NewMessage("later", "z".getBytes(), null, 60_000), message("m2", "w")));
-
-        assertThat(stored).containsExactly(true, false, false, true, true);
-        assertThat(CommandStats.scriptRuns(raw) - scriptRunsBefore).isEqualTo(1);
+        assertABatchIsOneScriptCallWithOneResultPerMessage(q);
         assertThat(q.stats()).extracting(QueueStats::ready, QueueStats::inflight, QueueStats::delayed, QueueStats::dead,
                 QueueStats::oldestPendingAge).containsExactly(3L, 0L, 1L, 0L, 0L);
         assertThat(q.claim(10)).extracting(d -> new String(d.body())).containsExactly("a", "x", "w");
