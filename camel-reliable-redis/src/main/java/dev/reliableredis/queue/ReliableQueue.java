@@ -126,7 +126,7 @@ public interface ReliableQueue {
 
     /**
      * Enqueues the messages of due ticks and moves the schedule's last tick fired to {@code last}, when the schedule
-     * is still the one of {@code state} (see schedule-fire.lua).
+     * is still the one of {@code state} (see list/schedule-fire.lua and stream/schedule-fire.lua).
      *
      * @param previousId the message id of the tick fired last, which must be settled before another one fires
      */

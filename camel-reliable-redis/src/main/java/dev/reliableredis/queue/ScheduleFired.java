@@ -1,6 +1,6 @@
 package dev.reliableredis.queue;
 
-/** What a call to fire a schedule's ticks did (see schedule-fire.lua). */
+/** What a call to fire a schedule's ticks did (see list/schedule-fire.lua and stream/schedule-fire.lua). */
 public enum ScheduleFired {
     /** The ticks' messages were enqueued and the last tick fired moved on. */
     FIRED,

@@ -37,7 +37,7 @@ class MissingPermissionTest extends CamelRedisTestBase {
 
         assertThat(consumerDownReason()).contains("the Redis user lacks a permission the component needs (ACL)")
                 .containsIgnoringCase("'" + missing + "'")
-                .contains(streamMode() ? "stream/claim.lua, line " : "claim.lua, line ");
+                .contains(streamMode() ? "stream/claim.lua, line " : "list/claim.lua, line ");
 
         LeastPrivilegeUser.create(raw, USER, PASSWORD, LeastPrivilegeUser.RULE);
         awaitState("consumer:consume", HealthCheck.State.UP, FEW_SECONDS);

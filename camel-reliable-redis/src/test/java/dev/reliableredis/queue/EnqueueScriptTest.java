@@ -39,7 +39,7 @@ class EnqueueScriptTest extends QueueTestBase {
         byte[][] keys = java.util.stream.Stream.of("ready", "delayed", "messages", "acked", "wake")
                 .map(part -> key("orders", part).getBytes()).toArray(byte[][]::new);
 
-        List<Long> codes = QueueCalls.await(LuaScript.load("enqueue").<List<Long>>run(gateway.asyncCommands(),
+        List<Long> codes = QueueCalls.await(LuaScript.load("list/enqueue").<List<Long>>run(gateway.asyncCommands(),
                 ScriptOutputType.MULTI, keys, "order-1001".getBytes(), "0|hello".getBytes(), "0".getBytes())
                 .toCompletableFuture());
 

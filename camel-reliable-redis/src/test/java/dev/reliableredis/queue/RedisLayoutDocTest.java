@@ -19,13 +19,14 @@ class RedisLayoutDocTest {
     private static final Path LUA = Path.of("src/main/resources/dev/reliableredis/queue/lua");
     private static final Path DOC = Path.of("../docs/redis-layout.md");
 
-    private static final List<String> LIST_SCRIPTS = List.of("enqueue", "claim", "claim-dead", "ack", "handoff", "nack",
-            "extend", "release", "reap", "redrive", "purge", "stats", "browse", "shard-count", "includes/wake",
-            "includes/lease",
+    private static final List<String> LIST_SCRIPTS = List.of("list/enqueue", "list/claim", "list/claim-dead",
+            "list/ack", "list/handoff", "list/nack", "list/extend", "list/release", "list/reap", "list/redrive",
+            "list/purge", "list/stats", "list/browse", "shard-count", "includes/wake", "list/includes/lease",
             "includes/time", "includes/types", "includes/backoff", "includes/limits", "includes/claim_record",
-            "reshard-read", "reshard-put", "reshard-drop", "pause", "resume", "includes/pause", "includes/capacity",
-            "includes/rate", "includes/priority", "includes/group", "includes/ack_steps", "includes/enqueue_steps",
-            "schedule-declare", "schedule-read", "schedule-fire", "includes/schedule", "reply", "includes/reply");
+            "list/reshard-read", "list/reshard-put", "list/reshard-drop", "pause", "resume", "includes/pause",
+            "list/includes/capacity", "includes/rate", "list/includes/priority", "list/includes/group",
+            "list/includes/ack_steps", "list/includes/enqueue_steps", "schedule-declare", "schedule-read",
+            "list/schedule-fire", "includes/schedule", "reply", "includes/reply");
     private static final List<String> STREAM_SCRIPTS = List.of("stream/enqueue", "stream/claim", "stream/ack",
             "stream/nack", "stream/extend", "stream/release", "stream/reap", "stream/redrive", "stream/purge",
             "stream/stats", "stream/browse", "stream/leave", "stream/includes/groups", "stream/includes/dead_letter",

@@ -55,22 +55,22 @@ public final class ListQueue implements ReliableQueue {
     private static final int FIELDS_PER_BROWSED = 6;
     private static final int BULK_BATCH = 1000;
 
-    private static final LuaScript ENQUEUE = LuaScript.load("enqueue");
-    private static final LuaScript CLAIM = LuaScript.load("claim");
-    private static final LuaScript CLAIM_DEAD = LuaScript.load("claim-dead");
-    private static final LuaScript ACK = LuaScript.load("ack");
-    private static final LuaScript HANDOFF = LuaScript.load("handoff");
-    private static final LuaScript NACK = LuaScript.load("nack");
-    private static final LuaScript EXTEND = LuaScript.load("extend");
-    private static final LuaScript RELEASE = LuaScript.load("release");
-    private static final LuaScript REAP = LuaScript.load("reap");
-    private static final LuaScript REDRIVE = LuaScript.load("redrive");
-    private static final LuaScript PURGE = LuaScript.load("purge");
-    private static final LuaScript STATS = LuaScript.load("stats");
-    private static final LuaScript BROWSE = LuaScript.load("browse");
+    private static final LuaScript ENQUEUE = LuaScript.load("list/enqueue");
+    private static final LuaScript CLAIM = LuaScript.load("list/claim");
+    private static final LuaScript CLAIM_DEAD = LuaScript.load("list/claim-dead");
+    private static final LuaScript ACK = LuaScript.load("list/ack");
+    private static final LuaScript HANDOFF = LuaScript.load("list/handoff");
+    private static final LuaScript NACK = LuaScript.load("list/nack");
+    private static final LuaScript EXTEND = LuaScript.load("list/extend");
+    private static final LuaScript RELEASE = LuaScript.load("list/release");
+    private static final LuaScript REAP = LuaScript.load("list/reap");
+    private static final LuaScript REDRIVE = LuaScript.load("list/redrive");
+    private static final LuaScript PURGE = LuaScript.load("list/purge");
+    private static final LuaScript STATS = LuaScript.load("list/stats");
+    private static final LuaScript BROWSE = LuaScript.load("list/browse");
     private static final LuaScript PAUSE = LuaScript.load("pause");
     private static final LuaScript RESUME = LuaScript.load("resume");
-    private static final LuaScript SCHEDULE_FIRE = LuaScript.load("schedule-fire");
+    private static final LuaScript SCHEDULE_FIRE = LuaScript.load("list/schedule-fire");
 
     private final RedisGateway redis;
     private final QueueCalls calls;
@@ -125,13 +125,13 @@ public final class ListQueue implements ReliableQueue {
         return calls.enqueue(ENQUEUE, enqueueKeys(), args.toArray(new byte[0][]));
     }
 
-    /** The keys of enqueue.lua, and of a target queue in handoff.lua. */
+    /** The keys of list/enqueue.lua, and of a target queue in list/handoff.lua. */
     private byte[][] enqueueKeys() {
         return keys(keys.ready, keys.delayed, keys.messages, keys.acked, keys.wake, keys.expires, keys.prioritized,
                 keys.priority, keys.seq, keys.group, keys.groups, keys.grouped);
     }
 
-    /** The arguments of enqueue.lua: 6 per message. */
+    /** The arguments of list/enqueue.lua: 6 per message. */
     private static void addMessages(List<byte[]> args, List<NewMessage> messages) {
         for (NewMessage message : messages) {
             args.add(bytes(message.id()));
@@ -207,7 +207,7 @@ public final class ListQueue implements ReliableQueue {
         return calls.settle("ack", ACK, ackKeys(), args, Settled::ofAck);
     }
 
-    /** The keys of ack.lua, and of the consumed queue in handoff.lua. */
+    /** The keys of list/ack.lua, and of the consumed queue in list/handoff.lua. */
     private byte[][] ackKeys() {
         return keys(inflight(), keys.messages, keys.leases, keys.failure, keys.acked, keys.capped, keys.wake,
                 keys.expires, keys.priority, keys.group, keys.groups, keys.grouped, keys.ready);

@@ -33,9 +33,9 @@ import static dev.reliableredis.queue.internal.RedisBytes.text;
  */
 public final class ListReshard implements ShardMover {
 
-    private static final LuaScript READ = LuaScript.load("reshard-read");
-    private static final LuaScript PUT = LuaScript.load("reshard-put");
-    private static final LuaScript DROP = LuaScript.load("reshard-drop");
+    private static final LuaScript READ = LuaScript.load("list/reshard-read");
+    private static final LuaScript PUT = LuaScript.load("list/reshard-put");
+    private static final LuaScript DROP = LuaScript.load("list/reshard-drop");
     private static final int CHUNK = 500;
     private static final int FIELDS = 6;
 

@@ -3,12 +3,8 @@
   their new shards (stream/reshard-put): their entries and id references, or their delayed records, or their
   acked ids.
 
-  KEYS[1] stream       the shard's stream
-  KEYS[2] dead         its dead-letter stream
-  KEYS[3] ids          hash message id -> entry id in the stream, or 'd:' .. entry id in the dead stream
-  KEYS[4] acked        zset message id -> time until which the acked id is remembered (ms)
-  KEYS[5] delayed      zset message id -> due time (ms)
-  KEYS[6] delayed-msg  hash message id -> cmsgpack {body, headers, enqueued[, expires]}
+  KEYS[1..6] the shard's stream, dead, ids, acked, delayed and delayed-msg keys, as stream/reshard-read's
+             (see stream/reshard-read.lua)
 
   ARGV[1] section: 'ready', 'dead', 'delayed' or 'acked'
   ARGV[2k], ARGV[2k+1] 'ready' and 'dead': the k-th entry id and its message id; 'delayed' and 'acked': the k-th

@@ -8,12 +8,8 @@
   stream's other groups (which the reshard found to be one), or at its start when it has none, so that every group
   reads the moved entries, and the stream's groups stay at one position.
 
-  KEYS[1] stream       the shard's stream
-  KEYS[2] dead         its dead-letter stream
-  KEYS[3] ids          hash message id -> entry id in the stream, or 'd:' .. entry id in the dead stream
-  KEYS[4] acked        zset message id -> time until which the acked id is remembered (ms)
-  KEYS[5] delayed      zset message id -> due time (ms)
-  KEYS[6] delayed-msg  hash message id -> cmsgpack {body, headers, enqueued[, expires]}
+  KEYS[1..6] the shard's stream, dead, ids, acked, delayed and delayed-msg keys, as stream/reshard-read's
+             (see stream/reshard-read.lua)
 
   ARGV[1] section: 'ready', 'dead', 'delayed' or 'acked'
   ARGV[2] the number n of group names that follow, then the names

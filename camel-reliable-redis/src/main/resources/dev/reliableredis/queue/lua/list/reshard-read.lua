@@ -1,5 +1,5 @@
 --[[
-  reshard-read: one chunk of a list-mode shard's messages as a reshard moves them, with everything kept about each,
+  list/reshard-read: one chunk of a list-mode shard's messages as a reshard moves them, with everything kept about each,
   without changing anything; or what would stop the reshard. See sharded.ShardCount and list.ListReshard.
 
   KEYS[1] ready          list of ids

@@ -1,5 +1,5 @@
 --[[
-  purge: removes up to ARGV[1] messages from each of the ready list, the delayed set
+  list/purge: removes up to ARGV[1] messages from each of the ready list, the delayed set
   and the dead letters, with their records, delivery states, failures and times to live. Messages in flight
   are not touched: they finish normally. The caller repeats while the second value it returns is 1.
 
@@ -24,7 +24,7 @@
 
   Returns {messages removed, 1 if any of the five gave a full batch (call again) else 0}.
 ]]
---- @include "includes/group"
+--- @include "list/includes/group"
 --- @include "includes/types"
 
 require_type(KEYS[2], 'zset')

@@ -1,16 +1,11 @@
 --[[
-  reshard-put: stores on a list-mode shard the messages a reshard moves there from another shard, each with its
+  list/reshard-put: stores on a list-mode shard the messages a reshard moves there from another shard, each with its
   record, delivery state, failure and expiry, in the same section with the same score; and the acked ids it copies there.
   A message whose id this shard knows already (stored, or acked within the idempotency window) is left out, so a
   reshard that stopped after this call and runs again does not store it twice.
 
-  KEYS[1] ready     list of ids
-  KEYS[2] delayed   zset id -> due time (ms)
-  KEYS[3] dead      zset id -> time available (ms)
-  KEYS[4] acked     zset id -> time until which the acked id is remembered (ms)
-  KEYS[5] messages  hash id -> "enqueuedAt|payload"
-  KEYS[6] leases    hash id -> "deliveries|leaseToken[|credits|flags]"
-  KEYS[7] failure   hash id -> last failure
+  KEYS[1..7] the shard's ready, delayed, dead, acked, messages, leases and failure keys, as reshard-read's
+             (see list/reshard-read.lua)
   KEYS[8] wake      list of wake-up tokens for idle consumers (see includes/wake)
   KEYS[9] expires   hash id -> server time (ms) after which the message is not delivered (see enqueue)
 

@@ -1,5 +1,5 @@
 --[[
-  claim-dead: takes up to ARGV[2] dead letters whose time has come, under a lease, for a dead-letter consumer.
+  list/claim-dead: takes up to ARGV[2] dead letters whose time has come, under a lease, for a dead-letter consumer.
 
   Like claim, from the dead-letter set instead of the ready list. Only dead letters whose score (the time they became
   available) has passed are taken: a dead letter whose consumption failed waits there until its retry time. While
@@ -22,7 +22,7 @@
 
   Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
 ]]
---- @include "includes/lease"
+--- @include "list/includes/lease"
 --- @include "includes/limits"
 --- @include "includes/time"
 --- @include "includes/types"

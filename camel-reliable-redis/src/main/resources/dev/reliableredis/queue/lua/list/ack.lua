@@ -1,5 +1,5 @@
 --[[
-  ack: settles a batch of deliveries as done. Each is checked on its own lease token, so one stale entry does not
+  list/ack: settles a batch of deliveries as done. Each is checked on its own lease token, so one stale entry does not
   affect the others in the batch; each step is one command for the whole batch.
 
   KEYS[1] inflight  zset id -> lease deadline (the dead-inflight set for dead letters)
@@ -29,7 +29,7 @@
 
   Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
 ]]
---- @include "includes/ack_steps"
+--- @include "list/includes/ack_steps"
 --- @include "includes/limits"
 --- @include "includes/time"
 

@@ -1,5 +1,5 @@
 --[[
-  browse: reads up to ARGV[2] messages of one section of a queue, oldest first, without claiming or changing
+  list/browse: reads up to ARGV[2] messages of one section of a queue, oldest first, without claiming or changing
   anything.
 
   ready     the ready list from its head: the next to be claimed first; with priorities, level by level from the
@@ -30,9 +30,9 @@
            last failure (dead letters, wherever they are, and delayed retries; else nil)}.
   An id whose record or delivery state is missing or unreadable is skipped (claim would drop it).
 ]]
---- @include "includes/group"
---- @include "includes/lease"
---- @include "includes/priority"
+--- @include "list/includes/group"
+--- @include "list/includes/lease"
+--- @include "list/includes/priority"
 --- @include "includes/time"
 
 local section, limit, visibility = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])

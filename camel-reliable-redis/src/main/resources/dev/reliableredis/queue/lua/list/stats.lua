@@ -1,5 +1,5 @@
 --[[
-  stats: one consistent snapshot of a queue's counts, and of how long its oldest messages have waited.
+  list/stats: one consistent snapshot of a queue's counts, and of how long its oldest messages have waited.
 
   KEYS[1] ready          list of ids
   KEYS[2] inflight       zset id -> lease deadline (ms)
@@ -28,7 +28,7 @@
            1 while the queue is paused, else 0, 1 while it is at its maxInflight, else 0, 1 while its rate limit
            holds claims back, else 0, groups with messages not yet settled}
 ]]
---- @include "includes/priority"
+--- @include "list/includes/priority"
 --- @include "includes/time"
 
 local now = now_ms()

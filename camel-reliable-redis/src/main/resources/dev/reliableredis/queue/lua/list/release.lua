@@ -1,5 +1,5 @@
 --[[
-  release: gives back claimed deliveries that were never started (the consumer is
+  list/release: gives back claimed deliveries that were never started (the consumer is
   stopping), each checked on its own lease token.
 
   A ready message goes to the head of the ready list with the claim's delivery undone,
@@ -22,9 +22,9 @@
 
   Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
 ]]
---- @include "includes/lease"
+--- @include "list/includes/lease"
 --- @include "includes/limits"
---- @include "includes/priority"
+--- @include "list/includes/priority"
 --- @include "includes/time"
 --- @include "includes/types"
 --- @include "includes/wake"

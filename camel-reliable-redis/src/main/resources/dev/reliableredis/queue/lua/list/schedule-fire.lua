@@ -1,5 +1,5 @@
 --[[
-  schedule-fire: enqueues the messages of a schedule's due ticks and advances its last fired tick, in one step, so
+  list/schedule-fire: enqueues the messages of a schedule's due ticks and advances its last fired tick, in one step, so
   that a tick fires once however many instances see it: the call fires only while the schedule is the one the
   caller computed the ticks from (its expression and last tick unchanged), and a tick's message id is its own
   (<queue>@<tick epoch ms>). The ticks of one schedule never run at the same time: while the message of the last
@@ -7,7 +7,7 @@
 
   KEYS[1] schedule  hash: cron, zone, last (see schedule-declare)
   KEYS[2] dead      zset of the dead letters
-  KEYS[3..14] the queue's keys, as enqueue's (see enqueue.lua)
+  KEYS[3..14] the queue's keys, as enqueue's (see list/enqueue.lua)
 
   ARGV[1] the cron expression the ticks come from
   ARGV[2] the last tick fired that they come after (epoch ms, as stored)
@@ -21,7 +21,7 @@
 
   Fails with an error, before it writes anything, for a key of the wrong type or a message enqueue refuses.
 ]]
---- @include "includes/enqueue_steps"
+--- @include "list/includes/enqueue_steps"
 --- @include "includes/limits"
 --- @include "includes/schedule"
 --- @include "includes/time"

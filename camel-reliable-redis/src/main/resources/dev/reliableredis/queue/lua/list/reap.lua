@@ -1,5 +1,5 @@
 --[[
-  reap: the periodic housekeeping of a queue, each part bounded by ARGV[2].
+  list/reap: the periodic housekeeping of a queue, each part bounded by ARGV[2].
 
   - Expired leases: a message whose consumer did not settle it before its deadline
     (it died, or hangs) goes back to the ready list. Held alone, its delivery counts as
@@ -48,9 +48,9 @@
   Every part starts with ZREM, a write Redis does not refuse at its maxmemory, so housekeeping runs on a
   full Redis (forgetting acked ids frees memory).
 ]]
---- @include "includes/group"
---- @include "includes/lease"
---- @include "includes/priority"
+--- @include "list/includes/group"
+--- @include "list/includes/lease"
+--- @include "list/includes/priority"
 --- @include "includes/time"
 --- @include "includes/types"
 --- @include "includes/wake"

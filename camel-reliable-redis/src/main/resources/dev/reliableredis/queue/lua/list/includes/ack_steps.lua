@@ -1,12 +1,12 @@
 --[[
   Included by the list scripts that ack (ack, handoff): deliveries settled as done, in two steps, so that a script
   that also writes elsewhere reads and checks everything before its first write. The keys (k) are ack's (see
-  ack.lua); the deliveries are ARGV[first .. last], id and lease token each.
+  list/ack.lua); the deliveries are ARGV[first .. last], id and lease token each.
 ]]
 
---- @include "includes/capacity"
---- @include "includes/group"
---- @include "includes/lease"
+--- @include "list/includes/capacity"
+--- @include "list/includes/group"
+--- @include "list/includes/lease"
 --- @include "includes/types"
 --- @include "includes/wake"
 

@@ -1,5 +1,5 @@
 --[[
-  extend: moves the lease deadline of a batch of deliveries forward to server time +
+  list/extend: moves the lease deadline of a batch of deliveries forward to server time +
   visibility timeout. Each is checked on its own lease token; a deadline never moves back.
 
   KEYS[1] inflight  zset id -> lease deadline (the dead-inflight set for dead letters)
@@ -18,7 +18,7 @@
 
   Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
 ]]
---- @include "includes/lease"
+--- @include "list/includes/lease"
 --- @include "includes/limits"
 --- @include "includes/time"
 

@@ -1,5 +1,5 @@
 --[[
-  claim: takes up to ARGV[2] ready messages under a lease, as one batch of one claimant, and no more than the
+  list/claim: takes up to ARGV[2] ready messages under a lease, as one batch of one claimant, and no more than the
   claimant's share of what is ready.
 
   The share: max(1, ceil(ready / live)), where live counts the claimants (consumer threads, in every JVM) that
@@ -91,11 +91,11 @@
   Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
 ]]
 --- @include "includes/claim_record"
---- @include "includes/group"
---- @include "includes/lease"
+--- @include "list/includes/group"
+--- @include "list/includes/lease"
 --- @include "includes/limits"
 --- @include "includes/pause"
---- @include "includes/priority"
+--- @include "list/includes/priority"
 --- @include "includes/rate"
 --- @include "includes/time"
 

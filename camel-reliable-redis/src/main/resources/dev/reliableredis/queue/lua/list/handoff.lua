@@ -1,13 +1,13 @@
 --[[
-  handoff: acks one delivery and enqueues the messages its exchange sent to other queues, in one step: either the
+  list/handoff: acks one delivery and enqueues the messages its exchange sent to other queues, in one step: either the
   ack and every enqueue happen, or nothing does. The delivery's lease token fences it: an exchange whose lease was
   lost (the message was returned or claimed again) enqueues nothing, so a message is handed on once however often
   it runs. The target queues are on the same Redis (on a Cluster, in the same slot) as the consumed one.
 
-  KEYS[1..13] the consumed queue's keys, as ack's (see ack.lua)
+  KEYS[1..13] the consumed queue's keys, as ack's (see list/ack.lua)
   KEYS[14] the requester's inbox, when the delivery is a request answered with this ack (r = 1; else r = 0 and
     there is no such key)
-  KEYS[14 + r + 12(q-1) .. 13 + r + 12q] the keys of the q-th target queue, as enqueue's (see enqueue.lua)
+  KEYS[14 + r + 12(q-1) .. 13 + r + 12q] the keys of the q-th target queue, as enqueue's (see list/enqueue.lua)
 
   ARGV[1] idempotency window of the consumed queue in ms (0: the id is forgotten at once)
   ARGV[2], ARGV[3] id and lease token of the delivery
@@ -22,8 +22,8 @@
   Fails with an error, before it writes anything, for a key of the wrong type, more than 1000 messages for one
   queue (includes/limits), or a message enqueue refuses.
 ]]
---- @include "includes/ack_steps"
---- @include "includes/enqueue_steps"
+--- @include "list/includes/ack_steps"
+--- @include "list/includes/enqueue_steps"
 --- @include "includes/limits"
 --- @include "includes/reply"
 --- @include "includes/time"

@@ -1,5 +1,5 @@
 --[[
-  enqueue: stores a batch of messages and makes each ready (or delayed), idempotently on its id.
+  list/enqueue: stores a batch of messages and makes each ready (or delayed), idempotently on its id.
 
   A message is stored once, as one field of the messages hash keyed by its id, "enqueuedAt|payload"; only the id
   moves between the ready list and the sorted sets afterwards, so equal payloads never collide and a large body is
@@ -38,7 +38,7 @@
   Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits), a priority
   that is not 0 to 9, or a message with a group id and a delay or a priority (a group is delivered in its order).
 ]]
---- @include "includes/enqueue_steps"
+--- @include "list/includes/enqueue_steps"
 --- @include "includes/limits"
 --- @include "includes/time"
 

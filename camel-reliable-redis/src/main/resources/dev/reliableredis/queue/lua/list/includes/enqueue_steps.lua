@@ -1,11 +1,11 @@
 --[[
   Included by the list scripts that enqueue (enqueue, handoff): a batch of messages into one queue, in two steps, so
   that a script that also writes elsewhere reads and checks everything before its first write. The keys (k) and the
-  arguments of a message are enqueue's (see enqueue.lua).
+  arguments of a message are enqueue's (see list/enqueue.lua).
 ]]
 
---- @include "includes/group"
---- @include "includes/priority"
+--- @include "list/includes/group"
+--- @include "list/includes/priority"
 --- @include "includes/types"
 --- @include "includes/wake"
 

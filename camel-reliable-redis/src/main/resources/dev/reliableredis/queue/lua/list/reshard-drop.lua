@@ -1,16 +1,11 @@
 --[[
-  reshard-drop: removes from a list-mode shard the messages of one chunk that a reshard has stored on their new
+  list/reshard-drop: removes from a list-mode shard the messages of one chunk that a reshard has stored on their new
   shards (reshard-put), with their records, delivery states and failures. A chunk of the ready list is its head:
   it is checked to be unchanged since it was read, removed, and the messages that stay on this shard go to the
   tail in their order, so that the reshard reads the next chunk from the head again.
 
-  KEYS[1] ready     list of ids
-  KEYS[2] delayed   zset id -> due time (ms)
-  KEYS[3] dead      zset id -> time available (ms)
-  KEYS[4] acked     zset id -> time until which the acked id is remembered (ms)
-  KEYS[5] messages  hash id -> "enqueuedAt|payload"
-  KEYS[6] leases    hash id -> "deliveries|leaseToken[|credits|flags]"
-  KEYS[7] failure   hash id -> last failure
+  KEYS[1..7] the shard's ready, delayed, dead, acked, messages, leases and failure keys, as reshard-read's
+             (see list/reshard-read.lua)
   KEYS[8] expires   hash id -> server time (ms) after which the message is not delivered (see enqueue)
 
   ARGV[1] section: 'ready', 'delayed', 'dead' or 'acked'

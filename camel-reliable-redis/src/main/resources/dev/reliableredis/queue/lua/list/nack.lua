@@ -1,5 +1,5 @@
 --[[
-  nack: settles a batch of deliveries as failed. Each is checked on its own lease token.
+  list/nack: settles a batch of deliveries as failed. Each is checked on its own lease token.
   A delivery with deliveries left is scheduled for a retry after the backoff delay
   retryDelay * multiplier^(failed - 1), capped at maxRetryDelay; one whose failed
   deliveries are used up moves to the dead letters. The reason is kept either way.
@@ -46,9 +46,9 @@
   Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
 ]]
 --- @include "includes/backoff"
---- @include "includes/capacity"
---- @include "includes/group"
---- @include "includes/lease"
+--- @include "list/includes/capacity"
+--- @include "list/includes/group"
+--- @include "list/includes/lease"
 --- @include "includes/limits"
 --- @include "includes/time"
 --- @include "includes/types"

@@ -1,5 +1,5 @@
 --[[
-  redrive: moves up to ARGV[1] dead letters, oldest first, back to the ready list with
+  list/redrive: moves up to ARGV[1] dead letters, oldest first, back to the ready list with
   a fresh delivery count; their first enqueue time is kept and the failure cleared.
   Dead letters being consumed (dead-inflight) are not moved. With ARGV[2], only the dead
   letter of that one message id is looked at.
@@ -27,8 +27,8 @@
 
   Returns the number of messages moved.
 ]]
---- @include "includes/group"
---- @include "includes/priority"
+--- @include "list/includes/group"
+--- @include "list/includes/priority"
 --- @include "includes/types"
 --- @include "includes/wake"
 
