@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.stream.IntStream;
 
 import dev.reliableredis.queue.stream.StreamOptions;
 import dev.reliableredis.queue.stream.StreamQueue;
@@ -58,10 +59,7 @@ class StreamQueueTest extends QueueTestBase {
     @Test
     void aLeaseBehindMoreWaitingRetriesThanStatsLookAtStillAges() {
         StreamQueue q = orders(30_000, 3, 60_000, "c1");
-        for (int i = 0; i < 150; i++) {
-            q.enqueue(message("r" + i, "x"));
-        }
-        q.nack(q.claim(150).stream().map(d -> new Failure(d.lease(), "boom")).toList());
+        enqueueAndFail(q, ids("r", 150));
         q.enqueue(message("held", "y"));
         assertThat(q.claim(1)).extracting(Delivery::messageId).containsExactly("held");
         long claimedAt = now();
@@ -111,11 +109,7 @@ class StreamQueueTest extends QueueTestBase {
         assertThat(q.stats()).extracting(QueueStats::inflight, QueueStats::delayed).containsExactly(0L, 1L);
 
         await().atMost(Duration.ofSeconds(5)).until(() -> q.stats().ready() == 1);
-        Delivery second = q.claim(1).get(0);
-        assertThat(second.messageId()).isEqualTo("m1");
-        assertThat(second.deliveryCount()).isEqualTo(2);
-        assertThat(q.ack(List.of(first.lease()))).containsExactly(Settled.REFUSED);
-        assertThat(q.ack(List.of(second.lease()))).containsExactly(Settled.ACKED);
+        assertOnlyTheRedeliverySettles(q, first, q);
     }
 
     @Test
@@ -153,11 +147,7 @@ class StreamQueueTest extends QueueTestBase {
 
         await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
                 .until(() -> survivor.reap().expiredReturned() == 1);
-        Delivery again = survivor.claim(1).get(0);
-
-        assertThat(again.deliveryCount()).isEqualTo(2);
-        assertThat(crashed.ack(List.of(lost.lease()))).containsExactly(Settled.REFUSED);
-        assertThat(survivor.ack(List.of(again.lease()))).containsExactly(Settled.ACKED);
+        assertOnlyTheRedeliverySettles(crashed, lost, survivor);
     }
 
     @Test
@@ -337,12 +327,7 @@ class StreamQueueTest extends QueueTestBase {
     @Test
     void redriveSkipsADeadLetterBeingProcessedAndEnds() {
         StreamQueue q = orders(30_000, 0, 1000, "c1");
-        for (String id : List.of("d1", "d2")) {
-            q.enqueue(message(id, "x"));
-        }
-        for (Delivery d : q.claim(2)) {
-            q.nack(List.of(new Failure(d.lease(), "boom")));
-        }
+        assertThat(enqueueAndFail(q, List.of("d1", "d2"))).containsOnly(Settled.DEAD_LETTERED);
         Delivery beingProcessed = q.deadLetters().claim(1).get(0);
 
         assertThat(q.redrive(1)).isEqualTo(1);
@@ -355,12 +340,7 @@ class StreamQueueTest extends QueueTestBase {
     @Test
     void aDeadLetterWaitingForItsRetryCanBeRedrivenAndPurged() {
         StreamQueue q = orders(30_000, 0, 60_000, "c1");
-        for (String id : List.of("d1", "d2")) {
-            q.enqueue(message(id, "x"));
-        }
-        for (Delivery d : q.claim(2)) {
-            q.nack(List.of(new Failure(d.lease(), "boom")));
-        }
+        assertThat(enqueueAndFail(q, List.of("d1", "d2"))).containsOnly(Settled.DEAD_LETTERED);
         for (Delivery letter : q.deadLetters().claim(2)) {
             q.deadLetters().nack(List.of(new Failure(letter.lease(), "still broken")));
         }
@@ -466,10 +446,7 @@ class StreamQueueTest extends QueueTestBase {
     @Test
     void redriveStopsAtTheDeadLettersThereWereWhenItBegan() {
         StreamQueue q = orders(30_000, 0, 1000, "c1");
-        for (int i = 0; i < 2_500; i++) {
-            q.enqueue(message("m" + i, "x"));
-        }
-        deadLetterAll(q);
+        assertThat(enqueueAndFail(q, ids("m", 2_500))).containsOnly(Settled.DEAD_LETTERED);
 
         long moved = whileDeadLetteringAgain("orders", true, () -> q.redrive(Long.MAX_VALUE));
 
@@ -479,10 +456,7 @@ class StreamQueueTest extends QueueTestBase {
     @Test
     void purgeGoesOnPastABatchOfDeadLettersBeingProcessed() {
         StreamQueue q = orders(30_000, 0, 1000, "c1");
-        for (int i = 0; i < 1_005; i++) {
-            q.enqueue(message("m" + i, "x"));
-        }
-        deadLetterAll(q);
+        assertThat(enqueueAndFail(q, ids("m", 1_005))).containsOnly(Settled.DEAD_LETTERED);
         assertThat(q.deadLetters().claim(1_000)).hasSize(1_000);
 
         assertThat(q.purge()).isEqualTo(5);
@@ -543,10 +517,7 @@ class StreamQueueTest extends QueueTestBase {
     @Test
     void dueRetriesAreReclaimedWithOneXclaimAndTheirCountsReadWithTwoCommands() {
         StreamQueue q = orders(30_000, 3, 0, "c1");
-        for (int i = 0; i < 10; i++) {
-            q.enqueue(message("m" + i, "x"));
-        }
-        q.nack(q.claim(10).stream().map(d -> new Failure(d.lease(), "boom")).toList());
+        enqueueAndFail(q, ids("m", 10));
         long xclaim = CommandStats.of(raw, "xclaim", "calls");
         long xpending = CommandStats.of(raw, "xpending", "calls");
 
@@ -559,12 +530,6 @@ class StreamQueueTest extends QueueTestBase {
     }
 
     /** Claims every ready message and nacks it (the queue has no retries left: each is dead-lettered). */
-    private static void deadLetterAll(StreamQueue q) {
-        for (List<Delivery> batch = q.claim(1_000); !batch.isEmpty(); batch = q.claim(1_000)) {
-            q.nack(batch.stream().map(d -> new Failure(d.lease(), "boom")).toList());
-        }
-    }
-
     @Test
     void anAckDoesNotReadTheEntry() {
         StreamQueue q = orders(30_000, 3, 1000, "c1");
@@ -617,5 +582,36 @@ class StreamQueueTest extends QueueTestBase {
                         assertThat(d.deliveryCount()).as("the given-back read is not counted").isOne();
                     }));
         }
+    }
+
+    /**
+     * The first delivery's message is claimed again (its second delivery) by {@code again}: the first delivery's lease
+     * no longer settles, the second's does.
+     */
+    private static void assertOnlyTheRedeliverySettles(StreamQueue first, Delivery firstDelivery, StreamQueue again) {
+        Delivery second = again.claim(1).get(0);
+        assertThat(second.messageId()).isEqualTo(firstDelivery.messageId());
+        assertThat(second.deliveryCount()).isEqualTo(2);
+        assertThat(first.ack(List.of(firstDelivery.lease()))).containsExactly(Settled.REFUSED);
+        assertThat(again.ack(List.of(second.lease()))).containsExactly(Settled.ACKED);
+    }
+
+    /**
+     * Enqueues the messages into an empty queue, claims them and fails each delivery once, a claim's batch in one
+     * call; returns what each nack did.
+     */
+    private static List<Settled> enqueueAndFail(StreamQueue q, List<String> ids) {
+        ids.forEach(id -> q.enqueue(message(id, "x")));
+        List<Settled> settled = new ArrayList<>();
+        while (settled.size() < ids.size()) {
+            List<Delivery> batch = q.claim(Math.min(ReliableQueue.MAX_BATCH, ids.size() - settled.size()));
+            assertThat(batch).isNotEmpty();
+            settled.addAll(q.nack(batch.stream().map(d -> new Failure(d.lease(), "boom")).toList()));
+        }
+        return settled;
+    }
+
+    private static List<String> ids(String prefix, int count) {
+        return IntStream.range(0, count).mapToObj(i -> prefix + i).toList();
     }
 }
