@@ -17,9 +17,10 @@ import org.slf4j.LoggerFactory;
  * Reports a Redis outage once: the first failure of any of a consumer's activities (claiming, reaping, extending
  * leases, settling, firing schedules) goes to its handler (the Camel consumer's exception handler, so that
  * {@code bridgeErrorHandler} and {@code exceptionHandler} work as with every Camel consumer). Later failures are
- * DEBUG. The outage ends, with one INFO line, when every activity that failed succeeds again: one activity's success says nothing about another's
- * calls (a lease-extension tick with no leases makes none at all), so it cannot end the outage for them. Its
- * {@link #state()} is what the consumer's health check, JMX attributes and dev console show.
+ * DEBUG. The outage ends, with one INFO line, when every activity that failed succeeds again: one activity's
+ * success says nothing about another's calls (a lease-extension tick with no leases makes none at all), so it
+ * cannot end the outage for them. Its {@link #state()} is what the consumer's health check, JMX attributes and dev
+ * console show.
  */
 public final class OutageReport {
 

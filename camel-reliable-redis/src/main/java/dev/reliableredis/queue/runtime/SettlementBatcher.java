@@ -17,9 +17,10 @@ import dev.reliableredis.queue.Settled;
 
 /**
  * Groups the acks and nacks of concurrent deliveries into script calls (the queue's {@link RequestBatcher}s): while
- * calls are on their way to Redis, the next batch accumulates. Every delivery in a batch is still checked on its own lease token.
- * With waitReplicas, the next ack call goes out once replicas have the one before ({@link ReplicaWait}); nacks are not
- * waited for, since a lost nack only delivers its message again, as a failed one does.
+ * calls are on their way to Redis, the next batch accumulates. Every delivery in a batch is still checked on its own
+ * lease token. With waitReplicas, the next ack call goes out once replicas have the one before
+ * ({@link ReplicaWait}); nacks are not waited for, since a lost nack only delivers its message again, as a failed
+ * one does.
  */
 public final class SettlementBatcher {
 
