@@ -4,11 +4,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.ToDoubleFunction;
 
 import dev.reliableredis.queue.QueueStats;
 import dev.reliableredis.queue.runtime.QueueActivity;
+import dev.reliableredis.queue.runtime.QueueActivity.Count;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
@@ -62,24 +62,23 @@ final class MicrometerQueueMeters {
 
         QueueActivity activity = monitor.activity();
         counter(bound, meters, "reliable.redis.messages.delivered", "Messages delivered to a route", tags,
-                activity.delivered);
-        Map<String, LongAdder> outcomes = Map.of("acked", activity.acked, "retried", activity.retried,
-                "dead_lettered", activity.deadLettered, "retried_after", activity.retriedAfter, "refused",
-                activity.refused);
+                activity, Count.DELIVERED);
+        Map<String, Count> outcomes = Map.of("acked", Count.ACKED, "retried", Count.RETRIED, "dead_lettered",
+                Count.DEAD_LETTERED, "retried_after", Count.RETRIED_AFTER, "refused", Count.REFUSED);
         outcomes.forEach((outcome, count) -> counter(bound, meters, "reliable.redis.messages.settled",
-                "Deliveries settled, by outcome", tags.and("outcome", outcome), count));
+                "Deliveries settled, by outcome", tags.and("outcome", outcome), activity, count));
         counter(bound, meters, "reliable.redis.messages.sent", "Messages sent, by whether they were stored",
-                tags.and("result", "stored"), activity.enqueued);
+                tags.and("result", "stored"), activity, Count.ENQUEUED);
         counter(bound, meters, "reliable.redis.messages.sent", "Messages sent, by whether they were stored",
-                tags.and("result", "duplicate"), activity.duplicates);
+                tags.and("result", "duplicate"), activity, Count.DUPLICATES);
         counter(bound, meters, "reliable.redis.acks.unreplicated",
-                "Acks done on the master that fewer replicas than waitReplicas confirmed", tags,
-                activity.unreplicatedAcks);
+                "Acks done on the master that fewer replicas than waitReplicas confirmed", tags, activity,
+                Count.UNREPLICATED_ACKS);
         counter(bound, meters, "reliable.redis.lease.extensions", "Leases extended while their exchanges ran", tags,
-                activity.leaseExtensions);
+                activity, Count.LEASE_EXTENSIONS);
         counter(bound, meters, "reliable.redis.leases.lost",
                 "Leases that expired before their exchanges finished (the message may be processed twice)", tags,
-                activity.leasesLost);
+                activity, Count.LEASES_LOST);
 
         Timer enqueue = timer(bound, meters, tags.and("operation", "enqueue"));
         Timer ack = timer(bound, meters, tags.and("operation", "ack"));
@@ -119,8 +118,8 @@ final class MicrometerQueueMeters {
     }
 
     private static void counter(List<Meter> bound, MeterRegistry registry, String name, String description,
-            Tags tags, LongAdder count) {
-        bound.add(FunctionCounter.builder(name, count, LongAdder::sum).description(description).tags(tags)
+            Tags tags, QueueActivity activity, Count count) {
+        bound.add(FunctionCounter.builder(name, activity, a -> a.get(count)).description(description).tags(tags)
                 .register(registry));
     }
 

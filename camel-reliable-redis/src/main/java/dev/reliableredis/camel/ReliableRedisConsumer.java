@@ -20,6 +20,7 @@ import dev.reliableredis.queue.runtime.CheckedClaimer;
 import dev.reliableredis.queue.runtime.ConsumerNames;
 import dev.reliableredis.queue.runtime.LeaseKeeper;
 import dev.reliableredis.queue.runtime.OutageReport;
+import dev.reliableredis.queue.runtime.QueueActivity.Count;
 import dev.reliableredis.queue.runtime.Reaper;
 import dev.reliableredis.queue.runtime.ScheduleFirer;
 import dev.reliableredis.queue.runtime.Settler;
@@ -211,7 +212,7 @@ public class ReliableRedisConsumer extends DefaultConsumer implements ShutdownAw
             exchange.setProperty(ExchangePropertyKey.BATCH_INDEX, index);
             exchange.setProperty(ExchangePropertyKey.BATCH_SIZE, size);
             exchange.setProperty(ExchangePropertyKey.BATCH_COMPLETE, index == size - 1);
-            getEndpoint().activity().delivered.increment();
+            getEndpoint().activity().add(Count.DELIVERED, 1);
             HeldSends held = new HeldSends(queue, configuration.getSlotGroup(), delivery.messageId());
             exchange.setProperty(HeldSends.PROPERTY, held);
             exchange.getExchangeExtension().addOnCompletion(
@@ -327,66 +328,66 @@ public class ReliableRedisConsumer extends DefaultConsumer implements ShutdownAw
 
     @ManagedAttribute(description = "Deliveries to routes of this queue in this CamelContext")
     public long getDeliveredCount() {
-        return getEndpoint().activity().delivered.sum();
+        return getEndpoint().activity().get(Count.DELIVERED);
     }
 
     @ManagedAttribute(description = "Claim calls to Redis of the consumers of this queue in this CamelContext, "
                                     + "also those that found nothing")
     public long getClaimCallCount() {
-        return getEndpoint().activity().claimCalls.sum();
+        return getEndpoint().activity().get(Count.CLAIM_CALLS);
     }
 
     @ManagedAttribute(description = "Messages those claim calls took")
     public long getClaimedCount() {
-        return getEndpoint().activity().claimed.sum();
+        return getEndpoint().activity().get(Count.CLAIMED);
     }
 
     @ManagedAttribute(description = "Ack calls to Redis (each carries the acks that were waiting)")
     public long getAckCallCount() {
-        return getEndpoint().activity().ackCalls.sum();
+        return getEndpoint().activity().get(Count.ACK_CALLS);
     }
 
     @ManagedAttribute(description = "Deliveries acked")
     public long getAckedCount() {
-        return getEndpoint().activity().acked.sum();
+        return getEndpoint().activity().get(Count.ACKED);
     }
 
     @ManagedAttribute(description = "Deliveries that failed and wait for a retry")
     public long getRetriedCount() {
-        return getEndpoint().activity().retried.sum();
+        return getEndpoint().activity().get(Count.RETRIED);
     }
 
     @ManagedAttribute(description = "Deliveries given back because the route set CamelReliableRedisRetryAfter")
     public long getRetriedAfterCount() {
-        return getEndpoint().activity().retriedAfter.sum();
+        return getEndpoint().activity().get(Count.RETRIED_AFTER);
     }
 
     @ManagedAttribute(description = "Deliveries that failed for the last time and became dead letters")
     public long getDeadLetteredCount() {
-        return getEndpoint().activity().deadLettered.sum();
+        return getEndpoint().activity().get(Count.DEAD_LETTERED);
     }
 
     /** Acks and nacks that Redis refused because the lease had already expired and moved on. */
     @ManagedAttribute(description = "Acks and nacks Redis refused because the lease had expired and moved on")
     public long getRefusedSettlementCount() {
-        return getEndpoint().activity().refused.sum();
+        return getEndpoint().activity().get(Count.REFUSED);
     }
 
     /** Acks done on the master that fewer replicas than waitReplicas confirmed within waitTimeout. */
     @ManagedAttribute(description = "Acks done on the master that fewer replicas than waitReplicas confirmed within "
                                     + "waitTimeout (a failover may deliver their messages again)")
     public long getUnreplicatedAckCount() {
-        return getEndpoint().activity().unreplicatedAcks.sum();
+        return getEndpoint().activity().get(Count.UNREPLICATED_ACKS);
     }
 
     @ManagedAttribute(description = "Leases extended while their messages waited or ran")
     public long getLeaseExtensionCount() {
-        return getEndpoint().activity().leaseExtensions.sum();
+        return getEndpoint().activity().get(Count.LEASE_EXTENSIONS);
     }
 
     @ManagedAttribute(description = "Leases lost before their exchanges finished (a waiting message is then skipped)")
     public long getLeasesLostCount() {
-        return getEndpoint().activity().leasesLost.sum();
+        return getEndpoint().activity().get(Count.LEASES_LOST);
     }
 
     @ManagedOperation(description = "The queue's counts, read from Redis now")

@@ -23,6 +23,7 @@ import dev.reliableredis.queue.ReplyInbox;
 import dev.reliableredis.queue.ReplyTo;
 import dev.reliableredis.queue.list.ListReshard;
 import dev.reliableredis.queue.runtime.QueueActivity;
+import dev.reliableredis.queue.runtime.QueueActivity.Count;
 import dev.reliableredis.queue.runtime.StatsCache;
 import dev.reliableredis.queue.sharded.ShardCount;
 import dev.reliableredis.queue.stream.StreamReshard;
@@ -310,19 +311,19 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
 
     @ManagedAttribute(description = "Messages the producers of this queue in this CamelContext stored")
     public long getEnqueuedCount() {
-        return activity().enqueued.sum();
+        return activity().get(Count.ENQUEUED);
     }
 
     @ManagedAttribute(description = "Enqueue calls to Redis of the producers of this queue in this CamelContext (each "
                                     + "carries the sends that were waiting)")
     public long getEnqueueCallCount() {
-        return activity().enqueueCalls.sum();
+        return activity().get(Count.ENQUEUE_CALLS);
     }
 
     @ManagedAttribute(description = "Sends to this queue in this CamelContext that were no-ops because the message id "
                                     + "was known (idempotency)")
     public long getDuplicateCount() {
-        return activity().duplicates.sum();
+        return activity().get(Count.DUPLICATES);
     }
 
     @ManagedOperation(description = "The queue's counts, read from Redis now")

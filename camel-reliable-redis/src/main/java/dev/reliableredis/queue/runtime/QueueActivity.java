@@ -14,24 +14,41 @@ import dev.reliableredis.queue.Settled;
  */
 public final class QueueActivity implements RoundTrips {
 
-    public final LongAdder delivered = new LongAdder();
-    public final LongAdder acked = new LongAdder();
-    public final LongAdder retried = new LongAdder();
-    public final LongAdder deadLettered = new LongAdder();
-    public final LongAdder retriedAfter = new LongAdder();
-    public final LongAdder refused = new LongAdder();
-    /** Acks done on the master that fewer replicas than waitReplicas confirmed. */
-    public final LongAdder unreplicatedAcks = new LongAdder();
-    public final LongAdder leaseExtensions = new LongAdder();
-    public final LongAdder leasesLost = new LongAdder();
-    public final LongAdder enqueued = new LongAdder();
-    public final LongAdder duplicates = new LongAdder();
-    /** Redis calls of the hot paths and the messages claimed: the average messages per call are read from them. */
-    public final LongAdder enqueueCalls = new LongAdder();
-    public final LongAdder claimCalls = new LongAdder();
-    public final LongAdder claimed = new LongAdder();
-    public final LongAdder ackCalls = new LongAdder();
+    /** What is counted, each under the name {@link #toMap()} gives it. */
+    public enum Count {
+        DELIVERED("delivered"),
+        ACKED("acked"),
+        RETRIED("retried"),
+        DEAD_LETTERED("deadLettered"),
+        RETRIED_AFTER("retriedAfter"),
+        REFUSED("refusedSettlements"),
+        /** Acks done on the master that fewer replicas than waitReplicas confirmed. */
+        UNREPLICATED_ACKS("unreplicatedAcks"),
+        LEASE_EXTENSIONS("leaseExtensions"),
+        LEASES_LOST("leasesLost"),
+        ENQUEUED("enqueued"),
+        DUPLICATES("duplicates"),
+        /** Redis calls of the hot paths and the messages claimed: the average messages per call are read from them. */
+        ENQUEUE_CALLS("enqueueCalls"),
+        CLAIM_CALLS("claimCalls"),
+        CLAIMED("claimed"),
+        ACK_CALLS("ackCalls");
+
+        private final String key;
+
+        Count(String key) {
+            this.key = key;
+        }
+    }
+
+    private final LongAdder[] counts = new LongAdder[Count.values().length];
     private volatile RoundTrips roundTrips = RoundTrips.NONE;
+
+    public QueueActivity() {
+        for (int i = 0; i < counts.length; i++) {
+            counts[i] = new LongAdder();
+        }
+    }
 
     public void timeRoundTripsWith(RoundTrips timer) {
         roundTrips = timer;
@@ -40,8 +57,8 @@ public final class QueueActivity implements RoundTrips {
     @Override
     public void record(String operation, long nanos) {
         switch (operation) {
-            case "enqueue" -> enqueueCalls.increment();
-            case "ack" -> ackCalls.increment();
+            case "enqueue" -> add(Count.ENQUEUE_CALLS, 1);
+            case "ack" -> add(Count.ACK_CALLS, 1);
             default -> {
                 // nacks are few: timed, not counted
             }
@@ -49,43 +66,41 @@ public final class QueueActivity implements RoundTrips {
         roundTrips.record(operation, nanos);
     }
 
+    public void add(Count count, long amount) {
+        counts[count.ordinal()].add(amount);
+    }
+
+    /** The count since the endpoint started. */
+    public long get(Count count) {
+        return counts[count.ordinal()].sum();
+    }
+
     /** One claim call landed, with this many messages (0: it found none). */
     public void claimed(int messages) {
-        claimCalls.increment();
-        claimed.add(messages);
+        add(Count.CLAIM_CALLS, 1);
+        add(Count.CLAIMED, messages);
     }
 
     public void settled(Settled result) {
-        switch (result) {
-            case ACKED -> acked.increment();
-            case RETRY_SCHEDULED -> retried.increment();
-            case DEAD_LETTERED -> deadLettered.increment();
-            case RETRY_AFTER -> retriedAfter.increment();
-            default -> refused.increment();
-        }
+        add(switch (result) {
+            case ACKED -> Count.ACKED;
+            case RETRY_SCHEDULED -> Count.RETRIED;
+            case DEAD_LETTERED -> Count.DEAD_LETTERED;
+            case RETRY_AFTER -> Count.RETRIED_AFTER;
+            default -> Count.REFUSED;
+        }, 1);
     }
 
     public void sent(boolean stored) {
-        (stored ? enqueued : duplicates).increment();
+        add(stored ? Count.ENQUEUED : Count.DUPLICATES, 1);
     }
 
+    /** Every count by its name, in the order of {@link Count}. */
     public Map<String, Long> toMap() {
         Map<String, Long> map = new LinkedHashMap<>();
-        map.put("delivered", delivered.sum());
-        map.put("acked", acked.sum());
-        map.put("retried", retried.sum());
-        map.put("deadLettered", deadLettered.sum());
-        map.put("retriedAfter", retriedAfter.sum());
-        map.put("refusedSettlements", refused.sum());
-        map.put("unreplicatedAcks", unreplicatedAcks.sum());
-        map.put("leaseExtensions", leaseExtensions.sum());
-        map.put("leasesLost", leasesLost.sum());
-        map.put("enqueued", enqueued.sum());
-        map.put("duplicates", duplicates.sum());
-        map.put("enqueueCalls", enqueueCalls.sum());
-        map.put("claimCalls", claimCalls.sum());
-        map.put("claimed", claimed.sum());
-        map.put("ackCalls", ackCalls.sum());
+        for (Count count : Count.values()) {
+            map.put(count.key, get(count));
+        }
         return map;
     }
 }

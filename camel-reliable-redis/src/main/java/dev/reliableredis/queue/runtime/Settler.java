@@ -17,6 +17,7 @@ import dev.reliableredis.queue.ReplicaWait;
 import dev.reliableredis.queue.Reply;
 import dev.reliableredis.queue.ReplyTo;
 import dev.reliableredis.queue.Settled;
+import dev.reliableredis.queue.runtime.QueueActivity.Count;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -193,7 +194,7 @@ public final class Settler {
         if (acked > 0) {
             LOG.warn("{} acks of queue '{}' are done on the master but not known to be replicated or on disk: {}; if "
                      + "the master fails before they are, their messages are delivered again", acked, queue, why);
-            activity.unreplicatedAcks.add(acked);
+            activity.add(Count.UNREPLICATED_ACKS, acked);
         }
     }
 
@@ -210,8 +211,8 @@ public final class Settler {
             } else {
                 outage.idle("extend");
             }
-            activity.leaseExtensions.add(extension.extended());
-            activity.leasesLost.add(extension.lost().size());
+            activity.add(Count.LEASE_EXTENSIONS, extension.extended());
+            activity.add(Count.LEASES_LOST, extension.lost().size());
             for (Lease lease : extension.lost()) {
                 LOG.warn("The lease of message '{}' of queue '{}' was lost before its exchange finished; the message "
                          + "may be processed twice (or, if it was waiting behind its batch, it is skipped)",
