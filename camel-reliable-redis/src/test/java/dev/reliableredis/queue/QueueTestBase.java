@@ -133,8 +133,8 @@ abstract class QueueTestBase {
     }
 
     /**
-     * Enqueues a batch of five into a queue that holds "known": a new message, "known" again, the new one again, a
-     * delayed one and another new one. It is one script call, which stores the three new ones.
+     * Enqueues "known" into an empty queue, then a batch of five: a new message, "known" again, the new one again, a
+     * delayed one and another new one. The batch is one script call, which stores the three new ones.
      */
     void assertABatchIsOneScriptCallWithOneResultPerMessage(ReliableQueue q) {
         q.enqueue(message("known", "a"));
