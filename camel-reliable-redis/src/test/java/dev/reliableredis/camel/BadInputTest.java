@@ -79,6 +79,33 @@ class BadInputTest extends CamelRedisTestBase {
     }
 
     @Test
+    void camelHeadersInAnyCaseThatAnotherProgramWroteDoNotReachTheRoute() throws Exception {
+        // a retry-after that reached the route would make the message retry forever without using an attempt
+        String headers = "{\"cAMELReliableRedisRetryAfter\":[\"Long\",\"60000\"],"
+                         + "\"CAMELFileName\":[\"String\",\"/etc/passwd\"],\"cAmElExecCommandArgs\":[\"String\",\"-rf\"],"
+                         + "\"ORG.apache.CAMEL.x\":[\"String\",\"x\"],\"customer\":[\"String\",\"ACME\"]}";
+        if (streamMode()) {
+            raw.xadd(key("q", "stream"), Map.of("id", "forged", "body", "body", "headers", headers));
+        } else {
+            String id = send("q", "body");
+            raw.hset(key("q", "messages"), id, "1700000000000|" + headers.length() + "|" + headers + "body");
+        }
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:q?mode=" + mode + "&maxRetries=0").process(e -> {
+                    received.add(e);
+                    throw new IllegalStateException("fails once");
+                });
+            }
+        });
+
+        awaitReceived(1);
+        assertThat(received.get(0).getMessage().getHeaders()).containsEntry("customer", "ACME").doesNotContainKeys(
+                ReliableRedisConstants.RETRY_AFTER, "CamelFileName", "CamelExecCommandArgs", "org.apache.camel.x");
+        awaitStats("q", 0, 0, 0, 1);
+    }
+
+    @Test
     void aKeyOfTheWrongTypeStopsThatQueueOnlyAndConsumptionResumesOnceItIsRepaired() throws Exception {
         String broken = key("q", streamMode() ? "stream" : "ready");
         raw.set(broken, "garbage");

@@ -208,6 +208,17 @@ abstract class CamelRedisTestBase {
                 .findFirst().orElse(null);
     }
 
+    /** The stored travelling headers (their JSON) of a message waiting to be delivered. */
+    String headersOf(String queue, String messageId) {
+        if (!streamMode()) {
+            String[] record = raw.hget(key(queue, "messages"), messageId).split("\\|", 3);
+            return record[2].substring(0, Integer.parseInt(record[1]));
+        }
+        return raw.xrange(key(queue, "stream"), Range.create("-", "+")).stream()
+                .filter(e -> messageId.equals(e.getBody().get("id"))).map(e -> e.getBody().get("headers"))
+                .findFirst().orElse(null);
+    }
+
     /** Waits until the queue holds exactly these counts. */
     void awaitStats(String queue, long ready, long inflight, long delayed, long dead) {
         Map<String, Long> expected = Map.of("ready", ready, "inflight", inflight, "delayed", delayed, "dead", dead);

@@ -295,6 +295,24 @@ class ProducerTest extends CamelRedisTestBase {
     }
 
     @Test
+    void camelHeadersInAnyCaseStayBehind() throws Exception {
+        // Camel's header map is case-insensitive: any of these that travelled would reach the route as Camel's own
+        String id = send("q", "x", Map.of("CAMELFileName", "/etc/passwd", "cAmElHttpUri", "http://elsewhere",
+                "ORG.apache.CAMEL.x", "x", "cAMELReliableRedisRetryAfter", 60_000L, "customer", "ACME"));
+
+        assertThat(headersOf("q", id)).contains("customer").doesNotContainIgnoringCase("camel");
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:q?mode=" + mode).process(received::add);
+            }
+        });
+        awaitReceived(1);
+        Map<String, Object> got = received.get(0).getMessage().getHeaders();
+        assertThat(got).containsEntry("customer", "ACME").doesNotContainKeys("CamelFileName", "CamelHttpUri",
+                "org.apache.camel.x", ReliableRedisConstants.RETRY_AFTER);
+    }
+
+    @Test
     void aBodyOfEveryByteValueAndAFiveMegabyteBodyRoundTrip() throws Exception {
         routes(new RouteBuilder() {
             public void configure() {

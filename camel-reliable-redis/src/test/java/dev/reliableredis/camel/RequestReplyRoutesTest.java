@@ -45,7 +45,7 @@ class RequestReplyRoutesTest extends CamelRedisTestBase {
         routes(new RouteBuilder() {
             public void configure() {
                 from("reliable-redis:q?mode=" + mode).process(received::add).transform(simple("done ${body}"))
-                        .setHeader("status", constant("shipped"));
+                        .setHeader("status", constant("shipped")).setHeader("cAMELFileName", constant("/etc/passwd"));
             }
         });
 
@@ -54,6 +54,7 @@ class RequestReplyRoutesTest extends CamelRedisTestBase {
         assertThat(reply.getException()).isNull();
         assertThat(reply.getMessage().getBody(String.class)).isEqualTo("done order 1");
         assertThat(reply.getMessage().getHeader("status")).isEqualTo("shipped");
+        assertThat(reply.getMessage().getHeaders()).as("Camel headers in any case").doesNotContainKey("CamelFileName");
         assertThat(received).hasSize(1);
         assertThat(received.get(0).getMessage().getHeaders()).doesNotContainKey("CamelReliableRedisReplyTo");
         awaitStats("q", 0, 0, 0, 0);
