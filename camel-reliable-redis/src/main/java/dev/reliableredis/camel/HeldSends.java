@@ -49,7 +49,8 @@ final class HeldSends {
     /**
      * The id of the exchange's next send to the queue: {@code <message id>/<queue>/<n>}, n counting the exchange's
      * sends to that queue; in a split's part, the part's CamelSplitIndex, then {@code <index>.<k>} for its k-th
-     * further send. The same route run again derives the same ids, so a send is enqueued once.
+     * further send. The same route run again derives the same ids, so a send is enqueued once. Camel's redelivery
+     * of a failed send asks for none: it reuses the failed send's ids ({@link UnsentIds}).
      */
     synchronized String nextId(Exchange exchange, String queue) {
         Integer part = exchange.getProperty(ExchangePropertyKey.SPLIT_INDEX, Integer.class);

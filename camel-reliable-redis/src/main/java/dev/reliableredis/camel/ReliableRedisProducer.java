@@ -166,11 +166,13 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
         }
         HeldSends held = getEndpoint().getConfiguration().isExactlyOnce() ? HeldSends.of(exchange) : null;
         String deduplicationId = message.getHeader(ReliableRedisConstants.DEDUPLICATION_ID, String.class);
-        if (held != null && (deduplicationId == null || deduplicationId.isEmpty())) {
-            deduplicationId = held.nextId(exchange, queue.name());
-        }
+        boolean ownId = deduplicationId != null && !deduplicationId.isEmpty();
         UnsentIds ids = UnsentIds.reusable(exchange, unsentIdsProperty,
                 batch ? ((List<?>) message.getBody()).size() : 1);
+        // a redelivery reuses the derived ids of its failed send too, so that the next send takes the next one
+        if (held != null && !ownId && !ids.redelivery()) {
+            deduplicationId = held.nextId(exchange, queue.name());
+        }
         ReplyInbox.Request request = inbox == null ? null : inbox.expect(requestTimeout());
         List<NewMessage> messages;
         try {

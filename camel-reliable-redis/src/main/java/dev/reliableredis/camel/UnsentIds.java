@@ -13,7 +13,8 @@ import org.apache.camel.Exchange;
  * again ({@code CamelRedeliveryCounter} above 0), the messages get the ids of that send, so that those already
  * stored are a no-op instead of stored twice. Only then: a successful send removes the property, so a later send of
  * the exchange (a second {@code .to}, a loop iteration) gets fresh ids, and so does a split part, another exchange,
- * as the contract says (absent a deduplication id, every send enqueues).
+ * as the contract says (absent a deduplication id, every send enqueues). The same holds for the ids that
+ * exactlyOnce derives ({@link HeldSends#nextId}) for a send that goes out at once: a redelivery takes no new one.
  *
  * @param exchangeId the exchange whose send this was: a copy of the exchange (a split part carries its parent's
  *                   properties) does not reuse them
@@ -39,6 +40,11 @@ record UnsentIds(String exchangeId, List<String> ids) {
 
     static UnsentIds of(Exchange exchange, List<NewMessage> messages) {
         return new UnsentIds(exchange.getExchangeId(), messages.stream().map(NewMessage::id).toList());
+    }
+
+    /** Whether these are the ids of an earlier send: this send is its redelivery. */
+    boolean redelivery() {
+        return this != NONE;
     }
 
     /** The id the earlier send gave message {@code index}, or a fresh one. */

@@ -257,4 +257,36 @@ class HandOffRoutesTest extends CamelRedisTestBase {
                 .as("sent at the first attempt, a no-op at the second").containsExactly(id + "/c/0");
         awaitStats("a", 0, 0, 0, 0);
     }
+
+    /**
+     * A send to a queue of the other mode, which cannot take the hand-off, whose reply is lost: Redis is paused
+     * (CLIENT PAUSE) past the send's command timeout and runs the enqueue when the pause ends. The error handler
+     * redelivers the send after the pause under the derived id of the lost send, a no-op, and the second send to
+     * that queue in the same delivery still takes the next id.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"list", "stream"})
+    void aFallbackSendRedeliveredAfterALostReplyIsStoredOnceAndTheNextSendIsStoredToo(String mode) throws Exception {
+        this.mode = mode;
+        String toC = "reliable-redis:c?exactlyOnce=true&commandTimeout=300&mode=" + (streamMode() ? "list" : "stream");
+        routes(new RouteBuilder() {
+            public void configure() {
+                onException(Exception.class).maximumRedeliveries(5).redeliveryDelay(1500);
+                from("reliable-redis:a?mode=" + mode).process(e -> serverOf("c").clientPause(1000)).to(toC).to(toC)
+                        .process(received::add);
+            }
+        });
+        // the endpoint's connection open and the enqueue script loaded before Redis pauses, so that the send itself
+        // goes unanswered and is carried out, not answered NOSCRIPT
+        String before = template.request(toC, e -> e.getMessage().setBody("before"))
+                .getMessage().getHeader(ReliableRedisConstants.MESSAGE_ID, String.class);
+
+        String id = send("a", "order 1");
+
+        awaitReceived(1);
+        assertThat(received.get(0).getMessage().getHeader(Exchange.REDELIVERY_COUNTER, Integer.class)).isPositive();
+        List<String> inC = streamMode() ? readyIn("c") : raw.xrange(key("c", "stream"), Range.create("-", "+"))
+                .stream().map(e -> e.getBody().get("id")).toList();
+        assertThat(inC).containsExactly(before, id + "/c/0", id + "/c/1");
+    }
 }
