@@ -173,14 +173,18 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
         if (held != null && !ownId && !ids.redelivery()) {
             deduplicationId = held.nextId(exchange, queue.name());
         }
-        ReplyInbox.Request request = inbox == null ? null : inbox.expect(requestTimeout());
+        boolean resent = !ownId && ids.request() != null;
+        ReplyInbox.Request request = inbox == null ? null : resent ? ids.request() : inbox.expect(requestTimeout());
         List<NewMessage> messages;
         try {
             messages = batch ? elements(exchange, (List<?>) message.getBody(), deduplicationId, ids)
                     : List.of(single(exchange, idOrGenerated(deduplicationId, ids, 0), request));
             checkStreamMode(queue, messages);
         } catch (Exception e) {
-            forget(request);
+            // a kept request may still get the reply to what the lost send stored; its timeout ends its wait
+            if (!resent) {
+                forget(request);
+            }
             throw e;
         }
         // a request is never held: its reply would wait for the ack that waits for the route that waits for it
@@ -195,12 +199,11 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
             try {
                 enqueued = enqueuer.sendAndWait(messages);
             } catch (RuntimeException e) {
-                keepUnsent(exchange, messages);
-                forget(request);
+                keepUnsent(exchange, messages, request, ownId);
                 throw e;
             }
             sent(queue, exchange, batch, messages, enqueued);
-            if (request != null && requestStored(exchange, queue, request, enqueued.get(0))) {
+            if (request != null && requestStored(exchange, queue, request, enqueued.get(0) || resent)) {
                 CompletableFuture<Reply> reply = request.reply();
                 Throwable failed = reply.handle((done, error) -> error).join();
                 replied(exchange, queue, failed, failed == null ? reply.join() : null);
@@ -210,12 +213,11 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
         }
         enqueuer.send(messages, (enqueued, error) -> {
             if (error != null) {
-                keepUnsent(exchange, messages);
-                forget(request);
+                keepUnsent(exchange, messages, request, ownId);
                 exchange.setException(error instanceof CompletionException wrapped ? wrapped.getCause() : error);
             } else {
                 sent(queue, exchange, batch, messages, enqueued);
-                if (request != null && requestStored(exchange, queue, request, enqueued.get(0))) {
+                if (request != null && requestStored(exchange, queue, request, enqueued.get(0) || resent)) {
                     // the rest of the route runs on the reply pool, not on the inbox's reader or a timer thread
                     request.reply().whenCompleteAsync((reply, failed) -> {
                         replied(exchange, queue, failed, reply);
@@ -275,7 +277,8 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
 
     /**
      * Whether the request was stored, to wait for its reply. A send that was a no-op (the queue knows its id
-     * already) gets no reply: the exchange fails at once.
+     * already) gets no reply: the exchange fails at once; but not the redelivery of a send whose reply was lost,
+     * which waits for the reply to the request that send stored.
      */
     private boolean requestStored(Exchange exchange, ReliableQueue queue, ReplyInbox.Request request,
             boolean enqueued) {
@@ -329,9 +332,18 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
         return true;
     }
 
-    /** A failed send's ids, for the error handler's redelivery of this exchange (see UnsentIds). */
-    private void keepUnsent(Exchange exchange, List<NewMessage> messages) {
-        exchange.setProperty(unsentIdsProperty, UnsentIds.of(exchange, messages));
+    /**
+     * A failed send's ids, for the error handler's redelivery of this exchange (see UnsentIds). A request under an
+     * id of the component's keeps waiting for its reply, which comes if the failed send stored it after all; one
+     * under the application's deduplication id stops waiting, as its redelivery is refused (see requestStored).
+     */
+    private void keepUnsent(Exchange exchange, List<NewMessage> messages, ReplyInbox.Request request,
+            boolean ownId) {
+        ReplyInbox.Request waiting = ownId ? null : request;
+        exchange.setProperty(unsentIdsProperty, UnsentIds.of(exchange, messages, waiting));
+        if (waiting == null) {
+            forget(request);
+        }
     }
 
     private static String idOrGenerated(String deduplicationId, UnsentIds unsent, int index) {

@@ -4,6 +4,7 @@ import java.util.List;
 
 import dev.reliableredis.queue.MessageIds;
 import dev.reliableredis.queue.NewMessage;
+import dev.reliableredis.queue.ReplyInbox;
 import org.apache.camel.Exchange;
 
 /**
@@ -19,11 +20,14 @@ import org.apache.camel.Exchange;
  * @param exchangeId the exchange whose send this was: a copy of the exchange (a split part carries its parent's
  *                   properties) does not reuse them
  * @param ids        the ids of the send's messages, in order
+ * @param request    for a request whose id was not the application's deduplication id, its wait for a reply, else
+ *                   null: a request the lost send stored replies to it, so its redelivery (a no-op then) waits on
+ *                   it, within the first send's requestTimeout
  */
-record UnsentIds(String exchangeId, List<String> ids) {
+record UnsentIds(String exchangeId, List<String> ids, ReplyInbox.Request request) {
 
     static final String PROPERTY_PREFIX = "CamelReliableRedisUnsentIds:";
-    private static final UnsentIds NONE = new UnsentIds("", List.of());
+    private static final UnsentIds NONE = new UnsentIds("", List.of(), null);
 
     /**
      * The ids to reuse for a send of {@code count} messages: those of this exchange's earlier send to the producer
@@ -38,8 +42,8 @@ record UnsentIds(String exchangeId, List<String> ids) {
         return NONE;
     }
 
-    static UnsentIds of(Exchange exchange, List<NewMessage> messages) {
-        return new UnsentIds(exchange.getExchangeId(), messages.stream().map(NewMessage::id).toList());
+    static UnsentIds of(Exchange exchange, List<NewMessage> messages, ReplyInbox.Request request) {
+        return new UnsentIds(exchange.getExchangeId(), messages.stream().map(NewMessage::id).toList(), request);
     }
 
     /** Whether these are the ids of an earlier send: this send is its redelivery. */

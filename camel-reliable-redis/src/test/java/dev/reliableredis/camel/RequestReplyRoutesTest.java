@@ -14,6 +14,7 @@ import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -202,5 +203,36 @@ class RequestReplyRoutesTest extends CamelRedisTestBase {
 
         assertThat(reply.get(30, TimeUnit.SECONDS).getException()).isInstanceOf(ExchangeTimedOutException.class)
                 .hasMessageContaining("queue 'q'").hasMessageContaining("requestTimeout (5000 ms)");
+    }
+
+    /**
+     * A request whose send loses its reply: Redis is paused (CLIENT PAUSE) past the send's command timeout and runs
+     * the enqueue when the pause ends. The error handler's redelivery of the send is a no-op, and waits for the
+     * reply to the request the lost send stored.
+     */
+    @ParameterizedTest
+    @CsvSource({"list,false", "stream,false", "list,true", "stream,true"})
+    void aRequestRedeliveredAfterItsSendLostItsReplyGetsTheReply(String mode, boolean synchronous) throws Exception {
+        this.mode = mode;
+        routes(new RouteBuilder() {
+            public void configure() {
+                // once, after the pause: a redelivery that failed too would send again under a new id
+                onException(Exception.class).maximumRedeliveries(1).redeliveryDelay(1500);
+                from("direct:request").to(requests("&commandTimeout=300&synchronous=" + synchronous));
+                from("reliable-redis:q?mode=" + mode).process(received::add).transform(simple("done ${body}"));
+            }
+        });
+        // the producer's connection and its inbox's open before Redis pauses, so that the send itself goes unanswered
+        assertThat(request("direct:request", "order 1").getException()).isNull();
+        serverOf("q").clientPause(1000);
+
+        Exchange reply = request("direct:request", "order 2");
+
+        assertThat(reply.getException()).isNull();
+        assertThat(reply.getMessage().getHeader(Exchange.REDELIVERY_COUNTER, Integer.class)).isPositive();
+        assertThat(reply.getMessage().getHeader(ReliableRedisConstants.ENQUEUED, Boolean.class))
+                .as("the redelivery found the request the lost send had stored").isFalse();
+        assertThat(reply.getMessage().getBody(String.class)).isEqualTo("done order 2");
+        assertThat(received).as("each request ran once").hasSize(2);
     }
 }
