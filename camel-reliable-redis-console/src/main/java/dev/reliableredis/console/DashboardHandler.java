@@ -47,11 +47,11 @@ final class DashboardHandler implements HttpHandler {
                 Responses.error(exchange, e.status(), e.getMessage());
             } catch (QueueException | RedisException e) {
                 LOG.warn("Dashboard request {} {} failed: {}", exchange.getRequestMethod(),
-                        exchange.getRequestURI().getPath(), e.getMessage());
+                        LogText.of(exchange.getRequestURI().getPath()), LogText.of(e.getMessage()));
                 Responses.error(exchange, 503, "Redis failed: " + e.getMessage());
             } catch (RuntimeException e) {
                 LOG.warn("Dashboard request {} {} failed", exchange.getRequestMethod(),
-                        exchange.getRequestURI().getPath(), e);
+                        LogText.of(exchange.getRequestURI().getPath()), LogText.of(e));
                 Responses.error(exchange, 500, "The dashboard failed: " + e.getClass().getSimpleName());
             }
         }
@@ -83,8 +83,7 @@ final class DashboardHandler implements HttpHandler {
                     Responses.json(exchange, 200, Map.of("moved", moved));
                 } else {
                     api.redrive(queue, group, messageId);
-                    audit(exchange, "redrove the dead letter '" + BodyPreview.ofText(messageId).text() + "'", queue,
-                            group);
+                    audit(exchange, "redrove the dead letter '" + LogText.of(messageId) + "'", queue, group);
                     Responses.json(exchange, 200, Map.of("moved", 1));
                 }
             }
@@ -126,12 +125,12 @@ final class DashboardHandler implements HttpHandler {
     }
 
     /**
-     * Actions change queues and the dashboard has no login: the log says what was done and for which address. The
-     * queue name was checked; a group, which another program may have named, is shown without control characters.
+     * Actions change queues and the dashboard may have no login: the log says what was done and for which address.
+     * A group or a message id, which another program may have named, is escaped so that it cannot forge a line.
      */
     private static void audit(HttpExchange exchange, String done, String queue, String group) {
-        String inGroup = group == null || group.isEmpty() ? "" : " (group '" + BodyPreview.ofText(group).text() + "')";
-        LOG.info("Dashboard {} of queue '{}'{} for {}", done, queue, inGroup,
+        String inGroup = group == null || group.isEmpty() ? "" : " (group '" + LogText.of(group) + "')";
+        LOG.info("Dashboard {} of queue '{}'{} for {}", done, LogText.of(queue), inGroup,
                 exchange.getRemoteAddress().getAddress().getHostAddress());
     }
 

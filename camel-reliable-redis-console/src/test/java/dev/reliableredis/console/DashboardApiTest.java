@@ -14,18 +14,22 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.reliableredis.queue.BrowsedMessage;
 import dev.reliableredis.queue.Failure;
+import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.QueueSection;
 import dev.reliableredis.queue.QueueStats;
 import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.Settled;
+import dev.reliableredis.queue.list.ListQueue;
 import dev.reliableredis.queue.stream.StreamQueue;
 import dev.reliableredis.testsupport.RedisProcess;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.XGroupCreateArgs;
 import io.lettuce.core.XReadArgs;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -250,6 +254,36 @@ class DashboardApiTest {
         assertThat(negative.statusCode()).isEqualTo(400);
         assertThat(negative.body()).contains("-5");
         assertThat(SampleQueues.listQueue(redis).stats().paused()).isFalse();
+    }
+
+    @Test
+    void idsAndGroupsWithLineBreaksCannotForgeALogLine() throws Exception {
+        redisServer.commands().flushall();
+        String forged = "Dashboard purged 99 message(s) of queue 'orders' for 10.0.0.1";
+        String messageId = "m\n" + forged + "\r\u0085\u2028\u2029end";
+        ListQueue queue = SampleQueues.listQueue(redis);
+        queue.enqueue(new NewMessage(messageId, new byte[0], Map.of(), 0));
+        assertThat(queue.nack(List.of(new Failure(queue.claim(1).get(0).lease(), "boom"))))
+                .containsExactly(Settled.DEAD_LETTERED);
+        // a group another program made, with a name the component refuses and repeats in its error
+        String group = "g\n" + forged.replace("99", "77");
+        redisServer.commands().xgroupCreate(XReadArgs.StreamOffset.from("rr:{" + STREAM_QUEUE + "}:stream", "0"),
+                group, XGroupCreateArgs.Builder.mkstream());
+
+        HttpResponse<String> redrive = post("/api/redrive", JSON.writeValueAsString(
+                Map.of("queue", LIST_QUEUE, "messageId", messageId)));
+        HttpResponse<String> purge = post("/api/purge", JSON.writeValueAsString(
+                Map.of("queue", STREAM_QUEUE, "group", group)));
+
+        assertThat(redrive.statusCode()).isEqualTo(200);
+        assertThat(purge.statusCode()).isEqualTo(500);
+        String log = Files.readString(TEST_LOG, StandardCharsets.UTF_8);
+        assertThat(log).contains("Dashboard redrove the dead letter 'm\\u000A" + forged
+                                 + "\\u000D\\u0085\\u2028\\u2029end' of queue 'orders'")
+                .contains("g\\u000A" + forged.replace("99", "77"))
+                .doesNotContain("\n" + forged).doesNotContain("\n" + forged.replace("99", "77"))
+                .doesNotContain("\u0085").doesNotContain("\u2028").doesNotContain("\u2029");
+        assertThat(log.lines()).noneMatch(line -> line.startsWith("Dashboard"));
     }
 
     @Test
