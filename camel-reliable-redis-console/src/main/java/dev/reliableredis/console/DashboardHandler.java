@@ -40,11 +40,16 @@ final class DashboardHandler implements HttpHandler {
     public void handle(HttpExchange exchange) {
         try (exchange) {
             try {
+                ClientTimeLimit.dashboardsTurn();
                 guard.checkHost(exchange);
                 access.checkLogin(exchange);
                 route(exchange, exchange.getRequestURI().getPath());
             } catch (ApiException e) {
                 Responses.error(exchange, e.status(), e.getMessage());
+            } catch (UncheckedIOException e) {
+                // the connection is gone, or was closed for taking too long: nothing can be answered
+                LOG.debug("Dashboard request {} {} ended: {}", exchange.getRequestMethod(),
+                        LogText.of(exchange.getRequestURI().getPath()), LogText.of(String.valueOf(e.getCause())));
             } catch (QueueException | RedisException e) {
                 LOG.warn("Dashboard request {} {} failed: {}", exchange.getRequestMethod(),
                         LogText.of(exchange.getRequestURI().getPath()), LogText.of(e.getMessage()));
@@ -147,11 +152,13 @@ final class DashboardHandler implements HttpHandler {
         access.checkWritable();
         guard.checkAction(exchange);
         byte[] body;
+        ClientTimeLimit.clientsTurn();
         try (InputStream in = exchange.getRequestBody()) {
             body = in.readNBytes(MAX_ACTION_BODY + 1);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        ClientTimeLimit.dashboardsTurn();
         if (body.length > MAX_ACTION_BODY) {
             throw new ApiException(413, "An action's body is at most " + MAX_ACTION_BODY + " bytes");
         }

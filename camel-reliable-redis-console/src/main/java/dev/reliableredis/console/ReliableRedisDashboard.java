@@ -6,11 +6,6 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.reliableredis.queue.QueueNames;
@@ -47,8 +42,13 @@ public final class ReliableRedisDashboard implements Service {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReliableRedisDashboard.class);
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(5);
-    /** Page polls are short; two threads keep one slow Redis call from holding up every other request. */
-    private static final int THREADS = 2;
+    /**
+     * Page polls are short; more than one thread keeps one slow Redis call, or a client that has not sent its whole
+     * request yet, from holding up every other request.
+     */
+    private static final int THREADS = 8;
+    /** How long a client may take to send its request, and an action's body, and to take the answer. */
+    static final Duration CLIENT_TIME_LIMIT = Duration.ofSeconds(10);
 
     private final RedisClient client;
     private final RedisURI uri;
@@ -60,10 +60,11 @@ public final class ReliableRedisDashboard implements Service {
     private Set<String> allowedHosts = Set.of();
     private String token;
     private boolean readOnly;
+    private Duration clientTimeLimit = CLIENT_TIME_LIMIT;
 
     private ClientResources resources;
     private RedisGateway gateway;
-    private ExecutorService executor;
+    private ClientTimeLimit executor;
     private HttpServer server;
 
     private ReliableRedisDashboard(RedisClient client, RedisURI uri) {
@@ -152,6 +153,13 @@ public final class ReliableRedisDashboard implements Service {
         return this;
     }
 
+    /** A shorter limit than {@link #CLIENT_TIME_LIMIT}, so that a test need not wait as long. */
+    synchronized ReliableRedisDashboard clientTimeLimit(Duration limit) {
+        notStarted();
+        this.clientTimeLimit = limit;
+        return this;
+    }
+
     /** Where to listen; default 127.0.0.1 and port 0, any free port ({@link #port()} says which). */
     public synchronized ReliableRedisDashboard bind(String host, int port) {
         notStarted();
@@ -182,7 +190,7 @@ public final class ReliableRedisDashboard implements Service {
         DashboardAccess access = new DashboardAccess(token, readOnly);
         server.createContext("/", new DashboardHandler(api, new PageResources(),
                 new RequestGuard(server.getAddress(), allowedHosts), access));
-        executor = Executors.newFixedThreadPool(THREADS, daemonThreads());
+        executor = new ClientTimeLimit(THREADS, clientTimeLimit);
         server.setExecutor(executor);
         server.start();
         LOG.info("Reliable-redis dashboard of the queues under the key prefix '{}' at {} ({}, {})", queuesPrefix, url(),
@@ -197,12 +205,7 @@ public final class ReliableRedisDashboard implements Service {
             return;
         }
         server.stop(0);
-        executor.shutdown();
-        try {
-            executor.awaitTermination(COMMAND_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        executor.shutdown(COMMAND_TIMEOUT);
         gateway.close();
         shutdownResources();
         server = null;
@@ -258,15 +261,6 @@ public final class ReliableRedisDashboard implements Service {
         if (server != null) {
             throw new IllegalStateException("The dashboard is started; set it up before start()");
         }
-    }
-
-    private static ThreadFactory daemonThreads() {
-        AtomicInteger count = new AtomicInteger();
-        return task -> {
-            Thread thread = new Thread(task, "reliable-redis-dashboard-" + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 
     /**

@@ -46,6 +46,7 @@ final class Responses {
         headers.set("X-Frame-Options", "DENY");
         headers.set("Referrer-Policy", "no-referrer");
         headers.set("Content-Security-Policy", CONTENT_SECURITY_POLICY);
+        ClientTimeLimit.clientsTurn();
         try {
             exchange.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
             if (body.length > 0) {
