@@ -3,8 +3,11 @@ package dev.reliableredis.console;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import com.sun.net.httpserver.HttpExchange;
 
@@ -13,14 +16,20 @@ import com.sun.net.httpserver.HttpExchange;
  * files and the API) needs it, as {@code Authorization: Bearer <token>} or as HTTP Basic with any user name and the
  * token as password, which a browser asks for; read-only, the actions (redrive, purge) are refused. The token is
  * kept as its SHA-256 digest and compared with the digest of what a request brings, so the comparison takes the same
- * time whatever the two hold, and the token itself is neither kept nor ever logged.
+ * time whatever the two hold, and the token itself is neither kept nor ever logged. After a wrong token, the address
+ * it came from is answered 429 for {@link #BACK_OFF}, its token not looked at, so that guessing goes slowly.
  */
 final class DashboardAccess {
 
     static final String REALM = "Basic realm=\"reliable-redis dashboard\", charset=\"UTF-8\"";
+    static final Duration BACK_OFF = Duration.ofSeconds(2);
+    /** Past this many addresses, those whose back-off is over are forgotten. */
+    private static final int MAX_REMEMBERED = 1000;
 
     private final byte[] tokenDigest;
     private final boolean readOnly;
+    /** When each client address last brought a wrong token (System.nanoTime). */
+    private final Map<String, Long> failedAt = new ConcurrentHashMap<>();
 
     /** @param token the secret every request must bring; null for none */
     DashboardAccess(String token, boolean readOnly) {
@@ -36,17 +45,39 @@ final class DashboardAccess {
         return readOnly;
     }
 
-    /** Refuses a request without the token with 401, which asks a browser for it. */
+    /**
+     * Refuses a request without the token with 401, which asks a browser for it, and one with a token from an address
+     * that brought a wrong one less than {@link #BACK_OFF} ago with 429.
+     */
     void checkLogin(HttpExchange exchange) {
         if (tokenDigest == null) {
             return;
         }
         String presented = presentedToken(exchange.getRequestHeaders().getFirst("Authorization"));
-        if (presented == null || !MessageDigest.isEqual(tokenDigest, digest(presented))) {
-            exchange.getResponseHeaders().set("WWW-Authenticate", REALM);
-            throw new ApiException(401, "The dashboard needs its token: Authorization: Bearer <token>, or HTTP Basic "
-                    + "with any user name and the token as password");
+        if (presented != null) {
+            String client = exchange.getRemoteAddress().getAddress().getHostAddress();
+            long now = System.nanoTime();
+            Long failed = failedAt.get(client);
+            if (failed != null && now - failed < BACK_OFF.toNanos()) {
+                exchange.getResponseHeaders().set("Retry-After", String.valueOf(BACK_OFF.toSeconds()));
+                throw new ApiException(429, "A wrong token came from this address less than "
+                        + BACK_OFF.toSeconds() + " s ago: try again then");
+            }
+            if (MessageDigest.isEqual(tokenDigest, digest(presented))) {
+                return;
+            }
+            failed(client, now);
         }
+        exchange.getResponseHeaders().set("WWW-Authenticate", REALM);
+        throw new ApiException(401, "The dashboard needs its token: Authorization: Bearer <token>, or HTTP Basic "
+                + "with any user name and the token as password");
+    }
+
+    private void failed(String client, long now) {
+        if (failedAt.size() >= MAX_REMEMBERED) {
+            failedAt.values().removeIf(at -> now - at >= BACK_OFF.toNanos());
+        }
+        failedAt.put(client, now);
     }
 
     /** Refuses an action of a read-only dashboard with 403. */

@@ -16,18 +16,20 @@ import dev.reliableredis.queue.QueueSettings;
  *              shown by {@link #toString()}
  */
 record DashboardArguments(String redisUri, String prefix, String slotGroup, String host, int port,
-        Duration visibilityTimeout, List<String> allowedHosts, String token, boolean readOnly) {
+        Duration visibilityTimeout, List<String> allowedHosts, String token, boolean readOnly, boolean allowNoLogin) {
 
     static final String USAGE = "Arguments: [--redis-uri redis://host:6379] [--prefix rr] [--slot-group group] "
             + "[--host 127.0.0.1] [--port 0] [--visibility-timeout 30000] [--allow-hosts name1,name2] "
-            + "[--token-file file] [--read-only]\n"
+            + "[--token-file file] [--read-only] [--allow-no-login]\n"
             + "Without --redis-uri, the environment variable REDIS_URI is "
             + "used (it keeps a password out of the process list), else redis://localhost:6379. Port 0 takes any "
             + "free port. The visibility timeout (ms) is the consumers' one, from which list mode's lease ages follow. Requests "
             + "addressed to other hosts than localhost, the address listened on and the allowed hosts are refused. "
             + "With a token (the file's first line, else the environment variable "
             + ReliableRedisDashboard.TOKEN_VARIABLE + "), every request needs it: Authorization: Bearer <token>, or "
-            + "HTTP Basic with any user name and the token as password. --read-only refuses redrive and purge. "
+            + "HTTP Basic with any user name and the token as password; it has at least "
+            + ReliableRedisDashboard.MIN_TOKEN_LENGTH + " characters. Without a token, the dashboard listens on a "
+            + "loopback address only, unless --allow-no-login. --read-only refuses redrive and purge. "
             + "--slot-group shows the queues of that slot group (the component's slotGroup) instead of those in none.";
 
     static DashboardArguments parse(String[] args, String redisUriFromEnvironment, String tokenFromEnvironment) {
@@ -41,10 +43,16 @@ record DashboardArguments(String redisUri, String prefix, String slotGroup, Stri
         List<String> allowedHosts = List.of();
         String token = tokenFromEnvironment != null && !tokenFromEnvironment.isEmpty() ? tokenFromEnvironment : null;
         boolean readOnly = false;
+        boolean allowNoLogin = false;
         int i = 0;
         while (i < args.length) {
             if (args[i].equals("--read-only")) {
                 readOnly = true;
+                i++;
+                continue;
+            }
+            if (args[i].equals("--allow-no-login")) {
+                allowNoLogin = true;
                 i++;
                 continue;
             }
@@ -67,7 +75,7 @@ record DashboardArguments(String redisUri, String prefix, String slotGroup, Stri
             i += 2;
         }
         return new DashboardArguments(redisUri, prefix, slotGroup, host, port, visibilityTimeout, allowedHosts, token,
-                readOnly);
+                readOnly, allowNoLogin);
     }
 
     /** The first line of the file, which must not be empty. */
@@ -99,6 +107,7 @@ record DashboardArguments(String redisUri, String prefix, String slotGroup, Stri
         return "DashboardArguments[prefix " + prefix + (slotGroup != null ? ", slot group " + slotGroup : "")
                + ", host " + host + ", port " + port + ", visibilityTimeout "
                + visibilityTimeout.toMillis() + " ms, allowed hosts " + allowedHosts + ", "
-               + (token != null ? "token login" : "no login") + (readOnly ? ", read-only" : "") + "]";
+               + (token != null ? "token login" : "no login") + (readOnly ? ", read-only" : "")
+               + (allowNoLogin ? ", no login allowed on any address" : "") + "]";
     }
 }

@@ -2,6 +2,7 @@ package dev.reliableredis.console;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Objects;
@@ -31,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>It binds to 127.0.0.1 unless told otherwise. Without a {@link #token token}, anyone who can reach it can use
- * it, and unless it is {@link #readOnly read-only}, purge queues.
+ * it, and unless it is {@link #readOnly read-only}, purge queues; so it starts on another address without one only
+ * when {@link #allowNoLogin} allows it.
  */
 public final class ReliableRedisDashboard implements Service {
 
@@ -39,6 +41,8 @@ public final class ReliableRedisDashboard implements Service {
     public static final String DEFAULT_HOST = "127.0.0.1";
     /** The environment variable the standalone dashboard takes its token from, unless --token-file is given. */
     public static final String TOKEN_VARIABLE = "RELIABLE_REDIS_DASHBOARD_TOKEN";
+    /** The shortest token taken: 16 random characters are out of reach of guessing, even at many tries a second. */
+    public static final int MIN_TOKEN_LENGTH = 16;
 
     private static final Logger LOG = LoggerFactory.getLogger(ReliableRedisDashboard.class);
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(5);
@@ -60,6 +64,7 @@ public final class ReliableRedisDashboard implements Service {
     private Set<String> allowedHosts = Set.of();
     private String token;
     private boolean readOnly;
+    private boolean allowNoLogin;
     private Duration clientTimeLimit = CLIENT_TIME_LIMIT;
 
     private ClientResources resources;
@@ -134,13 +139,21 @@ public final class ReliableRedisDashboard implements Service {
 
     /**
      * A secret every request must bring: {@code Authorization: Bearer <token>}, or HTTP Basic with any user name and
-     * the token as password (a browser asks for it). Never logged or shown. The standalone dashboard takes it from
-     * {@code --token-file} or the environment variable {@code RELIABLE_REDIS_DASHBOARD_TOKEN}.
+     * the token as password (a browser asks for it); at least {@value #MIN_TOKEN_LENGTH} characters. Never logged or
+     * shown. The standalone dashboard takes it from {@code --token-file} or the environment variable
+     * {@code RELIABLE_REDIS_DASHBOARD_TOKEN}.
      */
     public synchronized ReliableRedisDashboard token(String token) {
         notStarted();
         if (token == null || token.isBlank()) {
-            throw new IllegalArgumentException("The dashboard's token must not be empty");
+            throw new IllegalArgumentException("The dashboard's token (token(String), --token-file or "
+                    + TOKEN_VARIABLE + ") must not be empty");
+        }
+        int length = token.codePointCount(0, token.length());
+        if (length < MIN_TOKEN_LENGTH) {
+            throw new IllegalArgumentException("The dashboard's token (token(String), --token-file or "
+                    + TOKEN_VARIABLE + ") must be at least " + MIN_TOKEN_LENGTH + " characters, was " + length
+                    + ": a short one can be guessed (make one with, for example, openssl rand -base64 24)");
         }
         this.token = token;
         return this;
@@ -150,6 +163,16 @@ public final class ReliableRedisDashboard implements Service {
     public synchronized ReliableRedisDashboard readOnly() {
         notStarted();
         this.readOnly = true;
+        return this;
+    }
+
+    /**
+     * Lets the dashboard start without a {@link #token token} on an address other than a loopback one, which it
+     * refuses otherwise: for a network, or a proxy with a login of its own, that already keeps others out.
+     */
+    public synchronized ReliableRedisDashboard allowNoLogin() {
+        notStarted();
+        this.allowNoLogin = true;
         return this;
     }
 
@@ -175,6 +198,12 @@ public final class ReliableRedisDashboard implements Service {
     public synchronized void start() {
         if (server != null) {
             return;
+        }
+        if (token == null && !allowNoLogin && !isLoopback(host)) {
+            throw new IllegalStateException("The dashboard would listen on " + host + " without a login, where "
+                    + "anyone who reaches it could read messages" + (readOnly ? "" : " and purge queues")
+                    + ": give it a token (token(String), --token-file or " + TOKEN_VARIABLE + "), or, where the "
+                    + "network or a proxy already keeps others out, allow it with allowNoLogin() (--allow-no-login)");
         }
         gateway = openGateway();
         try {
@@ -257,6 +286,11 @@ public final class ReliableRedisDashboard implements Service {
         }
     }
 
+    private static boolean isLoopback(String host) {
+        InetAddress address = new InetSocketAddress(host, 0).getAddress();
+        return address != null && address.isLoopbackAddress();
+    }
+
     private void notStarted() {
         if (server != null) {
             throw new IllegalStateException("The dashboard is started; set it up before start()");
@@ -268,7 +302,7 @@ public final class ReliableRedisDashboard implements Service {
      * variable REDIS_URI, else redis://localhost:6379), {@code --prefix rr}, {@code --slot-group <group>} (else the
      * queues in none), {@code --host 127.0.0.1},
      * {@code --port 0}, {@code --visibility-timeout 30000} (ms), {@code --token-file <file>} (else the environment
-     * variable RELIABLE_REDIS_DASHBOARD_TOKEN, else no login) and {@code --read-only}.
+     * variable RELIABLE_REDIS_DASHBOARD_TOKEN, else no login), {@code --read-only} and {@code --allow-no-login}.
      */
     public static void main(String[] args) {
         ReliableRedisDashboard dashboard;
@@ -284,13 +318,22 @@ public final class ReliableRedisDashboard implements Service {
             if (arguments.readOnly()) {
                 dashboard.readOnly();
             }
+            if (arguments.allowNoLogin()) {
+                dashboard.allowNoLogin();
+            }
         } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());
             System.err.println(DashboardArguments.USAGE);
             System.exit(2);
             return;
         }
-        dashboard.start();
+        try {
+            dashboard.start();
+        } catch (IllegalStateException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+            return;
+        }
         Runtime.getRuntime().addShutdownHook(new Thread(dashboard::close, "reliable-redis-dashboard-stop"));
         System.out.println("Reliable-redis dashboard: " + dashboard.url());
     }

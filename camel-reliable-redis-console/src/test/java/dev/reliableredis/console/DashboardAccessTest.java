@@ -22,6 +22,8 @@ import org.junit.jupiter.api.Test;
 
 import static dev.reliableredis.console.SampleQueues.LIST_QUEUE;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /** The dashboard's token login and its read-only mode, over HTTP: what is refused, and that it changes nothing. */
 class DashboardAccessTest {
@@ -60,8 +62,8 @@ class DashboardAccessTest {
         QueueStats before = listCounts();
         try (ReliableRedisDashboard dashboard = ReliableRedisDashboard.forClient(client).token(TOKEN)) {
             dashboard.start();
-            for (String authorization : new String[] {null, "Bearer wrong", basic("ops", "wrong"), "Bearer",
-                    "Basic not-base64!", "Digest " + TOKEN}) {
+            // no token at all: refused with 401 each time, with no back-off
+            for (String authorization : new String[] {null, "Bearer", "Basic not-base64!", "Digest " + TOKEN}) {
                 for (String path : List.of("", "dashboard.js", "api/queues", "api/settings",
                         "api/queue?queue=" + LIST_QUEUE)) {
                     HttpResponse<String> page = send(dashboard, "GET", path, authorization);
@@ -74,10 +76,21 @@ class DashboardAccessTest {
                 assertThat(send(dashboard, "POST", "api/redrive", authorization).statusCode()).isEqualTo(401);
                 assertThat(send(dashboard, "POST", "api/pause", authorization).statusCode()).isEqualTo(401);
             }
+            // a wrong token: 401, then 429 while this address waits out its back-off
+            for (String authorization : new String[] {"Bearer wrong", basic("ops", "wrong")}) {
+                for (String path : List.of("", "api/queues", "api/queue?queue=" + LIST_QUEUE)) {
+                    HttpResponse<String> page = send(dashboard, "GET", path, authorization);
+                    assertThat(page.statusCode()).as("GET %s with %s", path, authorization).isIn(401, 429);
+                    assertThat(page.body()).doesNotContain(LIST_QUEUE);
+                }
+                assertThat(send(dashboard, "POST", "api/purge", authorization).statusCode()).isIn(401, 429);
+                assertThat(send(dashboard, "POST", "api/pause", authorization).statusCode()).isIn(401, 429);
+            }
             assertThat(listCounts()).isEqualTo(before);
             assertThat(SampleQueues.listQueue(redis).stats().paused()).isFalse();
 
-            assertThat(send(dashboard, "GET", "api/queues", "Bearer " + TOKEN).body()).contains(LIST_QUEUE);
+            await().atMost(Duration.ofSeconds(10)).until(
+                    () -> send(dashboard, "GET", "api/queues", "Bearer " + TOKEN).body().contains(LIST_QUEUE));
             assertThat(send(dashboard, "GET", "", basic("any-user", TOKEN)).statusCode()).isEqualTo(200);
             assertThat(send(dashboard, "POST", "api/purge", "Bearer " + TOKEN).statusCode()).as("let in, and purged")
                     .isEqualTo(200);
@@ -86,6 +99,63 @@ class DashboardAccessTest {
         }
         assertThat(Files.readString(TEST_LOG, StandardCharsets.UTF_8)).doesNotContain(TOKEN)
                 .contains("login with its token");
+    }
+
+    @Test
+    void afterAWrongTokenTheAddressWaitsEvenWithTheRightOne() throws Exception {
+        try (ReliableRedisDashboard dashboard = ReliableRedisDashboard.forClient(client).token(TOKEN)) {
+            dashboard.start();
+            assertThat(send(dashboard, "GET", "api/queues", "Bearer " + TOKEN).statusCode()).isEqualTo(200);
+
+            HttpResponse<String> wrong = send(dashboard, "GET", "api/queues", "Bearer guess-0000000000000");
+            HttpResponse<String> right = send(dashboard, "GET", "api/queues", "Bearer " + TOKEN);
+
+            assertThat(wrong.statusCode()).isEqualTo(401);
+            assertThat(right.statusCode()).as("the token is not looked at during the back-off").isEqualTo(429);
+            assertThat(right.headers().firstValue("Retry-After")).hasValue("2");
+            assertThat(right.body()).contains("wrong token").doesNotContain(LIST_QUEUE);
+            await().atMost(Duration.ofSeconds(10)).until(
+                    () -> send(dashboard, "GET", "api/queues", "Bearer " + TOKEN).statusCode() == 200);
+        }
+    }
+
+    @Test
+    void aTokenShorterThan16CharactersIsRefusedNamingTheOption() {
+        String shortToken = "fifteen-chars!!";
+
+        assertThatThrownBy(() -> ReliableRedisDashboard.forClient(client).token(shortToken))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("token(String), --token-file or RELIABLE_REDIS_DASHBOARD_TOKEN")
+                .hasMessageContaining("at least 16 characters, was 15").hasMessageNotContaining(shortToken);
+        assertThatThrownBy(() -> ReliableRedisDashboard.forClient(client).token(" ".repeat(20)))
+                .hasMessageContaining("must not be empty");
+        assertThat(ReliableRedisDashboard.forClient(client).token(shortToken + "!").toString())
+                .contains("token login");
+    }
+
+    @Test
+    void withoutATokenItStartsOnANonLoopbackAddressOnlyWhenAllowed() throws Exception {
+        ReliableRedisDashboard everywhere = ReliableRedisDashboard.forClient(client).bind("0.0.0.0", 0);
+
+        assertThatThrownBy(everywhere::start).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("listen on 0.0.0.0 without a login")
+                .hasMessageContaining("token(String), --token-file or RELIABLE_REDIS_DASHBOARD_TOKEN")
+                .hasMessageContaining("allowNoLogin() (--allow-no-login)");
+        assertThatThrownBy(everywhere::port).as("not listening").isInstanceOf(IllegalStateException.class);
+
+        try (ReliableRedisDashboard allowed = ReliableRedisDashboard.forClient(client).bind("0.0.0.0", 0)
+                .allowNoLogin();
+                ReliableRedisDashboard withToken = ReliableRedisDashboard.forClient(client).bind("0.0.0.0", 0)
+                        .token(TOKEN);
+                ReliableRedisDashboard onLocalhost = ReliableRedisDashboard.forClient(client).bind("localhost", 0)) {
+            allowed.start();
+            withToken.start();
+            onLocalhost.start();
+            assertThat(HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + allowed.port()
+                    + "/api/settings")).build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
+            assertThat(withToken.port()).isPositive();
+            assertThat(onLocalhost.port()).isPositive();
+        }
     }
 
     @Test

@@ -18,7 +18,7 @@ class DashboardArgumentsTest {
     void defaultsToALocalRedisAndAnyFreeLoopbackPort() {
         assertThat(DashboardArguments.parse(new String[0], null, null))
                 .isEqualTo(new DashboardArguments("redis://localhost:6379", "rr", null, "127.0.0.1", 0,
-                        Duration.ofSeconds(30), List.of(), null, false));
+                        Duration.ofSeconds(30), List.of(), null, false, false));
     }
 
     @Test
@@ -29,7 +29,7 @@ class DashboardArgumentsTest {
                 "--slot-group", "flow", "--host", "0.0.0.0", "--port", "8089", "--visibility-timeout", "60000",
                 "--allow-hosts", "ops.internal,queues.internal"}, "redis://:pw@redis:6380", null))
                 .isEqualTo(new DashboardArguments("redis://other:6379", "app", "flow", "0.0.0.0", 8089,
-                        Duration.ofMinutes(1), List.of("ops.internal", "queues.internal"), null, false));
+                        Duration.ofMinutes(1), List.of("ops.internal", "queues.internal"), null, false, false));
     }
 
     @Test
@@ -53,6 +53,9 @@ class DashboardArgumentsTest {
 
         assertThat(fromFile.token()).isEqualTo("from-file");
         assertThat(fromFile.readOnly()).isTrue();
+        assertThat(fromFile.allowNoLogin()).isFalse();
+        assertThat(DashboardArguments.parse(new String[] {"--allow-no-login", "--host", "0.0.0.0"}, null, null)
+                .allowNoLogin()).isTrue();
         assertThat(fromFile.port()).isEqualTo(8089);
         assertThat(DashboardArguments.parse(new String[0], null, "from-env").token()).isEqualTo("from-env");
         Path empty = Files.writeString(dir.resolve("empty"), "");
