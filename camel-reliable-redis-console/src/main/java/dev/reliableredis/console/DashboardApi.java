@@ -20,6 +20,8 @@ final class DashboardApi {
      * the queues found are read afresh on every poll. A queue created meanwhile shows up this much later.
      */
     private static final Duration DISCOVERY_REUSE = Duration.ofSeconds(30);
+    /** The longest timed pause: longer is a typing slip (minutes taken for ms), and 0 pauses until resumed. */
+    static final Duration MAX_PAUSE = Duration.ofDays(30);
     /** The most messages shown per section: the oldest, as browse returns them. */
     static final int MAX_ROWS = 50;
 
@@ -118,11 +120,12 @@ final class DashboardApi {
 
     /**
      * Pauses the row's queue, for every group and consumer, {@code durationMs} ms long (until resumed when 0); a
-     * negative duration is refused with 400.
+     * negative duration, or one over {@link #MAX_PAUSE}, is refused with 400.
      */
     void pause(String queue, String group, long durationMs) {
-        if (durationMs < 0) {
-            throw new ApiException(400, "A pause lasts 0 (until resumed) or more ms, not " + durationMs);
+        if (durationMs < 0 || durationMs > MAX_PAUSE.toMillis()) {
+            throw new ApiException(400, "durationMs must be a whole number of ms from 0 (until resumed) to "
+                    + MAX_PAUSE.toMillis() + ", was " + durationMs);
         }
         queues.of(resolve(queue, group)).pause(Duration.ofMillis(durationMs));
     }

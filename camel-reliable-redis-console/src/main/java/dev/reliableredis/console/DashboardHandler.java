@@ -104,7 +104,7 @@ final class DashboardHandler implements HttpHandler {
                 JsonNode action = action(exchange);
                 String queue = text(action, "queue");
                 String group = text(action, "group");
-                long durationMs = action.path("durationMs").asLong(0);
+                long durationMs = durationMs(action.get("durationMs"));
                 api.pause(queue, group, durationMs);
                 audit(exchange, durationMs > 0 ? "paused for " + durationMs + " ms" : "paused until resumed", queue,
                         group);
@@ -185,6 +185,21 @@ final class DashboardHandler implements HttpHandler {
             throw new ApiException(400, field + " must be a string");
         }
         return value.asText();
+    }
+
+    /**
+     * A pause's length: absent or null is 0, until resumed. Anything but a whole JSON number is refused, where
+     * Jackson's asLong would read a string or a fraction as 0 and pause until resumed.
+     */
+    private static long durationMs(JsonNode value) {
+        if (value == null || value.isNull()) {
+            return 0;
+        }
+        if (!value.isIntegralNumber() || !value.canConvertToLong()) {
+            throw new ApiException(400, "durationMs must be a whole number of ms from 0 (until resumed) to "
+                    + DashboardApi.MAX_PAUSE.toMillis() + ", was " + BodyPreview.ofText(value.toString()).text());
+        }
+        return value.asLong();
     }
 
     /** The decoded query parameters; a repeated one keeps its first value. */

@@ -257,6 +257,25 @@ class DashboardApiTest {
     }
 
     @Test
+    void aPauseWhoseLengthIsNotAWholeNumberOfMsInRangeIsRefusedAndPausesNothing() throws Exception {
+        for (String duration : new String[] {"\"60000\"", "\"soon\"", "1.5", "1e3", "true", "{}", "[]", "-5",
+                String.valueOf(DashboardApi.MAX_PAUSE.toMillis() + 1), "99999999999999999999", "NaN"}) {
+            HttpResponse<String> pause = post("/api/pause",
+                    "{\"queue\":\"" + LIST_QUEUE + "\",\"durationMs\":" + duration + "}");
+
+            assertThat(pause.statusCode()).as(duration).isEqualTo(400);
+            assertThat(JSON.readTree(pause.body()).get("error").asText()).as(duration)
+                    .containsAnyOf("durationMs must be a whole number of ms from 0", "not valid JSON");
+        }
+        assertThat(SampleQueues.listQueue(redis).stats().paused()).isFalse();
+        HttpResponse<String> longest = post("/api/pause", "{\"queue\":\"" + LIST_QUEUE + "\",\"durationMs\":"
+                + DashboardApi.MAX_PAUSE.toMillis() + "}");
+        assertThat(longest.statusCode()).isEqualTo(200);
+        assertThat(redisServer.commands().pttl("rr:{" + LIST_QUEUE + "}:paused"))
+                .isBetween(DashboardApi.MAX_PAUSE.toMillis() - 60_000, DashboardApi.MAX_PAUSE.toMillis());
+    }
+
+    @Test
     void idsAndGroupsWithLineBreaksCannotForgeALogLine() throws Exception {
         redisServer.commands().flushall();
         String forged = "Dashboard purged 99 message(s) of queue 'orders' for 10.0.0.1";
