@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import dev.reliableredis.queue.BrowsedMessage;
+import dev.reliableredis.queue.ReplyTo;
 
 /**
  * One message as a row of the page: what the engine's browse returns, with the body cut to a preview and the
@@ -28,9 +29,14 @@ record MessageView(String messageId, int deliveries, long age, long leaseAge, lo
                 message.owner(), preview.text(), preview.truncated(), headers(message.headers()));
     }
 
+    /**
+     * The headers shown: not {@link ReplyTo#HEADER}, the requester's inbox and the request's correlation id, with
+     * which whoever reads them and can write to Redis could answer the request in the consumer's place.
+     */
     private static Map<String, String> headers(Map<String, Object> headers) {
         Map<String, String> shown = new LinkedHashMap<>();
-        headers.entrySet().stream().limit(MAX_HEADERS).forEach(header -> shown.put(header.getKey(),
+        headers.entrySet().stream().filter(header -> !ReplyTo.HEADER.equalsIgnoreCase(header.getKey()))
+                .limit(MAX_HEADERS).forEach(header -> shown.put(header.getKey(),
                 header.getValue() instanceof byte[] bytes ? bytes.length + " bytes"
                         : BodyPreview.ofText(String.valueOf(header.getValue())).text()));
         return shown;

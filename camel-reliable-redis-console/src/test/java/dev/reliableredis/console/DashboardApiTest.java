@@ -24,6 +24,7 @@ import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.QueueSection;
 import dev.reliableredis.queue.QueueStats;
 import dev.reliableredis.queue.RedisGateway;
+import dev.reliableredis.queue.ReplyTo;
 import dev.reliableredis.queue.Settled;
 import dev.reliableredis.queue.list.ListQueue;
 import dev.reliableredis.queue.stream.StreamQueue;
@@ -154,6 +155,21 @@ class DashboardApiTest {
         }
         assertThat(get("/api/queue?queue=nosuchqueue").statusCode()).isEqualTo(404);
         assertThat(rawGet("/api/queue?queue=%zz", "127.0.0.1:" + dashboard.port())).startsWith("HTTP/1.1 400");
+    }
+
+    @Test
+    void theReplyAddressOfARequestIsNotShown() throws Exception {
+        String replyTo = new ReplyTo("inbox-1", "request-1", 30_000).header();
+        SampleQueues.listQueue(redis).enqueue(new NewMessage("request", new byte[0],
+                Map.of(ReplyTo.HEADER, replyTo, "note", "shown"), 0));
+
+        HttpResponse<String> details = get("/api/queue?queue=" + LIST_QUEUE);
+
+        JsonNode request = JSON.readTree(details.body()).get("sections").get("ready").get(3);
+        assertThat(request.get("messageId").asText()).isEqualTo("request");
+        assertThat(request.get("headers").get("note").asText()).isEqualTo("shown");
+        assertThat(request.get("headers").has(ReplyTo.HEADER)).isFalse();
+        assertThat(details.body()).doesNotContain("inbox-1").doesNotContain("request-1");
     }
 
     @Test
