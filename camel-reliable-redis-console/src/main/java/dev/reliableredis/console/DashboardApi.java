@@ -70,6 +70,11 @@ final class DashboardApi {
                         "not read: Redis did not answer for an earlier queue"));
                 continue;
             }
+            if (ref.unreadable() != null) {
+                rows.add(new QueueRow(ref.name(), ref.mode().option(), ref.group(), null,
+                        "malformed: " + ref.unreadable()));
+                continue;
+            }
             try {
                 rows.add(new QueueRow(ref.name(), ref.mode().option(), ref.group(),
                         queues.of(ref).statsWithSchedule(), null));
@@ -153,6 +158,10 @@ final class DashboardApi {
         if (ref == null) {
             throw new ApiException(404, "No queue '" + queue + "'" + (group == null || group.isEmpty() ? ""
                     : " with consumer group '" + group + "'") + " under the key prefix '" + prefix + "'");
+        }
+        if (ref.unreadable() != null) {
+            throw new ApiException(409, "Queue '" + queue + "' is malformed, so the dashboard neither shows nor "
+                    + "changes it: " + ref.unreadable());
         }
         return ref;
     }

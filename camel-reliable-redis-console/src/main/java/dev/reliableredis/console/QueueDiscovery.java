@@ -13,6 +13,7 @@ import java.util.TreeSet;
 import dev.reliableredis.queue.QueueKey;
 import dev.reliableredis.queue.QueueNames;
 import dev.reliableredis.queue.RedisGateway;
+import dev.reliableredis.queue.sharded.ShardedQueue;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.ScanArgs;
@@ -78,8 +79,16 @@ final class QueueDiscovery {
             cursor = page;
         }
         List<QueueRef> queues = new ArrayList<>();
-        parts.entrySet().stream().limit(MAX_QUEUES).forEach(queue -> addRows(commands, queue.getKey(),
-                queue.getValue(), shards(commands, queue.getKey(), shardsSeen.get(queue.getKey())), queues));
+        parts.entrySet().stream().limit(MAX_QUEUES).forEach(queue -> {
+            String name = queue.getKey();
+            try {
+                addRows(commands, name, queue.getValue(), shards(commands, name, shardsSeen.get(name)), queues);
+            } catch (UnreadableQueue e) {
+                // one queue another program wrote into must not hide the others
+                queues.add(new QueueRef(name, queue.getValue().contains("stream") ? QueueMode.STREAM : QueueMode.LIST,
+                        null, 1, e.getMessage()));
+            }
+        });
         return new Found(queues, complete);
     }
 
@@ -93,7 +102,13 @@ final class QueueDiscovery {
         }
         RedisClusterCommands<byte[], byte[]> commands = redis.commands();
         String base = keyBase(name);
-        int shards = shards(commands, name, 1);
+        int shards;
+        try {
+            shards = shards(commands, name, 1);
+        } catch (UnreadableQueue e) {
+            boolean stream = commands.exists(bytes(base + "stream")) > 0;
+            return new QueueRef(name, stream ? QueueMode.STREAM : QueueMode.LIST, group, 1, e.getMessage());
+        }
         if ("stream".equals(commands.type(bytes(base + "stream")))) {
             List<String> groups = StreamGroups.of(commands, bytes(base + "stream"));
             if (group == null || group.isEmpty()) {
@@ -108,13 +123,40 @@ final class QueueDiscovery {
         return commands.exists(listKeys) > 0 ? new QueueRef(name, QueueMode.LIST, null, shards) : null;
     }
 
-    /** The queue's shards as its meta hash records them; where it records none, as many as its keys show. */
+    /**
+     * The queue's shards as its meta hash records them; where it records none, as many as its keys show.
+     *
+     * @throws UnreadableQueue when the meta key is not a hash, or its count not a number of shards
+     */
     private int shards(RedisClusterCommands<byte[], byte[]> commands, String name, Integer seen) {
-        byte[] recorded = commands.hget(bytes(keyBase(name) + "meta"), bytes("shards"));
-        if (recorded != null) {
-            return Integer.parseInt(new String(recorded, StandardCharsets.UTF_8));
+        byte[] recorded;
+        try {
+            recorded = commands.hget(bytes(keyBase(name) + "meta"), bytes("shards"));
+        } catch (RedisCommandExecutionException e) {
+            throw new UnreadableQueue("its key " + keyBase(name) + "meta is not a hash: " + e.getMessage());
         }
-        return seen != null ? seen : 1;
+        if (recorded == null) {
+            return seen != null ? seen : 1;
+        }
+        String text = new String(recorded, StandardCharsets.UTF_8);
+        try {
+            int shards = Integer.parseInt(text);
+            if (shards >= 1 && shards <= ShardedQueue.MAX_SHARDS) {
+                return shards;
+            }
+        } catch (NumberFormatException notANumber) {
+            // said below, with the value
+        }
+        throw new UnreadableQueue("its " + keyBase(name) + "meta hash records shards '"
+                + BodyPreview.ofText(text).text() + "', not a number from 1 to " + ShardedQueue.MAX_SHARDS);
+    }
+
+    /** A queue whose keys another program wrote otherwise than the component does; the message says how. */
+    private static final class UnreadableQueue extends RuntimeException {
+
+        UnreadableQueue(String message) {
+            super(message, null, false, false);
+        }
     }
 
     private void addRows(RedisClusterCommands<byte[], byte[]> commands, String name, Set<String> parts, int shards,

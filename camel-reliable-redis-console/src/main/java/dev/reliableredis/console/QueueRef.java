@@ -7,9 +7,16 @@ package dev.reliableredis.console;
  * @param name   the queue name
  * @param mode   list or stream
  * @param group  stream mode: the consumer group, or null while the stream has none; list mode: null
- * @param shards the queue's shards, 1 when it is not sharded
+ * @param shards     the queue's shards, 1 when it is not sharded
+ * @param unreadable why the queue's keys cannot be read as the component writes them (another program wrote one),
+ *                   else null
  */
-record QueueRef(String name, QueueMode mode, String group, int shards) {
+record QueueRef(String name, QueueMode mode, String group, int shards, String unreadable) {
+
+    /** A readable queue's row. */
+    QueueRef(String name, QueueMode mode, String group, int shards) {
+        this(name, mode, group, shards, null);
+    }
 
     /** An unsharded queue's row. */
     QueueRef(String name, QueueMode mode, String group) {

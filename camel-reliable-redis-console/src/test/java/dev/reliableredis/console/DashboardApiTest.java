@@ -121,6 +121,44 @@ class DashboardApiTest {
     }
 
     @Test
+    void aQueueAnotherProgramMalformedIsShownSoAndTheOthersStillShow() throws Exception {
+        redisServer.commands().hset("rr:{" + LIST_QUEUE + "}:meta", "shards", "three");
+        redisServer.commands().set("rr:{ledger}:meta", "not a hash");
+        redisServer.commands().set("rr:{ledger}:seq", "1");
+
+        // a dashboard of its own: the shared one may reuse a discovery made before the keys were written
+        try (ReliableRedisDashboard fresh = ReliableRedisDashboard.forClient(client)) {
+            fresh.start();
+            HttpResponse<String> overview = HTTP.send(HttpRequest.newBuilder(URI.create(fresh.url() + "api/queues"))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> details = HTTP.send(HttpRequest.newBuilder(URI.create(fresh.url()
+                    + "api/queue?queue=" + LIST_QUEUE)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> purge = HTTP.send(HttpRequest.newBuilder(URI.create(fresh.url() + "api/purge"))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"queue\":\"" + LIST_QUEUE + "\"}")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+
+            assertThat(overview.statusCode()).isEqualTo(200);
+            JsonNode queues = JSON.readTree(overview.body()).get("queues");
+            assertThat(queues).extracting(row -> row.get("queue").asText())
+                    .containsExactly("ledger", LIST_QUEUE, STREAM_QUEUE);
+            assertThat(queues.get(0).get("error").asText()).startsWith("malformed: ")
+                    .contains("rr:{ledger}:meta is not a hash");
+            assertThat(queues.get(0).get("counts").isNull()).isTrue();
+            assertThat(queues.get(1).get("error").asText())
+                    .isEqualTo("malformed: its rr:{orders}:meta hash records shards 'three', not a number from 1 to "
+                               + "1024");
+            assertThat(queues.get(1).get("counts").isNull()).isTrue();
+            assertCounts(queues.get(2).get("counts"));
+            assertThat(details.statusCode()).isEqualTo(409);
+            assertThat(JSON.readTree(details.body()).get("error").asText()).contains("'orders' is malformed")
+                    .contains("'three'");
+            assertThat(purge.statusCode()).isEqualTo(409);
+            assertThat(SampleQueues.listQueue(redis).stats().ready()).isEqualTo(3);
+        }
+    }
+
+    @Test
     void detailsShowTheOldestMessagesOfEverySectionInBothModes() throws Exception {
         for (String query : new String[] {"queue=" + LIST_QUEUE, "queue=" + STREAM_QUEUE + "&group=" + GROUP}) {
             HttpResponse<String> response = get("/api/queue?" + query);
