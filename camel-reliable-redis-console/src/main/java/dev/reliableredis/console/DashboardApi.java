@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import dev.reliableredis.queue.QueueSection;
 import dev.reliableredis.queue.ReliableQueue;
@@ -41,10 +42,14 @@ final class DashboardApi {
     /**
      * One queue (group) with the oldest messages of each section.
      *
-     * @param sections ready, inflight, delayed and dead: at most {@link #MAX_ROWS} messages each, oldest first
+     * @param counts     the engine's stats; null when they cannot be read
+     * @param sections   ready, inflight, delayed and dead: at most {@link #MAX_ROWS} messages each, oldest first;
+     *                   empty when the section cannot be read
+     * @param unreadable why the counts ({@code counts}) or a section (by its name) cannot be read: a key or a
+     *                   message another program wrote otherwise than the component does
      */
     record QueueDetails(String queue, String mode, String group, int maxRows, Map<String, Long> counts,
-            Map<String, List<MessageView>> sections) {
+            Map<String, List<MessageView>> sections, Map<String, String> unreadable) {
     }
 
     private final String prefix;
@@ -91,13 +96,32 @@ final class DashboardApi {
     QueueDetails details(String queue, String group) {
         QueueRef ref = resolve(queue, group);
         ReliableQueue engine = queues.of(ref);
+        Map<String, String> unreadable = new LinkedHashMap<>();
         Map<String, List<MessageView>> sections = new LinkedHashMap<>();
         for (QueueSection section : QueueSection.values()) {
-            sections.put(section.name().toLowerCase(Locale.ROOT),
-                    engine.browse(section, MAX_ROWS).stream().map(MessageView::of).toList());
+            String name = section.name().toLowerCase(Locale.ROOT);
+            sections.put(name, readable(name, unreadable, List.of(),
+                    () -> engine.browse(section, MAX_ROWS).stream().map(MessageView::of).toList()));
         }
-        return new QueueDetails(ref.name(), ref.mode().option(), ref.group(), MAX_ROWS, engine.statsWithSchedule(),
-                sections);
+        Map<String, Long> counts = readable("counts", unreadable, null, engine::statsWithSchedule);
+        return new QueueDetails(ref.name(), ref.mode().option(), ref.group(), MAX_ROWS, counts, sections,
+                unreadable);
+    }
+
+    /**
+     * What {@code read} returns, or, when it fails for other reasons than Redis not answering, {@code otherwise},
+     * with the cause kept under {@code part}: one key or message another program wrote must not hide the rest.
+     */
+    private static <T> T readable(String part, Map<String, String> unreadable, T otherwise, Supplier<T> read) {
+        try {
+            return read.get();
+        } catch (RuntimeException e) {
+            if (isUnreachable(e)) {
+                throw e;
+            }
+            unreadable.put(part, String.valueOf(e.getMessage()));
+            return otherwise;
+        }
     }
 
     /**

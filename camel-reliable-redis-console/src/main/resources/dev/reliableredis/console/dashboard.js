@@ -279,9 +279,12 @@
     }
     for (const section of SECTIONS) {
       const messages = details.sections[section.key];
-      const total = details.counts[section.key];
+      // null when another program wrote a key or a message the engine cannot read; the cause is in unreadable
+      const total = details.counts ? details.counts[section.key] : '?';
+      const cause = details.unreadable[section.key];
       document.querySelector('[data-heading="' + section.key + '"]').textContent = section.title + ' (' + total
-          + (total > messages.length ? ', the oldest ' + messages.length + ' shown' : '') + ')';
+          + (total > messages.length ? ', the oldest ' + messages.length + ' shown' : '') + ')'
+          + (cause ? ' — not read: ' + cause : '');
       syncRows(document.querySelector('table[data-section="' + section.key + '"] tbody'), messages,
           message => message.messageId,
           message => el('tr', {}, ...section.columns.map(([, , className]) => el('td', {class: className || ''})),

@@ -159,6 +159,25 @@ class DashboardApiTest {
     }
 
     @Test
+    void aSectionAnotherProgramMalformedIsSaidSoAndTheOtherSectionsStillShow() throws Exception {
+        redisServer.commands().del("rr:{" + LIST_QUEUE + "}:dead");
+        redisServer.commands().set("rr:{" + LIST_QUEUE + "}:dead", "not a sorted set");
+
+        HttpResponse<String> response = get("/api/queue?queue=" + LIST_QUEUE);
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        JsonNode details = JSON.readTree(response.body());
+        assertThat(details.get("sections").get("ready")).extracting(m -> m.get("messageId").asText())
+                .containsExactly(LIST_QUEUE + "-ready-1", LIST_QUEUE + "-ready-2", LIST_QUEUE + "-ready-3");
+        assertThat(details.get("sections").get("delayed")).hasSize(1);
+        assertThat(details.get("sections").get("dead")).isEmpty();
+        assertThat(details.get("unreadable").get("dead").asText()).contains("WRONGTYPE");
+        assertThat(details.get("counts").isNull()).isTrue();
+        assertThat(details.get("unreadable").get("counts").asText()).contains("WRONGTYPE");
+        assertThat(details.get("unreadable").has("ready")).isFalse();
+    }
+
+    @Test
     void detailsShowTheOldestMessagesOfEverySectionInBothModes() throws Exception {
         for (String query : new String[] {"queue=" + LIST_QUEUE, "queue=" + STREAM_QUEUE + "&group=" + GROUP}) {
             HttpResponse<String> response = get("/api/queue?" + query);
