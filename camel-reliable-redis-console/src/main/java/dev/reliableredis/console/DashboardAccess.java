@@ -17,7 +17,8 @@ import com.sun.net.httpserver.HttpExchange;
  * token as password, which a browser asks for; read-only, the actions (redrive, purge) are refused. The token is
  * kept as its SHA-256 digest and compared with the digest of what a request brings, so the comparison takes the same
  * time whatever the two hold, and the token itself is neither kept nor ever logged. After a wrong token, the address
- * it came from is answered 429 for {@link #BACK_OFF}, its token not looked at, so that guessing goes slowly.
+ * it came from is answered 429 for a while ({@link #BACK_OFF} by default), its token not looked at, so that guessing
+ * goes slowly.
  */
 final class DashboardAccess {
 
@@ -28,13 +29,18 @@ final class DashboardAccess {
 
     private final byte[] tokenDigest;
     private final boolean readOnly;
+    private final Duration backOff;
     /** When each client address last brought a wrong token (System.nanoTime). */
     private final Map<String, Long> failedAt = new ConcurrentHashMap<>();
 
-    /** @param token the secret every request must bring; null for none */
-    DashboardAccess(String token, boolean readOnly) {
+    /**
+     * @param token   the secret every request must bring; null for none
+     * @param backOff how long an address that brought a wrong token is refused
+     */
+    DashboardAccess(String token, boolean readOnly, Duration backOff) {
         this.tokenDigest = token == null ? null : digest(token);
         this.readOnly = readOnly;
+        this.backOff = backOff;
     }
 
     boolean hasLogin() {
@@ -47,7 +53,7 @@ final class DashboardAccess {
 
     /**
      * Refuses a request without the token with 401, which asks a browser for it, and one with a token from an address
-     * that brought a wrong one less than {@link #BACK_OFF} ago with 429.
+     * that brought a wrong one less than the back-off ago with 429.
      */
     void checkLogin(HttpExchange exchange) {
         if (tokenDigest == null) {
@@ -58,10 +64,11 @@ final class DashboardAccess {
             String client = exchange.getRemoteAddress().getAddress().getHostAddress();
             long now = System.nanoTime();
             Long failed = failedAt.get(client);
-            if (failed != null && now - failed < BACK_OFF.toNanos()) {
-                exchange.getResponseHeaders().set("Retry-After", String.valueOf(BACK_OFF.toSeconds()));
-                throw new ApiException(429, "A wrong token came from this address less than "
-                        + BACK_OFF.toSeconds() + " s ago: try again then");
+            if (failed != null && now - failed < backOff.toNanos()) {
+                String seconds = String.valueOf(Math.max(1, backOff.toSeconds()));
+                exchange.getResponseHeaders().set("Retry-After", seconds);
+                throw new ApiException(429, "A wrong token came from this address less than " + seconds
+                        + " s ago: try again then");
             }
             if (MessageDigest.isEqual(tokenDigest, digest(presented))) {
                 return;
@@ -75,7 +82,7 @@ final class DashboardAccess {
 
     private void failed(String client, long now) {
         if (failedAt.size() >= MAX_REMEMBERED) {
-            failedAt.values().removeIf(at -> now - at >= BACK_OFF.toNanos());
+            failedAt.values().removeIf(at -> now - at >= backOff.toNanos());
         }
         failedAt.put(client, now);
     }

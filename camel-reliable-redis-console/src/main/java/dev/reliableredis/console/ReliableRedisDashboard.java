@@ -66,6 +66,7 @@ public final class ReliableRedisDashboard implements Service {
     private boolean readOnly;
     private boolean allowNoLogin;
     private Duration clientTimeLimit = CLIENT_TIME_LIMIT;
+    private Duration loginBackOff = DashboardAccess.BACK_OFF;
 
     private ClientResources resources;
     private RedisGateway gateway;
@@ -183,6 +184,13 @@ public final class ReliableRedisDashboard implements Service {
         return this;
     }
 
+    /** Another back-off after a wrong token than {@link DashboardAccess#BACK_OFF}, so that a test need not race it. */
+    synchronized ReliableRedisDashboard loginBackOff(Duration backOff) {
+        notStarted();
+        this.loginBackOff = backOff;
+        return this;
+    }
+
     /** Where to listen; default 127.0.0.1 and port 0, any free port ({@link #port()} says which). */
     public synchronized ReliableRedisDashboard bind(String host, int port) {
         notStarted();
@@ -216,7 +224,7 @@ public final class ReliableRedisDashboard implements Service {
         String queuesPrefix = QueueNames.inSlotGroup(keyPrefix, slotGroup);
         DashboardApi api = new DashboardApi(queuesPrefix, new QueueDiscovery(gateway, queuesPrefix),
                 new EngineQueues(gateway, queuesPrefix, visibilityTimeout));
-        DashboardAccess access = new DashboardAccess(token, readOnly);
+        DashboardAccess access = new DashboardAccess(token, readOnly, loginBackOff);
         server.createContext("/", new DashboardHandler(api, new PageResources(),
                 new RequestGuard(server.getAddress(), allowedHosts), access));
         executor = new ClientTimeLimit(THREADS, clientTimeLimit);
