@@ -2,6 +2,7 @@ package dev.reliableredis.camel;
 
 import java.time.Duration;
 
+import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.QueueNames;
 import dev.reliableredis.queue.QueueSettings;
 import dev.reliableredis.queue.RateLimit;
@@ -24,6 +25,8 @@ public class ReliableRedisConfiguration {
 
     /** Each consumer thread holds a connection of its own and counts in the queue's claimers. */
     static final int MAX_CONCURRENT_CONSUMERS = 1000;
+    /** A requester waiting longer holds its thread or exchange and its inbox key for nothing (docs/decisions.md). */
+    static final long MAX_REQUEST_TIMEOUT = Duration.ofHours(24).toMillis();
 
     @UriParam(label = "common", defaultValue = "redis://localhost:6379", secret = true)
     private String redisUri = "redis://localhost:6379";
@@ -163,11 +166,13 @@ public class ReliableRedisConfiguration {
             throw new IllegalArgumentException("rateLimit=" + rateLimit + " cannot be combined with shards=" + shards
                     + ": the limit is kept on one queue; use shards=1, or no rateLimit");
         }
-        if (requestTimeout <= 0) {
-            throw new IllegalArgumentException("requestTimeout must be more than 0 ms, was " + requestTimeout + " ms");
+        if (requestTimeout <= 0 || requestTimeout > MAX_REQUEST_TIMEOUT) {
+            throw new IllegalArgumentException("requestTimeout must be more than 0 ms and at most "
+                    + MAX_REQUEST_TIMEOUT + " ms (24 hours), was " + requestTimeout + " ms");
         }
-        if (timeToLive < 0) {
-            throw new IllegalArgumentException("timeToLive must be 0 ms (none) or more, was " + timeToLive + " ms");
+        if (timeToLive < 0 || timeToLive > NewMessage.MAX_TIME_TO_LIVE_MS) {
+            throw new IllegalArgumentException("timeToLive must be 0 ms (none) to " + NewMessage.MAX_TIME_TO_LIVE_MS
+                                               + " ms (14 days), was " + timeToLive + " ms");
         }
         if (!"weighted".equals(priorityMode) && !"strict".equals(priorityMode)) {
             throw new IllegalArgumentException("priorityMode must be 'weighted' or 'strict', was '" + priorityMode + "'");

@@ -1,5 +1,6 @@
 package dev.reliableredis.camel;
 
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -140,8 +141,8 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
     }
 
     /** Pauses the queue for the header's duration (until resumed when absent); returns the duration in ms. */
-    private static long pause(ReliableQueue queue, Message message) {
-        long millis = message.getHeader(ReliableRedisConstants.PAUSE_DURATION, 0L, Long.class);
+    private long pause(ReliableQueue queue, Message message) {
+        long millis = millis(message, ReliableRedisConstants.PAUSE_DURATION, 0, ReliableQueue.MAX_PAUSE.toMillis());
         queue.pause(Duration.ofMillis(millis));
         return millis;
     }
@@ -243,7 +244,7 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
                     : requestTimeout().toMillis();
         }
         return toMessage(exchange, message.getBody(), headers,
-                message.getHeader(ReliableRedisConstants.DELAY, 0L, Long.class), id,
+                delay(message), id,
                 message.getHeader(ReliableRedisConstants.SHARD_KEY, String.class), timeToLive,
                 priority(message, NewMessage.DEFAULT_PRIORITY),
                 message.getHeader(ReliableRedisConstants.GROUP_ID, String.class));
@@ -369,7 +370,7 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
             throws Exception {
         Message message = exchange.getMessage();
         Map<String, Object> headers = getEndpoint().travellingHeaders(exchange, message);
-        long delay = message.getHeader(ReliableRedisConstants.DELAY, 0L, Long.class);
+        long delay = delay(message);
         String shardKey = message.getHeader(ReliableRedisConstants.SHARD_KEY, String.class);
         long timeToLive = timeToLive(message, getEndpoint().getConfiguration().getTimeToLive());
         int priority = priority(message, NewMessage.DEFAULT_PRIORITY);
@@ -380,7 +381,7 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
             if (body.get(i) instanceof Message element) {
                 String own = element.getHeader(ReliableRedisConstants.DEDUPLICATION_ID, String.class);
                 messages.add(toMessage(exchange, element.getBody(), getEndpoint().travellingHeaders(exchange, element),
-                        element.getHeader(ReliableRedisConstants.DELAY, 0L, Long.class),
+                        delay(element),
                         idOrGenerated(own != null ? own : id, unsent, i),
                         element.getHeader(ReliableRedisConstants.SHARD_KEY, shardKey, String.class),
                         timeToLive(element, timeToLive), priority(element, priority),
@@ -402,8 +403,37 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
     }
 
     /** The message's CamelReliableRedisTimeToLive, else the fallback (the timeToLive option, or the exchange's). */
-    private static long timeToLive(Message message, long fallback) {
-        return message.getHeader(ReliableRedisConstants.TIME_TO_LIVE, fallback, Long.class);
+    private long timeToLive(Message message, long fallback) {
+        return millis(message, ReliableRedisConstants.TIME_TO_LIVE, fallback, NewMessage.MAX_TIME_TO_LIVE_MS);
+    }
+
+    /** The message's CamelReliableRedisDelay, else 0. */
+    private long delay(Message message) {
+        return millis(message, ReliableRedisConstants.DELAY, 0, NewMessage.MAX_DELAY_MS);
+    }
+
+    /**
+     * A header of ms, checked: a whole number from 0 to {@code max}, else the fallback when it is absent. Read as
+     * written, not with Camel's conversion, which turns NaN into null and 1.5 into 1.
+     */
+    private long millis(Message message, String header, long fallback, long max) {
+        Object value = message.getHeader(header);
+        if (value == null) {
+            return fallback;
+        }
+        BigDecimal millis;
+        try {
+            millis = new BigDecimal(value.toString().trim());
+        } catch (NumberFormatException e) {
+            millis = null;
+        }
+        if (millis == null || millis.signum() < 0 || millis.compareTo(BigDecimal.valueOf(max)) > 0
+                || millis.stripTrailingZeros().scale() > 0) {
+            throw new IllegalArgumentException(header + " must be a whole number of ms from 0 to " + max + " ("
+                    + Duration.ofMillis(max).toDays() + " days), was '" + value + "' (queue '"
+                    + getEndpoint().getQueueName() + "')");
+        }
+        return millis.longValueExact();
     }
 
     /** The message's CamelReliableRedisPriority, checked, else the fallback (the exchange's, or the default). */

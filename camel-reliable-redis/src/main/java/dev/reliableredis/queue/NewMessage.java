@@ -1,5 +1,6 @@
 package dev.reliableredis.queue;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -30,6 +31,10 @@ public final class NewMessage {
     public static final String GROUP_HEADER = "CamelReliableRedisGroupId";
     /** The longest group id, in characters (as Amazon SQS's MessageGroupId). */
     public static final int MAX_GROUP_ID_LENGTH = 128;
+    /** The longest delay: 14 days, as Amazon SQS's longest retention (docs/decisions.md). */
+    public static final long MAX_DELAY_MS = Duration.ofDays(14).toMillis();
+    /** The longest time to live: 14 days, as Amazon SQS's longest retention (docs/decisions.md). */
+    public static final long MAX_TIME_TO_LIVE_MS = Duration.ofDays(14).toMillis();
     /** The level of a message sent without a priority: JMS's default, the middle of 0 (lowest) to 9 (highest). */
     public static final int DEFAULT_PRIORITY = 4;
 
@@ -53,11 +58,13 @@ public final class NewMessage {
      *                 is a no-op
      * @param body     the body, stored and delivered byte for byte
      * @param headers  headers that travel with the message (String, Integer, Long, Double, Boolean or byte[] values)
-     * @param delayMs  deliver no sooner than this many ms after the enqueue (Redis server time); 0 for now
+     * @param delayMs  deliver no sooner than this many ms after the enqueue (Redis server time); 0 for now; at most
+     *                 {@link #MAX_DELAY_MS}
      * @param shardKey for a sharded queue: messages with the same shard key go to the same shard; null: the id picks
      *                 the shard
      * @param timeToLiveMs a message not claimed within this many ms of the enqueue (Redis server time) is never
-     *                     delivered but dead-lettered or dropped; 0: it lives until consumed
+     *                     delivered but dead-lettered or dropped; 0: it lives until consumed; at most
+     *                     {@link #MAX_TIME_TO_LIVE_MS}
      * @param priority     list mode: its priority level, 0 (lowest) to 9 (highest)
      * @param groupId      list mode: its FIFO message group, delivered one at a time in enqueue order; null: none. A
      *                     group id is the shard key, and a grouped message has no delay and the default priority
@@ -70,12 +77,13 @@ public final class NewMessage {
         if (id.isEmpty()) {
             throw new IllegalArgumentException("Message id must not be empty");
         }
-        if (delayMs < 0) {
-            throw new IllegalArgumentException("Delay must be 0 ms or more, was " + delayMs + " ms");
-        }
-        if (timeToLiveMs < 0) {
-            throw new IllegalArgumentException("Time to live must be 0 ms (none) or more, was " + timeToLiveMs
+        if (delayMs < 0 || delayMs > MAX_DELAY_MS) {
+            throw new IllegalArgumentException("Delay must be 0 to " + MAX_DELAY_MS + " ms (14 days), was " + delayMs
                                                + " ms");
+        }
+        if (timeToLiveMs < 0 || timeToLiveMs > MAX_TIME_TO_LIVE_MS) {
+            throw new IllegalArgumentException("Time to live must be 0 ms (none) to " + MAX_TIME_TO_LIVE_MS
+                                               + " ms (14 days), was " + timeToLiveMs + " ms");
         }
         if (priority < 0 || priority > 9) {
             throw new IllegalArgumentException("Priority must be 0 (lowest) to 9 (highest), was " + priority);

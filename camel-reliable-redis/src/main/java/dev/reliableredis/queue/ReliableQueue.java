@@ -21,6 +21,8 @@ public interface ReliableQueue {
     int MAX_BATCH = 1000;
     /** The most messages one browse reads: it reads them in one script call, which Redis serves alone. */
     int MAX_BROWSE = 1000;
+    /** The longest timed pause: 14 days, as the longest delay (docs/decisions.md); longer, pause until resumed. */
+    Duration MAX_PAUSE = Duration.ofDays(14);
 
     /** The queue's name. */
     String name();
@@ -217,8 +219,9 @@ public interface ReliableQueue {
     /**
      * Pauses the queue for every consumer of it in every JVM: once this returns, no claim takes a message until
      * {@link #resume()}, or until {@code duration} has passed (Redis time) when it is positive; zero pauses until
-     * resumed. A pause of a paused queue replaces it. Sends, lease extensions, acks, nacks and the reaper go on, and
-     * so do dead-letter consumers; a pause outlives consumer restarts. A sharded queue pauses every shard.
+     * resumed; longer than {@link #MAX_PAUSE} is refused. A pause of a paused queue replaces it. Sends, lease
+     * extensions, acks, nacks and the reaper go on, and so do dead-letter consumers; a pause outlives consumer
+     * restarts. A sharded queue pauses every shard.
      */
     void pause(Duration duration);
 

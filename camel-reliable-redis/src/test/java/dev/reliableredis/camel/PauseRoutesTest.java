@@ -112,6 +112,21 @@ class PauseRoutesTest extends CamelRedisTestBase {
         assertThat(paused("work")).isFalse();
     }
 
+    @Test
+    void aPauseOfMoreThanFourteenDaysOrNotAWholeNumberOfMillisecondsIsRefusedAndPausesNothing() {
+        for (Object bad : List.of(Long.MAX_VALUE, Duration.ofDays(14).toMillis() + 1, Double.NaN, 0.5, "a while")) {
+            Exchange refused = template.request(uri(), e -> {
+                e.getMessage().setHeader(ReliableRedisConstants.OPERATION, "pause");
+                e.getMessage().setHeader(ReliableRedisConstants.PAUSE_DURATION, bad);
+            });
+
+            assertThat(refused.getException()).as("pause of " + bad).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining(ReliableRedisConstants.PAUSE_DURATION).hasMessageContaining("'" + bad + "'")
+                    .hasMessageContaining("14 days");
+            assertThat(paused("work")).isFalse();
+        }
+    }
+
     private String uri() {
         return "reliable-redis:work?mode=" + mode;
     }

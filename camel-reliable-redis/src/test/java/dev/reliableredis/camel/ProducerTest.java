@@ -267,6 +267,48 @@ class ProducerTest extends CamelRedisTestBase {
     }
 
     @Test
+    void aDelayOrTimeToLiveOfMoreThanFourteenDaysFailsTheSendNamingTheHeaderAndStoresNothing() {
+        long fourteenDays = Duration.ofDays(14).toMillis();
+        for (String header : List.of(ReliableRedisConstants.DELAY, ReliableRedisConstants.TIME_TO_LIVE)) {
+            for (Object tooLong : List.of(Long.MAX_VALUE, fourteenDays + 1)) {
+                Exchange refused = template.request("reliable-redis:q?mode=" + mode, e -> {
+                    e.getMessage().setBody("forever");
+                    e.getMessage().setHeader(header, tooLong);
+                });
+
+                assertThat(refused.getException()).as(header + "=" + tooLong)
+                        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(header)
+                        .hasMessageContaining("'" + tooLong + "'").hasMessageContaining("14 days");
+            }
+        }
+        assertThat(stats("q")).containsEntry("ready", 0L).containsEntry("delayed", 0L);
+
+        send("q", "in two weeks", Map.of(ReliableRedisConstants.DELAY, fourteenDays,
+                ReliableRedisConstants.TIME_TO_LIVE, fourteenDays));
+        assertThat(stats("q")).containsEntry("delayed", 1L);
+    }
+
+    @Test
+    void aDelayOrTimeToLiveThatIsNotAWholeNumberOfMillisecondsFailsTheSendNamingIt() {
+        for (String header : List.of(ReliableRedisConstants.DELAY, ReliableRedisConstants.TIME_TO_LIVE)) {
+            for (Object bad : List.of(Double.NaN, 1.5, "soon", -1L)) {
+                Exchange refused = template.request("reliable-redis:q?mode=" + mode, e -> {
+                    e.getMessage().setBody("when?");
+                    e.getMessage().setHeader(header, bad);
+                });
+
+                assertThat(refused.getException()).as(header + "=" + bad)
+                        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(header)
+                        .hasMessageContaining("'" + bad + "'");
+            }
+        }
+        assertThat(stats("q")).containsEntry("ready", 0L).containsEntry("delayed", 0L);
+
+        send("q", "whole", Map.of(ReliableRedisConstants.DELAY, 2000.0, ReliableRedisConstants.TIME_TO_LIVE, "60000"));
+        assertThat(stats("q")).containsEntry("delayed", 1L);
+    }
+
+    @Test
     void travellingHeadersKeepTheirTypesAndCamelHeadersStayBehind() throws Exception {
         routes(new RouteBuilder() {
             public void configure() {

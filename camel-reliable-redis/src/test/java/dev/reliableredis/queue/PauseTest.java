@@ -118,4 +118,16 @@ class PauseTest extends QueueTestBase {
                 .hasMessageContaining("orders");
         assertThat(queue.stats().paused()).isFalse();
     }
+
+    @Test
+    void aPauseLongerThanFourteenDaysIsRefusedNamingTheQueueAndChangesNothing() {
+        assertThatThrownBy(() -> queue.pause(Duration.ofDays(14).plusMillis(1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at most 1209600000 ms")
+                .hasMessageContaining("orders");
+        assertThat(queue.stats().paused()).isFalse();
+
+        queue.pause(Duration.ofDays(14));
+        assertThat(queue.stats().paused()).isTrue();
+    }
 }

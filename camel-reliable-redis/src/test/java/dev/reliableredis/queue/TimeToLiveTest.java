@@ -115,6 +115,19 @@ class TimeToLiveTest extends QueueTestBase {
                 .hasMessageContaining("-1 ms");
     }
 
+    @Test
+    void aTimeToLiveOrADelayOfMoreThanFourteenDaysIsRefusedNamingIt() {
+        long fourteenDays = Duration.ofDays(14).toMillis();
+        assertThatThrownBy(() -> living("m1", fourteenDays + 1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Time to live").hasMessageContaining((fourteenDays + 1) + " ms");
+        assertThatThrownBy(() -> new NewMessage("m1", new byte[0], Map.of(), Long.MAX_VALUE))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Delay").hasMessageContaining(Long.MAX_VALUE + " ms");
+
+        assertThat(new NewMessage("m1", new byte[0], Map.of(), fourteenDays, null, fourteenDays).delayMs())
+                .isEqualTo(fourteenDays);
+    }
+
     private StreamQueue streamQueue(boolean dropExpired) {
         return streamQueue("orders", settings(60_000, 3, 100).withDropExpired(dropExpired), group("g", "c1"));
     }

@@ -116,11 +116,15 @@ public final class QueueCalls {
         }
     }
 
-    /** A pause's duration in ms, 0 for until resumed; a negative duration is refused, naming the queue. */
+    /** A pause's duration in ms, 0 for until resumed; a negative or too long one is refused, naming the queue. */
     public long pauseMillis(Duration duration) {
         if (duration.isNegative()) {
             throw new IllegalArgumentException("A pause lasts 0 (until resumed) or more ms, not " + duration.toMillis()
                     + " (queue '" + queue + "')");
+        }
+        if (duration.compareTo(ReliableQueue.MAX_PAUSE) > 0) {
+            throw new IllegalArgumentException("A timed pause lasts at most " + ReliableQueue.MAX_PAUSE.toMillis()
+                    + " ms (14 days; 0 pauses until resumed), not " + duration + " (queue '" + queue + "')");
         }
         return duration.toMillis();
     }
