@@ -1,5 +1,6 @@
 package dev.reliableredis.queue;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 /**
@@ -11,13 +12,37 @@ import java.time.Duration;
  */
 public record Failure(Lease lease, String reason, Duration retryAfter) {
 
+    /**
+     * The longest failure text kept, in UTF-8 bytes: an exception's message can carry a whole body, and the text is
+     * stored with every dead letter and sent back in a failed request's reply.
+     */
+    public static final int MAX_REASON_BYTES = 1024;
     private static final String RETRY_AFTER = "retry after";
+    private static final String CUT = "…";
 
     public Failure {
         if (retryAfter != null && retryAfter.isNegative()) {
             throw new IllegalArgumentException("A retry-after is 0 or more ms, not " + retryAfter.toMillis()
                     + " (message '" + lease.messageId() + "')");
         }
+        reason = reason == null ? null : cut(reason);
+    }
+
+    /** The text as kept: at most {@link #MAX_REASON_BYTES} of UTF-8, cut between characters, ending in … when cut. */
+    public static String cut(String text) {
+        // a char is at most 3 bytes of UTF-8 (a surrogate pair 4 for its two)
+        if (text.length() * 3 <= MAX_REASON_BYTES) {
+            return text;
+        }
+        byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
+        if (utf8.length <= MAX_REASON_BYTES) {
+            return text;
+        }
+        int end = MAX_REASON_BYTES - CUT.getBytes(StandardCharsets.UTF_8).length;
+        while ((utf8[end] & 0xC0) == 0x80) {
+            end--; // back to the first byte of the character that does not fit
+        }
+        return new String(utf8, 0, end, StandardCharsets.UTF_8) + CUT;
     }
 
     /** A failed delivery. */

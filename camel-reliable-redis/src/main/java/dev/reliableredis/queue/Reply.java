@@ -14,7 +14,8 @@ import dev.reliableredis.queue.internal.HeaderCodec;
  * @param correlationId which request it answers (see {@link ReplyTo})
  * @param body          the body, empty for an error
  * @param headers       the travelling headers, empty for an error
- * @param error         why the request failed, or null for a result
+ * @param error         why the request failed, or null for a result; cut as a dead letter's failure is
+ *                      ({@link Failure#cut})
  */
 public record Reply(String correlationId, byte[] body, Map<String, Object> headers, String error) {
 
@@ -26,6 +27,7 @@ public record Reply(String correlationId, byte[] body, Map<String, Object> heade
     public Reply {
         body = body == null ? new byte[0] : body;
         headers = Map.copyOf(headers);
+        error = error == null ? null : Failure.cut(error);
     }
 
     /** The reply of a request whose consumer dead-lettered it. */

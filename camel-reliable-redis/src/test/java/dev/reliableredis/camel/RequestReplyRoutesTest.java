@@ -1,5 +1,6 @@
 package dev.reliableredis.camel;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -100,6 +101,28 @@ class RequestReplyRoutesTest extends CamelRedisTestBase {
                 .hasMessageContaining("dead-lettered by the consumer of queue 'q'")
                 .hasMessageContaining("no such customer");
         awaitStats("q", 0, 0, 0, 1);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"list", "stream"})
+    void aLongFailureIsCutToOneKilobyteInTheErrorReplyAndTheDeadLetter(String mode) throws Exception {
+        this.mode = mode;
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:q?maxRetries=0&mode=" + mode).throwException(
+                        new IllegalStateException("no such customer: " + "x".repeat(100_000)));
+            }
+        });
+
+        Exchange reply = request(requests(""), "order 1");
+
+        assertThat(reply.getException()).isInstanceOf(RequestFailedException.class)
+                .hasMessageContaining("no such customer: xxx").hasMessageContaining("x…")
+                .hasMessageNotContaining("x".repeat(1024));
+        awaitStats("q", 0, 0, 0, 1);
+        String failure = failureOf("q", reply.getMessage().getHeader(ReliableRedisConstants.MESSAGE_ID, String.class));
+        assertThat(failure).startsWith(IllegalStateException.class.getName() + ": no such customer").endsWith("x…");
+        assertThat(failure.getBytes(StandardCharsets.UTF_8)).hasSize(1024);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.reliableredis.queue;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
@@ -181,6 +182,20 @@ class BrowseTest extends QueueTestBase {
         assertThat(q.browse(QueueSection.DEAD, 10)).extracting(BrowsedMessage::messageId)
                 .containsExactlyInAnyOrder("d0", "d1", "d2");
         assertThat(q.browse(QueueSection.INFLIGHT, 10)).isEmpty();
+    }
+
+    @Test
+    void aFailureIsKeptUpToOneKilobyteOfUtf8CutBetweenCharacters() {
+        ReliableQueue q = orders(30_000, 0, 60_000);
+        q.enqueue(message("d0", "x0"));
+        Delivery d = q.claim(1).get(0);
+        String reason = "x" + "é".repeat(5_000);
+
+        q.nack(List.of(new Failure(d.lease(), reason)));
+
+        String kept = q.browse(QueueSection.DEAD, 1).get(0).failure();
+        assertThat(kept.getBytes(StandardCharsets.UTF_8)).hasSize(1024);
+        assertThat(kept).startsWith("xé").endsWith("é…");
     }
 
     @Test
