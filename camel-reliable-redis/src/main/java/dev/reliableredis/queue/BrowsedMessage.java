@@ -1,5 +1,6 @@
 package dev.reliableredis.queue;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -9,7 +10,8 @@ import java.util.Map;
  * @param section    where it is
  * @param body       the body bytes as enqueued
  * @param fields     stream mode, an entry written by another program: its field map (which is the body); else null
- * @param headers    the travelling headers decoded as for deliveries (HeaderCodec); empty map when none or unreadable
+ * @param headers    the travelling headers decoded as for deliveries (HeaderCodec); empty map when none or unreadable.
+ *                   A request's {@link ReplyTo#HEADER} is left out
  * @param age        ms since it was enqueued (Redis server time)
  * @param deliveries how many times it has been delivered so far
  * @param leaseAge   INFLIGHT: ms since its lease was taken or last extended; else -1
@@ -21,4 +23,12 @@ import java.util.Map;
 public record BrowsedMessage(String messageId, QueueSection section, byte[] body, Map<String, String> fields,
         Map<String, Object> headers, long age, int deliveries, long leaseAge, long dueIn, String failure,
         String owner) {
+
+    public BrowsedMessage {
+        // the requester's inbox and correlation id: enough to answer in its place, so never shown
+        if (headers.containsKey(ReplyTo.HEADER)) {
+            headers = new LinkedHashMap<>(headers);
+            headers.remove(ReplyTo.HEADER);
+        }
+    }
 }

@@ -62,6 +62,20 @@ class BrowseEndpointTest extends CamelRedisTestBase {
     }
 
     @Test
+    void aWaitingRequestIsShownWithoutItsReplyAddress() {
+        template.asyncRequestBody("reliable-redis:q?requestReply=true&requestTimeout=5000&mode=" + mode, "question");
+        awaitStats("q", 1, 0, 0, 0);
+
+        List<Exchange> waiting = context.getEndpoint("reliable-redis:q?mode=" + mode, BrowsableEndpoint.class)
+                .getExchanges();
+
+        assertThat(waiting).singleElement().satisfies(e -> {
+            assertThat(e.getIn().getBody(String.class)).isEqualTo("question");
+            assertThat(e.getIn().getHeaders()).doesNotContainKey("CamelReliableRedisReplyTo");
+        });
+    }
+
+    @Test
     void aBrowseLimitOutOfRangeIsRefusedWithItsName() {
         assertThatThrownBy(() -> context.getEndpoint("reliable-redis:q?mode=" + mode + "&browseLimit=1001"))
                 .hasStackTraceContaining("browseLimit must be between 1 and 1000, was 1001");

@@ -199,6 +199,17 @@ class BrowseTest extends QueueTestBase {
     }
 
     @Test
+    void aRequestsReplyAddressIsNotShownButStillDelivered() {
+        ReliableQueue q = orders(30_000, 3, 1000);
+        String replyTo = new ReplyTo("inbox", "c1", 1000).header();
+        q.enqueue(new NewMessage("r1", "question".getBytes(), Map.of("n", 7L, ReplyTo.HEADER, replyTo), 0));
+
+        assertThat(q.browse(QueueSection.READY, 10)).singleElement()
+                .satisfies(m -> assertThat(m.headers()).isEqualTo(Map.of("n", 7L)));
+        assertThat(q.claim(1).get(0).headers()).containsEntry(ReplyTo.HEADER, replyTo);
+    }
+
+    @Test
     void unreadableHeadersComeBackAsNone() {
         ReliableQueue q = orders(30_000, 3, 1000);
         if (streamMode()) {
