@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import dev.reliableredis.queue.Claimant;
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
+import dev.reliableredis.queue.OneLine;
 import dev.reliableredis.queue.QueueException;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.ReplyTo;
@@ -86,7 +87,7 @@ public class ReliableRedisConsumer extends DefaultConsumer implements ShutdownAw
         } catch (QueueException redisDown) {
             // a route whose Redis is down still starts; each consumer thread checks before its first claim
             LOG.debug("The shard count of queue '{}' is checked once Redis answers: {}", endpoint.getQueueName(),
-                    redisDown.getMessage());
+                    OneLine.of(redisDown.getMessage()));
         }
         queue = configuration.isConsumeDeadLetters() ? endpoint.queue().deadLetters() : endpoint.queue();
         // health checks are optional: only when the application has a health check registry. Camel's route check
@@ -219,7 +220,7 @@ public class ReliableRedisConsumer extends DefaultConsumer implements ShutdownAw
                     new SettleOnCompletion(settler, delivery.lease(), held, requester(delivery), getEndpoint()));
             getProcessor().process(exchange);
         } catch (Exception e) {
-            getExceptionHandler().handleException("Error processing message '" + delivery.messageId()
+            getExceptionHandler().handleException("Error processing message '" + OneLine.of(delivery.messageId())
                                                   + "' of queue '" + queue.name() + "'", exchange, e);
         } finally {
             if (exchange != null) {
@@ -239,8 +240,8 @@ public class ReliableRedisConsumer extends DefaultConsumer implements ShutdownAw
         try {
             return ReplyTo.of(delivery.headers());
         } catch (IllegalArgumentException e) {
-            LOG.warn("Message '{}' of queue '{}' is settled without a reply: {}", delivery.messageId(), queue.name(),
-                    e.getMessage());
+            LOG.warn("Message '{}' of queue '{}' is settled without a reply: {}", OneLine.of(delivery.messageId()),
+                    queue.name(), OneLine.of(e.getMessage()));
             return null;
         }
     }
@@ -256,7 +257,7 @@ public class ReliableRedisConsumer extends DefaultConsumer implements ShutdownAw
         try {
             queue.leave();
         } catch (RuntimeException e) {
-            LOG.debug("Consumer of queue '{}' could not leave it: {}", queue.name(), e.getMessage());
+            LOG.debug("Consumer of queue '{}' could not leave it: {}", queue.name(), OneLine.of(e.getMessage()));
         }
     }
 

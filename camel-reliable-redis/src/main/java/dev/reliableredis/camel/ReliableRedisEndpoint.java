@@ -12,6 +12,7 @@ import java.util.function.ToLongFunction;
 import dev.reliableredis.queue.BrowsedMessage;
 import dev.reliableredis.queue.Credentials;
 import dev.reliableredis.queue.NewMessage;
+import dev.reliableredis.queue.OneLine;
 import dev.reliableredis.queue.QueueSection;
 import dev.reliableredis.queue.QueueStats;
 import dev.reliableredis.queue.Queues;
@@ -435,7 +436,8 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
                 headers.put(name, value);
             } else {
                 LOG.debug("Header '{}' of type {} does not travel: only String, Integer, Long, Double, Boolean "
-                          + "and byte[] values do", name, value == null ? "null" : value.getClass().getName());
+                          + "and byte[] values do", OneLine.of(name),
+                        value == null ? "null" : value.getClass().getName());
             }
         });
         return headers;

@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeoutException;
 
 import dev.reliableredis.queue.NewMessage;
+import dev.reliableredis.queue.OneLine;
 import dev.reliableredis.queue.QueueException;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.Reply;
@@ -136,7 +137,7 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
             getEndpoint().checkShardCount();
         } catch (QueueException redisFailed) {
             LOG.debug("The shard count of queue '{}' was not checked: {}", getEndpoint().getQueueName(),
-                    redisFailed.getMessage());
+                    OneLine.of(redisFailed.getMessage()));
         }
     }
 
@@ -450,7 +451,8 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
         for (int i = 0; i < ids.size(); i++) {
             if (!enqueued.get(i)) {
                 LOG.info("Message '{}' is already known to queue '{}' (queued, delayed, in flight, dead, or acked "
-                         + "within the idempotency window): the send was a no-op", ids.get(i), queue.name());
+                         + "within the idempotency window): the send was a no-op", OneLine.of(ids.get(i)),
+                        queue.name());
             }
         }
     }

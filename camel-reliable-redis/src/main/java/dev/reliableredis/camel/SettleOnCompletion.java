@@ -5,6 +5,7 @@ import java.util.List;
 
 import dev.reliableredis.queue.HandOff;
 import dev.reliableredis.queue.Lease;
+import dev.reliableredis.queue.OneLine;
 import dev.reliableredis.queue.ReplyTo;
 import dev.reliableredis.queue.runtime.Settler;
 import org.apache.camel.Exchange;
@@ -89,7 +90,8 @@ final class SettleOnCompletion implements Synchronization {
         }
         if (millis == null || millis < 0) {
             LOG.warn("The header {} of message '{}' is '{}', not a number of ms of 0 or more: the message is settled as "
-                     + "if it were not set", ReliableRedisConstants.RETRY_AFTER, lease.messageId(), value);
+                     + "if it were not set", ReliableRedisConstants.RETRY_AFTER, OneLine.of(lease.messageId()),
+                    OneLine.of(value));
             return null;
         }
         return Duration.ofMillis(millis);

@@ -31,10 +31,10 @@ final class RedisSettingsCheck {
             List<String> problems = problems(config(redis, "maxmemory-policy"), config(redis, "appendonly"),
                     config(redis, "save"));
             if (!problems.isEmpty() && WARNED.add(server)) {
-                problems.forEach(problem -> LOG.warn("Redis ({}): {}", server, problem));
+                problems.forEach(problem -> LOG.warn("Redis ({}): {}", OneLine.of(server), OneLine.of(problem)));
             }
         } catch (RedisException e) {
-            LOG.debug("Cannot check the Redis settings: {}", e.getMessage());
+            LOG.debug("Cannot check the Redis settings: {}", OneLine.of(e.getMessage()));
         }
     }
 

@@ -89,7 +89,7 @@ public final class ReplyInbox implements AutoCloseable {
                 }
                 if (failures++ == 0) {
                     LOG.warn("The reply inbox of queue '{}' cannot read from Redis, retrying with backoff: {}", queue,
-                            e.getMessage());
+                            OneLine.of(e.getMessage()));
                 }
                 connection = close(connection);
                 if (!pause(CallBackoff.after(failures))) {
@@ -106,13 +106,13 @@ public final class ReplyInbox implements AutoCloseable {
             reply = Reply.decode(stored);
         } catch (IllegalArgumentException e) {
             LOG.warn("A reply in the inbox of queue '{}' was dropped: it is not one this component wrote ({})", queue,
-                    e.getMessage());
+                    OneLine.of(e.getMessage()));
             return;
         }
         CompletableFuture<Reply> request = waiting.remove(reply.correlationId());
         if (request == null) {
             LOG.debug("A reply to request '{}' of queue '{}' came after its requester stopped waiting; dropped",
-                    reply.correlationId(), queue);
+                    OneLine.of(reply.correlationId()), queue);
         } else {
             request.complete(reply);
         }

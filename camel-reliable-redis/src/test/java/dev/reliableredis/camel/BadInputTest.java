@@ -106,6 +106,27 @@ class BadInputTest extends CamelRedisTestBase {
     }
 
     @Test
+    void idsAndHeaderValuesWithLineBreaksAreLoggedOnOneLine() throws Exception {
+        String forged = "forged-" + mode + "\nFORGED\r\u0085\u2028\u2029 line";
+        String escaped = "forged-" + mode + "\\nFORGED\\r\\u0085\\u2028\\u2029 line";
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:q?mode=" + mode).process(received::add)
+                        .setHeader(ReliableRedisConstants.RETRY_AFTER, constant("soon\u2028FORGED"));
+            }
+        });
+        send("q", "first", Map.of(ReliableRedisConstants.DEDUPLICATION_ID, forged));
+        send("q", "again", Map.of(ReliableRedisConstants.DEDUPLICATION_ID, forged));
+
+        awaitReceived(1);
+        await().untilAsserted(() -> assertThat(TestLog.text())
+                .contains("Message '" + escaped + "' is already known to queue 'q'")
+                .contains("The header " + ReliableRedisConstants.RETRY_AFTER + " of message '" + escaped
+                          + "' is 'soon\\u2028FORGED'"));
+        assertThat(TestLog.text()).doesNotContain(forged).doesNotContain("soon\u2028FORGED");
+    }
+
+    @Test
     void aKeyOfTheWrongTypeStopsThatQueueOnlyAndConsumptionResumesOnceItIsRepaired() throws Exception {
         String broken = key("q", streamMode() ? "stream" : "ready");
         raw.set(broken, "garbage");

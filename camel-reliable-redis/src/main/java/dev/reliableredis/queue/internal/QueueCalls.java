@@ -12,6 +12,7 @@ import java.util.function.Supplier;
 
 import dev.reliableredis.queue.Failure;
 import dev.reliableredis.queue.Lease;
+import dev.reliableredis.queue.OneLine;
 import dev.reliableredis.queue.QueueException;
 import dev.reliableredis.queue.QueueSettings;
 import dev.reliableredis.queue.RedisGateway;
@@ -134,8 +135,8 @@ public final class QueueCalls {
         try {
             return HeaderCodec.decode(json);
         } catch (IllegalArgumentException e) {
-            LOG.warn("Message '{}' of queue '{}' is delivered without its headers: {}", messageId, queue,
-                    e.getMessage());
+            LOG.warn("Message '{}' of queue '{}' is delivered without its headers: {}", OneLine.of(messageId), queue,
+                    OneLine.of(e.getMessage()));
             return Map.of();
         }
     }

@@ -9,6 +9,7 @@ import dev.reliableredis.queue.CallBackoff;
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.Lease;
+import dev.reliableredis.queue.OneLine;
 import dev.reliableredis.queue.ReliableQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -103,7 +104,7 @@ public final class BatchLoop implements Runnable {
             waiting--;
             if (!leases.holds(delivery.lease())) {
                 LOG.warn("Skipped message '{}' of queue '{}': its lease was lost while it waited behind its batch",
-                        delivery.messageId(), queue.name());
+                        OneLine.of(delivery.messageId()), queue.name());
                 continue;
             }
             runner.run(delivery, i, batch.size());

@@ -9,6 +9,7 @@ import java.util.function.BiConsumer;
 import java.util.function.Predicate;
 
 import dev.reliableredis.queue.Credentials;
+import dev.reliableredis.queue.OneLine;
 import dev.reliableredis.queue.QueueException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -110,7 +111,7 @@ public final class OutageReport {
                 try {
                     handler.accept(message, cause);
                 } catch (RuntimeException e) {
-                    LOG.warn("{} (the exception handler failed too: {})", message, e.getMessage(), cause);
+                    LOG.warn("{} (the exception handler failed too: {})", message, OneLine.of(e.getMessage()), cause);
                 }
             });
         } catch (RejectedExecutionException stopped) {
@@ -145,7 +146,7 @@ public final class OutageReport {
     }
 
     private static String reasonOf(Throwable cause) {
-        return Credentials.mask(describe(cause));
+        return OneLine.of(Credentials.mask(describe(cause)));
     }
 
     /**

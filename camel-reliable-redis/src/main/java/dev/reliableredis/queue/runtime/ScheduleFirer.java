@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.reliableredis.camel.ReliableRedisConstants;
 import dev.reliableredis.queue.NewMessage;
+import dev.reliableredis.queue.OneLine;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.ScheduleFired;
 import dev.reliableredis.queue.ScheduleState;
@@ -82,7 +83,7 @@ public final class ScheduleFirer {
         declared = true;
         if (before != null && !before.equals(cron)) {
             LOG.warn("The schedule of queue '{}' was '{}' in Redis; this consumer replaced it with '{}'", queue.name(),
-                    before, cron);
+                    OneLine.of(before), cron);
         }
     }
 
@@ -131,7 +132,7 @@ public final class ScheduleFirer {
     private void warnOnce(String warning) {
         if (!warning.equals(warned)) {
             warned = warning;
-            LOG.warn(warning);
+            LOG.warn("{}", OneLine.of(warning));
         }
     }
 

@@ -12,6 +12,7 @@ import dev.reliableredis.queue.CallBackoff;
 import dev.reliableredis.queue.Failure;
 import dev.reliableredis.queue.HandOff;
 import dev.reliableredis.queue.Lease;
+import dev.reliableredis.queue.OneLine;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.ReplicaWait;
 import dev.reliableredis.queue.Reply;
@@ -98,7 +99,7 @@ public final class Settler {
         return batcher.reply(requester, Reply.failed(requester.correlationId(), error)).handle((done, failed) -> {
             if (failed != null) {
                 LOG.warn("The error reply to request '{}' of queue '{}' did not reach Redis; its requester times out: "
-                         + "{}", lease.messageId(), queue, failed.getMessage());
+                         + "{}", OneLine.of(lease.messageId()), queue, OneLine.of(failed.getMessage()));
             }
             return settled;
         });
@@ -156,7 +157,7 @@ public final class Settler {
         if (wasFailing && recovered() == 0) {
             outage.idle("settle");
         }
-        LOG.warn(warning, lease.messageId(), queue);
+        LOG.warn(warning, OneLine.of(lease.messageId()), queue);
     }
 
     private synchronized void failed() {
@@ -174,13 +175,14 @@ public final class Settler {
         if (result == Settled.REFUSED) {
             if (failedAttempts == 0) {
                 LOG.warn("The {} of message '{}' of queue '{}' was refused: its lease had expired and the message was "
-                         + "returned or claimed again", operation, lease.messageId(), queue);
+                         + "returned or claimed again", operation, OneLine.of(lease.messageId()), queue);
             } else {
                 LOG.warn("The retried {} of message '{}' of queue '{}' was refused: an earlier attempt whose answer "
-                         + "was lost carried it out, or its lease had expired", operation, lease.messageId(), queue);
+                         + "was lost carried it out, or its lease had expired", operation,
+                        OneLine.of(lease.messageId()), queue);
             }
         } else if (result == Settled.DEAD_LETTERED) {
-            LOG.debug("Message '{}' of queue '{}' moved to the dead letters", lease.messageId(), queue);
+            LOG.debug("Message '{}' of queue '{}' moved to the dead letters", OneLine.of(lease.messageId()), queue);
         }
     }
 
@@ -193,7 +195,8 @@ public final class Settler {
         long acked = results.stream().filter(result -> result == Settled.ACKED).count();
         if (acked > 0) {
             LOG.warn("{} acks of queue '{}' are done on the master but not known to be replicated or on disk: {}; if "
-                     + "the master fails before they are, their messages are delivered again", acked, queue, why);
+                     + "the master fails before they are, their messages are delivered again", acked, queue,
+                    OneLine.of(why));
             activity.add(Count.UNREPLICATED_ACKS, acked);
         }
     }
@@ -216,7 +219,7 @@ public final class Settler {
             for (Lease lease : extension.lost()) {
                 LOG.warn("The lease of message '{}' of queue '{}' was lost before its exchange finished; the message "
                          + "may be processed twice (or, if it was waiting behind its batch, it is skipped)",
-                        lease.messageId(), queue);
+                        OneLine.of(lease.messageId()), queue);
             }
         } catch (RuntimeException e) {
             if (!stopped) {

@@ -4,6 +4,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 import dev.reliableredis.queue.CallBackoff;
+import dev.reliableredis.queue.OneLine;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,7 +53,7 @@ final class FailingShards {
         retryAt.set(shard, System.nanoTime() + CallBackoff.after(failed).toNanos());
         if (failed == 1) {
             LOG.warn("Shard {} of queue '{}' failed; claims pass over it, trying it again with backoff, while the "
-                     + "other shards are consumed: {}", shard, queue, cause.getMessage());
+                     + "other shards are consumed: {}", shard, queue, OneLine.of(cause.getMessage()));
         }
     }
 

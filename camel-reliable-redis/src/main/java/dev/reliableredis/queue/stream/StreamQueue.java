@@ -21,6 +21,7 @@ import dev.reliableredis.queue.HandOff;
 import dev.reliableredis.queue.Hold;
 import dev.reliableredis.queue.Lease;
 import dev.reliableredis.queue.NewMessage;
+import dev.reliableredis.queue.OneLine;
 import dev.reliableredis.queue.QueueException;
 import dev.reliableredis.queue.QueueSchedule;
 import dev.reliableredis.queue.QueueSection;
@@ -583,10 +584,11 @@ public final class StreamQueue implements ReliableQueue {
         try {
             redis.commands().xgroupCreate(XReadArgs.StreamOffset.from(source(), start), bytes(options.group()),
                     XGroupCreateArgs.Builder.mkstream());
-            LOG.info("Created consumer group '{}' on stream '{}' of queue '{}', starting at '{}'", options.group(),
-                    text(source()), name, start);
+            LOG.info("Created consumer group '{}' on stream '{}' of queue '{}', starting at '{}'",
+                    OneLine.of(options.group()), OneLine.of(text(source())), name, start);
         } catch (RedisBusyException e) {
-            LOG.debug("Consumer group '{}' on '{}' exists already", options.group(), text(source()));
+            LOG.debug("Consumer group '{}' on '{}' exists already", OneLine.of(options.group()),
+                    OneLine.of(text(source())));
         }
     }
 
