@@ -4,10 +4,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.reliableredis.queue.OneLine;
 
 /**
  * The start of a message body as text for the page: decoded as UTF-8 (bytes that are not UTF-8 become U+FFFD),
- * control characters other than line breaks and tabs replaced too, at most {@link #MAX_CHARACTERS} characters.
+ * control characters and line separators other than LF and tab replaced too (those {@link OneLine} escapes in a
+ * log line), at most {@link #MAX_CHARACTERS} characters. Not for a log line: a logged value goes through
+ * {@link OneLine#of}, which keeps no line break at all.
  *
  * @param text      the preview
  * @param truncated whether the body goes on
@@ -33,7 +36,7 @@ record BodyPreview(String text, boolean truncated) {
         String shown = truncated ? text.substring(0, text.offsetByCodePoints(0, MAX_CHARACTERS)) : text;
         StringBuilder clean = new StringBuilder(shown.length());
         shown.codePoints().forEach(c -> clean.appendCodePoint(
-                Character.isISOControl(c) && c != '\n' && c != '\t' ? '\uFFFD' : c));
+                OneLine.escaped(c) && c != '\n' && c != '\t' ? '\uFFFD' : c));
         return new BodyPreview(clean.toString(), truncated);
     }
 

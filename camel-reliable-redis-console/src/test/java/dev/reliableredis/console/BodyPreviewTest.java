@@ -31,6 +31,13 @@ class BodyPreviewTest {
     }
 
     @Test
+    void replacesEveryLineBreakButLineFeedTheUnicodeSeparatorsIncluded() {
+        BodyPreview preview = BodyPreview.ofText("a\rb\u0085c\u2028d\u2029e\u000bf\fg\nh");
+
+        assertThat(preview.text()).isEqualTo("a\uFFFDb\uFFFDc\uFFFDd\uFFFDe\uFFFDf\uFFFDg\nh");
+    }
+
+    @Test
     void showsTheFieldsOfAnEntryAnotherProgramWroteAsJson() {
         Map<String, String> fields = new LinkedHashMap<>();
         fields.put("order_id", "7");
