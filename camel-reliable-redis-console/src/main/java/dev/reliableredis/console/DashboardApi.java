@@ -21,8 +21,8 @@ final class DashboardApi {
      * the queues found are read afresh on every poll. A queue created meanwhile shows up this much later.
      */
     private static final Duration DISCOVERY_REUSE = Duration.ofSeconds(30);
-    /** The longest timed pause: longer is a typing slip (minutes taken for ms), and 0 pauses until resumed. */
-    static final Duration MAX_PAUSE = Duration.ofDays(30);
+    /** The longest timed pause, the engine's: longer is a typing slip, and 0 pauses until resumed. */
+    static final Duration MAX_PAUSE = ReliableQueue.MAX_PAUSE;
     /** The most messages shown per section: the oldest, as browse returns them. */
     static final int MAX_ROWS = 50;
 

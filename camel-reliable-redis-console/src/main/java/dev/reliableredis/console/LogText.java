@@ -1,9 +1,10 @@
 package dev.reliableredis.console;
 
+import dev.reliableredis.queue.OneLine;
+
 /**
- * Values from a request or from Redis (message ids, group names, failures) as they go into a log line: every line
- * break (CR, LF, NEL, U+2028, U+2029) and other control character is written as its {@code \}{@code uXXXX} escape,
- * so that no value can start a line of its own and pass for one the dashboard wrote; at most
+ * Values from a request or from Redis (message ids, group names, failures) as they go into a log line: on one line
+ * ({@link OneLine}), so that no value can start a line of its own and pass for one the dashboard wrote, and at most
  * {@value #MAX_CHARACTERS} characters, then {@code …}.
  */
 final class LogText {
@@ -16,19 +17,9 @@ final class LogText {
     }
 
     static String of(String value) {
-        if (value == null) {
-            return "null";
-        }
-        StringBuilder line = new StringBuilder(Math.min(value.length(), MAX_CHARACTERS) + 8);
-        value.codePoints().limit(MAX_CHARACTERS).forEach(c -> {
-            if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
-                line.append(String.format("\\u%04X", c));
-            } else {
-                line.appendCodePoint(c);
-            }
-        });
-        return value.codePointCount(0, value.length()) > MAX_CHARACTERS ? line.append('…').toString()
-                : line.toString();
+        String line = OneLine.of(value);
+        return line.codePointCount(0, line.length()) > MAX_CHARACTERS
+                ? line.substring(0, line.offsetByCodePoints(0, MAX_CHARACTERS)) + "…" : line;
     }
 
     /**

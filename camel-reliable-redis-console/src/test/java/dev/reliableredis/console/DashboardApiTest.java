@@ -370,9 +370,9 @@ class DashboardApiTest {
         assertThat(redrive.statusCode()).isEqualTo(200);
         assertThat(purge.statusCode()).isEqualTo(500);
         String log = Files.readString(TEST_LOG, StandardCharsets.UTF_8);
-        assertThat(log).contains("Dashboard redrove the dead letter 'm\\u000A" + forged
-                                 + "\\u000D\\u0085\\u2028\\u2029end' of queue 'orders'")
-                .contains("g\\u000A" + forged.replace("99", "77"))
+        assertThat(log).contains("Dashboard redrove the dead letter 'm\\n" + forged
+                                 + "\\r\\u0085\\u2028\\u2029end' of queue 'orders'")
+                .contains("g\\n" + forged.replace("99", "77"))
                 .doesNotContain("\n" + forged).doesNotContain("\n" + forged.replace("99", "77"))
                 .doesNotContain("\u0085").doesNotContain("\u2028").doesNotContain("\u2029");
         assertThat(log.lines()).noneMatch(line -> line.startsWith("Dashboard"));
