@@ -3,8 +3,8 @@ package dev.reliableredis.camel;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import java.util.StringJoiner;
 
-import dev.reliableredis.queue.Credentials;
 import dev.reliableredis.queue.RedisGateway;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SslOptions;
@@ -24,17 +24,9 @@ final class RedisUris {
      * {@code redis://host1:7000,host2:7000}. Errors never show the password.
      */
     static List<RedisURI> parse(String redisUri, String username, String password) {
-        List<RedisURI> nodes;
-        try {
-            nodes = isNodeList(redisUri)
-                    ? RedisClusterURIUtil.toRedisURIs(URI.create(redisUri))
-                    : List.of(RedisURI.create(redisUri));
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException(
-                    "redisUri '" + Credentials.mask(redisUri) + "' is not a valid Redis URI");
-        }
+        List<RedisURI> nodes = nodes(redisUri);
         if (nodes.size() > 1 && databaseOf(redisUri) != 0) {
-            throw new IllegalArgumentException("redisUri '" + Credentials.mask(redisUri)
+            throw new IllegalArgumentException("redisUri '" + describe(nodes) + "/" + databaseOf(redisUri)
                     + "' names a Redis Cluster, which has no database but 0, and database " + databaseOf(redisUri));
         }
         if (password != null) {
@@ -45,6 +37,63 @@ final class RedisUris {
             throw new IllegalArgumentException("username is set but password is not");
         }
         return nodes;
+    }
+
+    /**
+     * The option for a text: what it connects to, described from the parsed URI without its user info; where it
+     * does not parse, the text with everything from {@code ://} to its last {@code @} masked.
+     */
+    static String describe(String redisUri) {
+        try {
+            return describe(nodes(redisUri));
+        } catch (IllegalArgumentException e) {
+            return withoutUserInfo(redisUri);
+        }
+    }
+
+    private static List<RedisURI> nodes(String redisUri) {
+        if (redisUri != null && redisUri.lastIndexOf('@') > authorityEnd(redisUri)) {
+            // Lettuce would read the password's start as the host, and connect there or fail on it
+            throw new IllegalArgumentException("redisUri '" + withoutUserInfo(redisUri)
+                    + "' has a password (or user name) holding /, ? or #: write them percent-encoded"
+                    + " (%2F, %3F, %23), or give the password in the option password");
+        }
+        try {
+            return isNodeList(redisUri)
+                    ? RedisClusterURIUtil.toRedisURIs(URI.create(redisUri))
+                    : List.of(RedisURI.create(redisUri));
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("redisUri '" + withoutUserInfo(redisUri) + "' is not a valid Redis URI");
+        }
+    }
+
+    private static String describe(List<RedisURI> nodes) {
+        if (nodes.size() > 1) {
+            StringJoiner hosts = new StringJoiner(",", (nodes.get(0).isSsl() ? "rediss" : "redis") + "://", "");
+            nodes.forEach(node -> hosts.add(node.getHost() + ":" + node.getPort()));
+            return hosts.toString();
+        }
+        RedisURI uri = nodes.get(0);
+        String database = uri.getDatabase() != 0 ? "/" + uri.getDatabase() : "";
+        if (uri.getSocket() != null) {
+            return "redis-socket://" + uri.getSocket() + database;
+        }
+        if (!uri.getSentinels().isEmpty()) {
+            StringJoiner sentinels = new StringJoiner(",", (uri.isSsl() ? "rediss" : "redis") + "-sentinel://", "");
+            uri.getSentinels().forEach(sentinel -> sentinels.add(sentinel.getHost() + ":" + sentinel.getPort()));
+            return sentinels + database + "#" + uri.getSentinelMasterId();
+        }
+        return (uri.isSsl() ? "rediss" : "redis") + "://" + uri.getHost() + ":" + uri.getPort() + database;
+    }
+
+    private static String withoutUserInfo(String redisUri) {
+        int userInfoEnd = redisUri == null ? -1 : redisUri.lastIndexOf('@');
+        if (userInfoEnd < 0) {
+            return redisUri;
+        }
+        int userInfoStart = redisUri.indexOf("://") + 3;
+        return (userInfoStart > 2 && userInfoStart <= userInfoEnd ? redisUri.substring(0, userInfoStart) : "")
+               + "xxxxxx" + redisUri.substring(userInfoEnd);
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.reliableredis.camel;
 
 import java.util.Map;
 
+import dev.reliableredis.queue.Credentials;
 import dev.reliableredis.queue.QueueStats;
 import dev.reliableredis.queue.runtime.OutageReport;
 import org.apache.camel.health.HealthCheckResultBuilder;
@@ -45,7 +46,7 @@ final class ReliableRedisConsumerHealthCheck extends AbstractHealthCheck {
                             + ": " + outage.reason());
             builder.detail("outage.since", outage.started().toString());
             builder.detail("outage.failedAttempts", outage.failedAttempts());
-            builder.error(outage.cause());
+            builder.error(Credentials.mask(outage.cause()));
             return;
         }
         if (!state.reached()) {

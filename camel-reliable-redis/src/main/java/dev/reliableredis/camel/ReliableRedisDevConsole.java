@@ -13,7 +13,6 @@ import org.apache.camel.Route;
 import org.apache.camel.spi.annotations.DevConsole;
 import org.apache.camel.support.PatternHelper;
 import org.apache.camel.support.console.AbstractDevConsole;
-import org.apache.camel.util.URISupport;
 import org.apache.camel.util.json.JsonObject;
 
 /**
@@ -137,7 +136,7 @@ public class ReliableRedisDevConsole extends AbstractDevConsole {
     private Map<String, Object> describe(ReliableRedisEndpoint endpoint) {
         ReliableRedisConfiguration configuration = endpoint.getConfiguration();
         JsonObject json = new JsonObject();
-        json.put("uri", Credentials.mask(URISupport.sanitizeUri(endpoint.getEndpointUri())));
+        json.put("uri", endpoint.toString());
         json.put("queue", endpoint.getQueueName());
         json.put("mode", configuration.getMode());
         try {

@@ -1,16 +1,17 @@
 package dev.reliableredis.camel;
 
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.StringJoiner;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
 
 import dev.reliableredis.queue.BrowsedMessage;
-import dev.reliableredis.queue.Credentials;
 import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.OneLine;
 import dev.reliableredis.queue.QueueSection;
@@ -48,6 +49,7 @@ import org.apache.camel.spi.UriEndpoint;
 import org.apache.camel.spi.UriParam;
 import org.apache.camel.spi.UriPath;
 import org.apache.camel.support.DefaultEndpoint;
+import org.apache.camel.util.URISupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,6 +65,7 @@ import org.slf4j.LoggerFactory;
 public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilterStrategyAware, BrowsableEndpoint {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReliableRedisEndpoint.class);
+    private static final ReliableRedisEndpointUriFactory URI_FACTORY = new ReliableRedisEndpointUriFactory();
 
     @UriPath(description = "The queue name: letters, digits and . _ : - (at most 200 characters).")
     @Metadata(required = true)
@@ -481,8 +484,29 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
         this.headerFilterStrategy = headerFilterStrategy;
     }
 
+    /**
+     * The endpoint URI with its secret options masked and redisUri described from the parsed URI: Camel's own
+     * sanitizing finds a password by a pattern, which some passwords slip through.
+     */
     @Override
     public String toString() {
-        return Credentials.mask(super.toString());
+        String uri = getEndpointUri();
+        int query = uri.indexOf('?');
+        if (query < 0) {
+            return uri;
+        }
+        Map<String, Object> options;
+        try {
+            options = URISupport.parseQuery(uri.substring(query + 1), true, true);
+        } catch (URISyntaxException e) {
+            return uri.substring(0, query);
+        }
+        for (String secret : URI_FACTORY.secretPropertyNames()) {
+            options.computeIfPresent(secret, (name, value) -> name.equals("redisUri")
+                    ? RedisUris.describe(configuration.getRedisUri()) : "xxxxxx");
+        }
+        StringJoiner text = new StringJoiner("&", uri.substring(0, query + 1), "");
+        options.forEach((name, value) -> text.add(name + "=" + value));
+        return text.toString();
     }
 }

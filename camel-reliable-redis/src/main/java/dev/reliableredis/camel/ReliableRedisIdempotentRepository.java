@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 
-import dev.reliableredis.queue.Credentials;
 import dev.reliableredis.queue.RedisGateway;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.KeyScanCursor;
@@ -295,6 +294,6 @@ public class ReliableRedisIdempotentRepository extends ServiceSupport implements
     @Override
     public String toString() {
         return "ReliableRedisIdempotentRepository[" + keyPrefix + ":{" + name + "}"
-               + (redisUri != null ? ", " + Credentials.mask(redisUri) : "") + "]";
+               + (redisUri != null ? ", " + RedisUris.describe(redisUri) : "") + "]";
     }
 }

@@ -38,7 +38,7 @@ final class ReliableRedisProducerHealthCheck extends AbstractHealthCheck {
                     ? "The Redis user of the producer of queue '" + endpoint.getQueueName()
                       + "' lacks a permission the component needs (ACL): "
                     : "Redis does not answer the producer of queue '" + endpoint.getQueueName() + "': ") + reason);
-            builder.error(e);
+            builder.error(Credentials.mask(e));
         }
     }
 }

@@ -1,5 +1,7 @@
 package dev.reliableredis.camel;
 
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -10,6 +12,7 @@ import org.apache.camel.console.DevConsole;
 import org.apache.camel.console.DevConsoleRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -106,6 +109,28 @@ class DevConsoleTest extends CamelRedisTestBase {
             assertThat((Map<String, Object>) up.get("lastOutage")).containsKeys("started", "ended", "reason");
             assertThat(String.valueOf(console.call(DevConsole.MediaType.JSON))).doesNotContain("s3cret-pw");
             assertThat(String.valueOf(console.call(DevConsole.MediaType.TEXT))).doesNotContain("s3cret-pw");
+        }
+    }
+
+    @ParameterizedTest(name = "a password with {0}")
+    @ValueSource(strings = {"&", "#", "/", "?"})
+    void showsNoPasswordWhateverItHolds(String character) throws Exception {
+        String password = "s3cr" + character + "et";
+        try (RedisProcess own = RedisProcess.start("--requirepass", password)) {
+            routes(new RouteBuilder() {
+                public void configure() {
+                    from("reliable-redis:orders?mode=" + mode + "&redisUri=RAW(redis://:"
+                         + URLEncoder.encode(password, StandardCharsets.UTF_8) + "@127.0.0.1:" + own.port() + ")")
+                            .routeId("consume").process(received::add);
+                }
+            });
+            DevConsole console = console();
+            await().atMost(Duration.ofSeconds(10)).until(() -> consumer(console).get("redisUp").equals(true));
+
+            assertThat(orders(console)).containsEntry("uri",
+                    "reliable-redis://orders?mode=" + mode + "&redisUri=redis://127.0.0.1:" + own.port());
+            assertThat(String.valueOf(console.call(DevConsole.MediaType.JSON))).doesNotContain("s3cr");
+            assertThat(String.valueOf(console.call(DevConsole.MediaType.TEXT))).doesNotContain("s3cr");
         }
     }
 

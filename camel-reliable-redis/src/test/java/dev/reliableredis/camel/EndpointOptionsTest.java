@@ -1,5 +1,7 @@
 package dev.reliableredis.camel;
 
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 import dev.reliableredis.queue.RateLimit;
@@ -12,6 +14,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -215,6 +218,51 @@ class EndpointOptionsTest {
         assertThat(asOption.toString()).doesNotContain("hunter3").contains("invoices");
         assertThat(org.apache.camel.util.URISupport.sanitizeUri(inUri.getEndpointUri())).doesNotContain("hunter2");
         assertThat(org.apache.camel.util.URISupport.sanitizeUri(asOption.getEndpointUri())).doesNotContain("hunter3");
+    }
+
+    @ParameterizedTest(name = "a password with {0}")
+    @ValueSource(strings = {"&", "#", "/", "?"})
+    void anInvalidRedisUriIsRefusedWithoutShowingItsPasswordWhateverItHolds(String character) {
+        assertThatThrownBy(() -> context.getEndpoint("reliable-redis:orders?redisUri=RAW(http://app:s3cr" + character
+                                                     + "et@x)"))
+                .satisfies(e -> assertThat(stackTrace(e)).doesNotContain("s3cr"));
+    }
+
+    @ParameterizedTest(name = "a password with {0}")
+    @ValueSource(strings = {"#", "/", "?"})
+    void aPasswordHoldingACharacterThatEndsTheHostInTheUriIsRefusedAndToldHowToWriteIt(String character) {
+        // Lettuce would read redis://app:s3cr#et@localhost as host app:s3cr, cutting the password there
+        assertThatThrownBy(() -> context.getEndpoint("reliable-redis:orders?redisUri=RAW(redis://app:s3cr" + character
+                                                     + "et@localhost:6379)"))
+                .hasStackTraceContaining("redisUri 'redis://xxxxxx@localhost:6379' has a password (or user name) "
+                                         + "holding /, ? or #: write them percent-encoded")
+                .satisfies(e -> assertThat(stackTrace(e)).doesNotContain("s3cr"));
+    }
+
+    @ParameterizedTest(name = "a password with {0}")
+    @ValueSource(strings = {"&", "#", "/", "?"})
+    void noPasswordShowsInToStringWhateverItHolds(String character) {
+        String encoded = URLEncoder.encode("s3cr" + character + "et", StandardCharsets.UTF_8);
+        Endpoint inUri = context.getEndpoint("reliable-redis:orders?redisUri=RAW(redis://app:" + encoded
+                                             + "@localhost:6379/2)&maxRetries=7");
+        Endpoint onlyPassword = context.getEndpoint("reliable-redis:invoices?redisUri=RAW(redis://" + encoded
+                                                    + "@localhost:6379)");
+        Endpoint asOption = context.getEndpoint("reliable-redis:payments?password=RAW(s3cr" + character + "et)");
+
+        assertThat(inUri.toString())
+                .isEqualTo("reliable-redis://orders?maxRetries=7&redisUri=redis://localhost:6379/2");
+        assertThat(onlyPassword.toString()).isEqualTo("reliable-redis://invoices?redisUri=redis://localhost:6379");
+        assertThat(asOption.toString()).isEqualTo("reliable-redis://payments?password=xxxxxx");
+    }
+
+    @Test
+    void aPasswordWithAnAmpersandNeedsNoEncodingInTheUri() {
+        ReliableRedisEndpoint endpoint = (ReliableRedisEndpoint) context.getEndpoint(
+                "reliable-redis:orders?redisUri=RAW(redis://app:s3cr&et@localhost:6379)");
+
+        assertThat(endpoint.toString()).isEqualTo("reliable-redis://orders?redisUri=redis://localhost:6379");
+        assertThat(RedisUris.parse(endpoint.getConfiguration().getRedisUri(), null, null).get(0).getPassword())
+                .isEqualTo("s3cr&et".toCharArray());
     }
 
     private static String stackTrace(Throwable e) {

@@ -1,6 +1,11 @@
 package dev.reliableredis.camel;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 
 import dev.reliableredis.testsupport.RedisProcess;
 import org.apache.camel.builder.RouteBuilder;
@@ -8,6 +13,7 @@ import org.apache.camel.health.HealthCheck;
 import org.apache.camel.health.HealthCheckHelper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -83,6 +89,35 @@ class HealthCheckTest extends CamelRedisTestBase {
                             r -> r != null && r.getState() == HealthCheck.State.DOWN
                                  && r.getMessage().orElse("").contains("authentication failed"));
             assertThat(down.getMessage()).hasValueSatisfying(message -> assertThat(message).doesNotContain("wrong"));
+        }
+    }
+
+    @ParameterizedTest(name = "a password with {0}")
+    @ValueSource(strings = {"&", "#", "/", "?"})
+    void noCheckShowsAWrongPasswordWhateverItHolds(String character) throws Exception {
+        HealthCheckHelper.getHealthCheckRepository(context, "producers").setEnabled(true);
+        try (RedisProcess locked = RedisProcess.start("--requirepass", "right")) {
+            String uri = "reliable-redis:q?mode=" + mode + "&redisUri=RAW(redis://app:"
+                         + URLEncoder.encode("s3cr" + character + "et", StandardCharsets.UTF_8) + "@127.0.0.1:"
+                         + locked.port() + ")";
+            routes(new RouteBuilder() {
+                public void configure() {
+                    from(uri).routeId("consume").process(received::add);
+                    from("direct:send").routeId("send").to(uri);
+                }
+            });
+            String producer = context.getEndpoints().stream().filter(ReliableRedisEndpoint.class::isInstance)
+                    .map(endpoint -> "producer:reliable-redis-" + ((ReliableRedisEndpoint) endpoint).getId())
+                    .findFirst().orElseThrow();
+
+            for (String check : List.of("consumer:consume", producer)) {
+                HealthCheck.Result down = awaitState(check, HealthCheck.State.DOWN, FEW_SECONDS);
+                assertThat(down.getMessage()).hasValueSatisfying(message -> assertThat(message).doesNotContain("s3cr"));
+                assertThat(String.valueOf(down.getDetails())).doesNotContain("s3cr");
+                StringWriter trace = new StringWriter();
+                down.getError().ifPresent(error -> error.printStackTrace(new PrintWriter(trace)));
+                assertThat(trace.toString()).as(check).doesNotContain("s3cr");
+            }
         }
     }
 

@@ -1,5 +1,7 @@
 package dev.reliableredis.camel;
 
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,6 +22,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -290,6 +294,21 @@ class ReliableRedisIdempotentRepositoryTest {
 
         assertThat(RedisProcess.keys(raw, "rr:{orders}:seen:*")).isEmpty();
         assertThat(LeastPrivilegeUser.refusals(raw, "repository")).allMatch(LeastPrivilegeUser::refusedOnPurpose);
+    }
+
+    @ParameterizedTest(name = "a password with {0}")
+    @ValueSource(strings = {"&", "#", "/", "?"})
+    void toStringShowsNoPasswordWhateverItHolds(String character) {
+        String password = "s3cr" + character + "et";
+        String encoded = URLEncoder.encode(password, StandardCharsets.UTF_8);
+
+        // with & the URI parses and is described; with # / ? it does not, and is masked
+        assertThat(new ReliableRedisIdempotentRepository("redis://app:" + password + "@cache:6379", "orders"))
+                .hasToString(character.equals("&")
+                        ? "ReliableRedisIdempotentRepository[rr:{orders}, redis://cache:6379]"
+                        : "ReliableRedisIdempotentRepository[rr:{orders}, redis://xxxxxx@cache:6379]");
+        assertThat(new ReliableRedisIdempotentRepository("redis://:" + encoded + "@cache:6379/3", "orders"))
+                .hasToString("ReliableRedisIdempotentRepository[rr:{orders}, redis://cache:6379/3]");
     }
 
     @Test
