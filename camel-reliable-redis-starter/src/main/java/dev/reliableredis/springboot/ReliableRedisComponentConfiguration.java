@@ -52,6 +52,8 @@ public class ReliableRedisComponentConfiguration extends ComponentConfigurationP
     private Boolean healthCheckConsumerEnabled = true;
     /** Registers each producer's readiness check (Camel runs them with camel.health.producers-enabled=true). */
     private Boolean healthCheckProducerEnabled = true;
+    /** Let the reliable-redis dev console pause and resume queues (off: its HTTP endpoint acts on a GET). */
+    private Boolean devConsoleActionsEnabled = false;
 
     public Boolean getEnabled() {
         return enabled;
@@ -163,6 +165,14 @@ public class ReliableRedisComponentConfiguration extends ComponentConfigurationP
 
     public void setHealthCheckProducerEnabled(Boolean healthCheckProducerEnabled) {
         this.healthCheckProducerEnabled = healthCheckProducerEnabled;
+    }
+
+    public Boolean getDevConsoleActionsEnabled() {
+        return devConsoleActionsEnabled;
+    }
+
+    public void setDevConsoleActionsEnabled(Boolean devConsoleActionsEnabled) {
+        this.devConsoleActionsEnabled = devConsoleActionsEnabled;
     }
 
     /** The password is never shown. */

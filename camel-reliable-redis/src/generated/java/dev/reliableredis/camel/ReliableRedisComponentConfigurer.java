@@ -27,6 +27,8 @@ public class ReliableRedisComponentConfigurer extends PropertyConfigurerSupport 
         case "autowiredEnabled": target.setAutowiredEnabled(property(camelContext, boolean.class, value)); return true;
         case "bridgeerrorhandler":
         case "bridgeErrorHandler": target.setBridgeErrorHandler(property(camelContext, boolean.class, value)); return true;
+        case "devconsoleactionsenabled":
+        case "devConsoleActionsEnabled": target.setDevConsoleActionsEnabled(property(camelContext, boolean.class, value)); return true;
         case "healthcheckconsumerenabled":
         case "healthCheckConsumerEnabled": target.setHealthCheckConsumerEnabled(property(camelContext, boolean.class, value)); return true;
         case "healthcheckproducerenabled":
@@ -67,6 +69,8 @@ public class ReliableRedisComponentConfigurer extends PropertyConfigurerSupport 
         case "autowiredEnabled": return boolean.class;
         case "bridgeerrorhandler":
         case "bridgeErrorHandler": return boolean.class;
+        case "devconsoleactionsenabled":
+        case "devConsoleActionsEnabled": return boolean.class;
         case "healthcheckconsumerenabled":
         case "healthCheckConsumerEnabled": return boolean.class;
         case "healthcheckproducerenabled":
@@ -103,6 +107,8 @@ public class ReliableRedisComponentConfigurer extends PropertyConfigurerSupport 
         case "autowiredEnabled": return target.isAutowiredEnabled();
         case "bridgeerrorhandler":
         case "bridgeErrorHandler": return target.isBridgeErrorHandler();
+        case "devconsoleactionsenabled":
+        case "devConsoleActionsEnabled": return target.isDevConsoleActionsEnabled();
         case "healthcheckconsumerenabled":
         case "healthCheckConsumerEnabled": return target.isHealthCheckConsumerEnabled();
         case "healthcheckproducerenabled":

@@ -55,6 +55,11 @@ public class ReliableRedisComponent extends HealthCheckComponent implements SSLC
               description = "The slot group of endpoints that do not set slotGroup: their queues share its Redis "
                             + "Cluster slot, so that they can hand off to each other with exactlyOnce=true.")
     private String slotGroup;
+    @Metadata(label = "advanced", defaultValue = "false",
+              description = "Let the reliable-redis dev console pause and resume the queues of this component's "
+                            + "endpoints (its action option). Off, because the dev console HTTP endpoint takes its "
+                            + "options from a GET, which anyone who can reach it could send.")
+    private boolean devConsoleActionsEnabled;
 
     private ClientResources clientResources;
     /** By {@link ReliableRedisEndpoint#queueKey()}: the queues of the started endpoints. */
@@ -199,5 +204,13 @@ public class ReliableRedisComponent extends HealthCheckComponent implements SSLC
 
     public void setSlotGroup(String slotGroup) {
         this.slotGroup = slotGroup;
+    }
+
+    public boolean isDevConsoleActionsEnabled() {
+        return devConsoleActionsEnabled;
+    }
+
+    public void setDevConsoleActionsEnabled(boolean devConsoleActionsEnabled) {
+        this.devConsoleActionsEnabled = devConsoleActionsEnabled;
     }
 }

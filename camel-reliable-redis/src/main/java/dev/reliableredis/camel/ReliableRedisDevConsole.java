@@ -23,7 +23,8 @@ import org.apache.camel.util.json.JsonObject;
  * <p>As Camel's route console starts and stops routes, this one pauses and resumes queues: the option
  * {@link #ACTION} ({@code pause} or {@code resume}) acts on the queues whose name matches {@link #FILTER} (all when
  * absent; a name, or a pattern as Camel's {@code PatternHelper} reads it), {@link #DURATION} ms long for a pause
- * (until resumed when absent). The reply then lists what it did, per queue.
+ * (until resumed when absent). The reply then lists what it did, per queue. It acts only on the endpoints of a
+ * component with {@code devConsoleActionsEnabled}: the dev console HTTP endpoint passes a GET's query as options.
  */
 @DevConsole(name = "reliable-redis", displayName = "Reliable Redis",
             description = "Queues of the reliable-redis endpoints: depths, options, activity, consumers' Redis state")
@@ -35,6 +36,9 @@ public class ReliableRedisDevConsole extends AbstractDevConsole {
     public static final String FILTER = "filter";
     /** pause: its duration in ms; until resumed when absent or 0. */
     public static final String DURATION = "duration";
+
+    private static final String ACTIONS_OFF = "not done: the dev console's actions are off (set the component option "
+                                              + "devConsoleActionsEnabled=true to turn them on)";
 
     private static final ReliableRedisEndpointUriFactory URI_FACTORY = new ReliableRedisEndpointUriFactory();
     private static final ReliableRedisEndpointConfigurer CONFIGURER = new ReliableRedisEndpointConfigurer();
@@ -105,7 +109,8 @@ public class ReliableRedisDevConsole extends AbstractDevConsole {
             if (candidate instanceof ReliableRedisEndpoint endpoint && endpoint.isStarted()
                     && (filter == null || PatternHelper.matchPattern(endpoint.getQueueName(), filter))
                     && !done.containsKey(endpoint.getQueueName())) {
-                done.put(endpoint.getQueueName(), act(endpoint, action, millis));
+                done.put(endpoint.getQueueName(), endpoint.getComponent().isDevConsoleActionsEnabled()
+                        ? act(endpoint, action, millis) : ACTIONS_OFF);
             }
         }
         return done;

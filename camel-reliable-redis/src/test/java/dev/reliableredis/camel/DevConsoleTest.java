@@ -52,7 +52,8 @@ class DevConsoleTest extends CamelRedisTestBase {
 
     @Test
     @SuppressWarnings("unchecked")
-    void pausesAndResumesTheQueuesItsFilterMatches() throws Exception {
+    void pausesAndResumesTheQueuesItsFilterMatchesWhenItsActionsAreOn() throws Exception {
+        context.getComponent("reliable-redis", ReliableRedisComponent.class).setDevConsoleActionsEnabled(true);
         routes(new RouteBuilder() {
             public void configure() {
                 from("reliable-redis:orders?mode=" + mode).routeId("orders").process(received::add);
@@ -81,6 +82,28 @@ class DevConsoleTest extends CamelRedisTestBase {
                 .asString().contains("'stop' is not one of pause, resume");
         assertThat(console.call(DevConsole.MediaType.TEXT, Map.of(ReliableRedisDevConsole.ACTION, "pause",
                 ReliableRedisDevConsole.DURATION, "soon"))).asString().contains("duration 'soon' is not a number");
+        assertThat(paused("orders")).isFalse();
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void actsOnNothingByDefaultAndSaysThatItsActionsAreOff() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:orders?mode=" + mode).routeId("orders").process(received::add);
+            }
+        });
+        DevConsole console = console();
+
+        // what the dev console HTTP endpoint passes for GET /q/dev/reliable-redis?action=pause
+        Map<String, Object> json = (Map<String, Object>) console.call(DevConsole.MediaType.JSON,
+                Map.of(ReliableRedisDevConsole.ACTION, "pause"));
+        String text = (String) console.call(DevConsole.MediaType.TEXT, Map.of(ReliableRedisDevConsole.ACTION, "pause"));
+
+        String off = "not done: the dev console's actions are off (set the component option "
+                     + "devConsoleActionsEnabled=true to turn them on)";
+        assertThat((Map<String, Object>) json.get("action")).containsExactly(Map.entry("orders", off));
+        assertThat(text).isEqualTo("orders: " + off + System.lineSeparator());
         assertThat(paused("orders")).isFalse();
     }
 
