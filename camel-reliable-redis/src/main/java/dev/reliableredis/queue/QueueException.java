@@ -47,6 +47,15 @@ public class QueueException extends RuntimeException {
         return RedisErrors.describe(error);
     }
 
+    /**
+     * Whether the failure is a refusal that no retry of the same call cures: an ACL refusal, a key of the wrong type,
+     * keys in different slots, an error of the script. A timeout, a lost connection, a server loading or busy, a
+     * failover under way are not: a retry may land.
+     */
+    public static boolean isRefusedForGood(Throwable error) {
+        return RedisErrors.refusedForGood(error);
+    }
+
     /** Whether a Redis error message is an ACL refusal, in any of the words Redis 6.2 to 8 use. */
     public static boolean isAclRefusal(String redisError) {
         return AclRefusal.is(redisError);

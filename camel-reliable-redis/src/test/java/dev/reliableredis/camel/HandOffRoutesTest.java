@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import dev.reliableredis.testsupport.LeastPrivilegeUser;
 import dev.reliableredis.testsupport.RedisProcess;
 import io.lettuce.core.KillArgs;
 import io.lettuce.core.Range;
@@ -235,6 +236,57 @@ class HandOffRoutesTest extends CamelRedisTestBase {
         awaitReceived(1);
         await().atMost(Duration.ofSeconds(15)).until(() -> readyIn("b").equals(List.of(id + "/b/0")));
         awaitStats("a", 0, 0, 0, 0);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"list", "stream"})
+    void aHandOffToKeysTheConsumersUserMayNotWriteFailsTheDeliveryUntilItIsDeadLetteredAndSendsNothing(String mode)
+            throws Exception {
+        this.mode = mode;
+        // the consumed queue's keys only, as a user guide's per-queue rule gives them
+        String rule = LeastPrivilegeUser.RULE.replace("~rr:*", "~" + key("a", "*"))
+                      + (cluster == null ? "" : " " + LeastPrivilegeUser.CLUSTER_RULE);
+        onEveryServer(server -> LeastPrivilegeUser.create(server, "orders-only", "orders-only-pw", rule));
+        String as = "&mode=" + mode + "&username=orders-only&password=orders-only-pw";
+
+        String id = completesButCannotHandOff("reliable-redis:a?maxRetries=1&retryDelay=10" + as, TO_B + as);
+
+        assertThat(failureOf("a", id)).contains("NOPERM", "handoff.lua");
+        assertThat(sentTo("b")).isEmpty();
+        assertThat(raw.exists(key("b", "messages"), key("b", "ids"))).isZero();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"list", "stream"})
+    void aHandOffToAWrongTypedKeyFailsTheDeliveryUntilItIsDeadLetteredAndSendsNothing(String mode) throws Exception {
+        this.mode = mode;
+        String wrongTyped = key("b", streamMode() ? "stream" : "ready");
+        raw.set(wrongTyped, "not a queue's");
+
+        String id = completesButCannotHandOff("reliable-redis:a?maxRetries=1&retryDelay=10&mode=" + mode,
+                TO_B + "&mode=" + mode);
+
+        assertThat(failureOf("a", id)).contains("WRONGTYPE", wrongTyped);
+        assertThat(raw.get(wrongTyped)).isEqualTo("not a queue's");
+        assertThat(raw.exists(key("b", "messages"), key("b", "ids"))).isZero();
+    }
+
+    /**
+     * Runs a route that completes each delivery of a message after sending it on through {@code to}, until the
+     * message is dead-lettered; returns its id. Each attempt completed: it is the ack that Redis refused.
+     */
+    private String completesButCannotHandOff(String from, String to) throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from(from).to(to).process(received::add);
+            }
+        });
+
+        String id = send("a", "order 1");
+
+        awaitStats("a", 0, 0, 0, 1);
+        assertThat(received).extracting(this::deliveryCount).containsExactly(1, 2);
+        return id;
     }
 
     @Test

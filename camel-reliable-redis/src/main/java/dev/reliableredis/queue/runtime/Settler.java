@@ -3,9 +3,11 @@ package dev.reliableredis.queue.runtime;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import dev.reliableredis.queue.CallBackoff;
@@ -13,6 +15,7 @@ import dev.reliableredis.queue.Failure;
 import dev.reliableredis.queue.HandOff;
 import dev.reliableredis.queue.Lease;
 import dev.reliableredis.queue.OneLine;
+import dev.reliableredis.queue.QueueException;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.ReplicaWait;
 import dev.reliableredis.queue.Reply;
@@ -26,8 +29,10 @@ import org.slf4j.LoggerFactory;
  * Settles the deliveries of one consumer. A delivery's lease is held, and extended on a timer, from its claim until
  * Redis has settled it; acks and nacks go to Redis in batches; a settlement that does not reach
  * Redis (timeout, failover, connection reset) is retried with backoff for as long as the lease is held, so a
- * completed exchange is not redelivered because of a blip. What Redis refused is logged and counted, and so are acks
- * that waitReplicas asked to wait for and too few replicas confirmed.
+ * completed exchange is not redelivered because of a blip. An ack that Redis refuses in a way no retry cures (an ACL
+ * refusal, a wrong-typed key, a script error: see {@link QueueException#isRefusedForGood}) fails its delivery with
+ * that refusal instead, in a nack of its own, so that nothing of a refused hand-off is sent. What Redis refused is
+ * logged and counted, and so are acks that waitReplicas asked to wait for and too few replicas confirmed.
  */
 public final class Settler {
 
@@ -65,7 +70,7 @@ public final class Settler {
 
     public void ack(Lease lease) {
         leases.settling(lease);
-        settle(lease, "ack", () -> batcher.ack(lease), 0);
+        settle(lease, "ack", () -> batcher.ack(lease), refusal -> failDelivery(lease, refusal, null), 0);
     }
 
     /**
@@ -74,7 +79,15 @@ public final class Settler {
      */
     public void handOff(Lease lease, List<HandOff> handOffs, ReplyTo requester, Reply reply) {
         leases.settling(lease);
-        settle(lease, "ack", () -> batcher.handOff(lease, handOffs, requester, reply), 0);
+        settle(lease, "ack", () -> batcher.handOff(lease, handOffs, requester, reply),
+                refusal -> failDelivery(lease, refusal, requester), 0);
+    }
+
+    /** An ack that Redis refused for good: the delivery fails with the refusal, retried or dead-lettered by a nack. */
+    private void failDelivery(Lease lease, Throwable refusal, ReplyTo requester) {
+        LOG.warn("Redis refused the ack of message '{}' of queue '{}' in a way no retry cures; the delivery fails "
+                 + "instead: {}", OneLine.of(lease.messageId()), queue, OneLine.of(refusal.getMessage()));
+        nack(lease, refusal.getClass().getName() + ": " + refusal.getMessage(), requester);
     }
 
     /**
@@ -86,7 +99,7 @@ public final class Settler {
         Failure failure = new Failure(lease, reason);
         settle(lease, "nack", () -> batcher.nack(failure).thenCompose(settled ->
                 settled == Settled.DEAD_LETTERED && requester != null ? replyFailed(lease, requester, reason, settled)
-                        : CompletableFuture.completedFuture(settled)), 0);
+                        : CompletableFuture.completedFuture(settled)), null, 0);
     }
 
     /**
@@ -109,12 +122,16 @@ public final class Settler {
     public void retryAfter(Lease lease, Duration delay) {
         leases.settling(lease);
         Failure failure = Failure.retryAfter(lease, delay.compareTo(maxRetryAfter) > 0 ? maxRetryAfter : delay);
-        settle(lease, "nack", () -> batcher.nack(failure), 0);
+        settle(lease, "nack", () -> batcher.nack(failure), null, 0);
     }
 
-    /** Sends the settlement call; retries it with backoff while the lease is held when it does not land. */
+    /**
+     * Sends the settlement call; retries it with backoff while the lease is held when it does not land. A refusal no
+     * retry cures goes to {@code refused}, with the lease still held; without one (a nack), the settlement ends and
+     * the message is delivered again when its lease expires.
+     */
     private void settle(Lease lease, String operation, Supplier<CompletableFuture<Settled>> call,
-            int failedAttempts) {
+            Consumer<Throwable> refused, int failedAttempts) {
         call.get().whenComplete((result, error) -> {
             if (error == null) {
                 if (failedAttempts > 0) {
@@ -122,6 +139,22 @@ public final class Settler {
                 }
                 outage.succeeded("settle");
                 settled(lease, operation, result, failedAttempts);
+            } else if (QueueException.isRefusedForGood(error)) {
+                // Redis answered: no outage, whether or not earlier attempts met one
+                if (failedAttempts > 0) {
+                    recovered();
+                }
+                outage.succeeded("settle");
+                Throwable refusal = error instanceof CompletionException && error.getCause() != null
+                        ? error.getCause() : error;
+                if (refused != null) {
+                    refused.accept(refusal);
+                } else {
+                    leases.drop(lease);
+                    LOG.warn("Redis refused the {} of message '{}' of queue '{}' in a way no retry cures; the message "
+                             + "is delivered again when its lease expires: {}", operation,
+                            OneLine.of(lease.messageId()), queue, OneLine.of(refusal.getMessage()));
+                }
             } else if (stopped) {
                 giveUp(lease, failedAttempts > 0, "Gave up settling message '{}' of queue '{}': the consumer stopped; "
                                                   + "it is delivered again when its lease expires");
@@ -130,20 +163,20 @@ public final class Settler {
                     failed();
                 }
                 outage.failed("settle", error);
-                retry(lease, operation, call, failedAttempts + 1);
+                retry(lease, operation, call, refused, failedAttempts + 1);
             }
         });
     }
 
     private void retry(Lease lease, String operation, Supplier<CompletableFuture<Settled>> call,
-            int failedAttempts) {
+            Consumer<Throwable> refused, int failedAttempts) {
         if (!leases.holds(lease)) {
             giveUp(lease, true, "Could not settle message '{}' of queue '{}' before its lease ended; unless an "
                                 + "attempt whose answer was lost carried it out, the message is delivered again");
             return;
         }
         try {
-            timer.schedule(() -> settle(lease, operation, call, failedAttempts),
+            timer.schedule(() -> settle(lease, operation, call, refused, failedAttempts),
                     CallBackoff.after(failedAttempts).toMillis(), TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException stopping) {
             giveUp(lease, true, "Gave up settling message '{}' of queue '{}': the consumer stopped; it is delivered "
