@@ -204,9 +204,15 @@ public class ReliableRedisConsumer extends DefaultConsumer implements ShutdownAw
         return Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime()));
     }
 
-    /** Runs one delivery of a batch as an exchange, on its loop's thread; its outcome settles it. */
+    /**
+     * Runs one delivery of a batch as an exchange, on its loop's thread; its outcome settles it. A failure before its
+     * settlement is registered (a headerFilterStrategy that throws) fails the delivery: nothing else would end its
+     * lease, which the settler holds and extends.
+     */
     private void process(Delivery delivery, int index, int size) {
+        ReplyTo requester = requester(delivery);
         Exchange exchange = null;
+        boolean settles = false;
         try {
             exchange = createExchange(false);
             fillIn(exchange, delivery);
@@ -217,9 +223,13 @@ public class ReliableRedisConsumer extends DefaultConsumer implements ShutdownAw
             HeldSends held = new HeldSends(queue, configuration.getSlotGroup(), delivery.messageId());
             exchange.setProperty(HeldSends.PROPERTY, held);
             exchange.getExchangeExtension().addOnCompletion(
-                    new SettleOnCompletion(settler, delivery.lease(), held, requester(delivery), getEndpoint()));
+                    new SettleOnCompletion(settler, delivery.lease(), held, requester, getEndpoint()));
+            settles = true;
             getProcessor().process(exchange);
         } catch (Exception e) {
+            if (!settles) {
+                settler.nack(delivery.lease(), SettleOnCompletion.reason(e), requester);
+            }
             getExceptionHandler().handleException("Error processing message '" + OneLine.of(delivery.messageId())
                                                   + "' of queue '" + queue.name() + "'", exchange, e);
         } finally {

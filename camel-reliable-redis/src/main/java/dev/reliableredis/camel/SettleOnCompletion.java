@@ -102,6 +102,11 @@ final class SettleOnCompletion implements Synchronization {
         if (cause == null) {
             return exchange.isRollbackOnly() ? ROLLED_BACK : "failed";
         }
+        return reason(cause);
+    }
+
+    /** A failure's reason as the dead letters keep it: the exception's class and message. */
+    static String reason(Exception cause) {
         return cause.getClass().getName() + (cause.getMessage() != null ? ": " + cause.getMessage() : "");
     }
 }

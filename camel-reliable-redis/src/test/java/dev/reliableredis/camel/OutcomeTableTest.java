@@ -236,6 +236,27 @@ class OutcomeTableTest extends CamelRedisTestBase {
     }
 
     @Test
+    void aDeliveryWhoseExchangeCannotBeFilledInFailsUntilItIsDeadLetteredWithTheCause() throws Exception {
+        context.getRegistry().bind("throwing", new ReliableRedisHeaderFilterStrategy() {
+            @Override
+            public boolean applyFilterToExternalHeaders(String name, Object value, Exchange exchange) {
+                throw new IllegalStateException("no header gets in");
+            }
+        });
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:q?mode=" + mode + FAST_RETRY + "&maxRetries=1&headerFilterStrategy=#throwing")
+                        .process(received::add);
+            }
+        });
+        String id = send("q", "x", Map.of("tenant", "t1"));
+
+        awaitStats("q", 0, 0, 0, 1);
+        assertThat(received).isEmpty();
+        assertThat(failureOf("q", id)).isEqualTo("java.lang.IllegalStateException: no header gets in");
+    }
+
+    @Test
     void anExchangeRunningPastTheLeaseKeepsItWhileExtendVisibilityIsOn() throws Exception {
         routes(new RouteBuilder() {
             public void configure() {
