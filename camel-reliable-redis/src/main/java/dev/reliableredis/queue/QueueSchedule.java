@@ -27,6 +27,19 @@ public final class QueueSchedule {
         this.key = key;
     }
 
+    /**
+     * The message id of the schedule's tick at {@code tick} (epoch ms): {@code <queue>@<tick>}, so that a tick is
+     * enqueued once, and a redrive knows a tick by its id.
+     */
+    public static String tickId(String queue, long tick) {
+        return tickIdPrefix(queue) + tick;
+    }
+
+    /** What the message ids of the queue's ticks start with. */
+    public static String tickIdPrefix(String queue) {
+        return queue + "@";
+    }
+
     /** See {@link ReliableQueue#declareSchedule}. */
     public String declare(String cron, String zone) {
         List<Object> before = calls.run("schedule", DECLARE, ScriptOutputType.MULTI, keys(key), bytes(cron),

@@ -65,4 +65,35 @@ class ScheduleTest extends QueueTestBase {
                 .as("moving past missed ticks while the last one waits").isEqualTo(ScheduleFired.HELD);
         assertThat(counts(queue).ready()).isEqualTo(1);
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"list", "stream"})
+    void aTickRedrivenAfterANewerOneFiredHoldsTheScheduleUntilItSettles(String mode) {
+        ReliableQueue queue = queueOfMode(mode, settings(60_000, 0, 100));
+        queue.declareSchedule("* * * * * ?", "UTC");
+        ScheduleState read = queue.scheduleState();
+        long first = read.lastTick() + 1_000;
+        long second = first + 1_000;
+        long third = second + 1_000;
+        assertThat(queue.fireTicks(read, first, "orders@" + read.last(), List.of(tick(first))))
+                .isEqualTo(ScheduleFired.FIRED);
+        Delivery failed = queue.claim(10).get(0);
+        assertThat(queue.nack(List.of(new Failure(failed.lease(), "boom")))).containsExactly(Settled.DEAD_LETTERED);
+        assertThat(queue.fireTicks(queue.scheduleState(), second, "orders@" + first, List.of(tick(second))))
+                .as("a dead tick holds nothing").isEqualTo(ScheduleFired.FIRED);
+        queue.ack(List.of(queue.claim(10).get(0).lease()));
+
+        assertThat(queue.redrive(10)).isEqualTo(1);
+
+        assertThat(queue.fireTicks(queue.scheduleState(), third, "orders@" + second, List.of(tick(third))))
+                .as("the redriven tick is queued").isEqualTo(ScheduleFired.HELD);
+        Delivery redriven = queue.claim(10).get(0);
+        assertThat(redriven.messageId()).isEqualTo("orders@" + first);
+        assertThat(queue.fireTicks(queue.scheduleState(), third, "orders@" + second, List.of(tick(third))))
+                .as("the redriven tick runs").isEqualTo(ScheduleFired.HELD);
+        queue.ack(List.of(redriven.lease()));
+        assertThat(queue.fireTicks(queue.scheduleState(), third, "orders@" + second, List.of(tick(third))))
+                .isEqualTo(ScheduleFired.FIRED);
+        assertThat(queue.claim(10)).extracting(Delivery::messageId).containsExactly("orders@" + third);
+    }
 }

@@ -311,7 +311,7 @@ public final class ListQueue implements ReliableQueue {
         while (moved < limit) {
             long batch = Math.min(BULK_BATCH, limit - moved);
             Long n = calls.run("redrive", REDRIVE, ScriptOutputType.INTEGER,
-                    redriveKeys(), bytes(batch));
+                    redriveKeys(), bytes(batch), bytes(QueueSchedule.tickIdPrefix(name)));
             moved += n;
             if (n < batch) {
                 break;
@@ -323,13 +323,13 @@ public final class ListQueue implements ReliableQueue {
     @Override
     public boolean redrive(String messageId) {
         Long moved = calls.run("redrive", REDRIVE, ScriptOutputType.INTEGER,
-                redriveKeys(), bytes(1), bytes(messageId));
+                redriveKeys(), bytes(1), bytes(QueueSchedule.tickIdPrefix(name)), bytes(messageId));
         return moved == 1;
     }
 
     private byte[][] redriveKeys() {
         return keys(keys.dead, keys.ready, keys.messages, keys.leases, keys.failure, keys.wake, keys.expires,
-                keys.prioritized, keys.priority, keys.seq, keys.group, keys.groups, keys.grouped);
+                keys.prioritized, keys.priority, keys.seq, keys.group, keys.groups, keys.grouped, keys.schedule);
     }
 
     /** The groupOnDeadLetter argument of the scripts that dead-letter. */

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import dev.reliableredis.camel.ReliableRedisConstants;
 import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.OneLine;
+import dev.reliableredis.queue.QueueSchedule;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.ScheduleFired;
 import dev.reliableredis.queue.ScheduleState;
@@ -126,7 +127,7 @@ public final class ScheduleFirer {
     }
 
     private String tickId(long tick) {
-        return queue.name() + "@" + tick;
+        return QueueSchedule.tickId(queue.name(), tick);
     }
 
     private void warnOnce(String warning) {

@@ -3,7 +3,8 @@
   ones (a changed expression takes effect when an instance declaring it starts). A first declaration counts from
   now: its last fired tick is the server time, so that no tick of the past fires.
 
-  KEYS[1] schedule  hash: cron, zone, last (epoch ms of the last tick fired)
+  KEYS[1] schedule  hash: cron, zone, last (epoch ms of the last tick fired), redriven (the message ids of ticks a
+    redrive moved back while they may be queued or running, one space apart; see schedule-fire)
 
   ARGV[1] the cron expression
   ARGV[2] its time zone id

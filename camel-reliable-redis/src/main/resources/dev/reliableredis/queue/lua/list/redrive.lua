@@ -1,8 +1,9 @@
 --[[
   list/redrive: moves up to ARGV[1] dead letters, oldest first, back to the ready list with
   a fresh delivery count; their first enqueue time is kept and the failure cleared.
-  Dead letters being consumed (dead-inflight) are not moved. With ARGV[2], only the dead
-  letter of that one message id is looked at.
+  Dead letters being consumed (dead-inflight) are not moved. With ARGV[3], only the dead
+  letter of that one message id is looked at. A moved tick of the queue's schedule is noted in the schedule, which
+  fires nothing while it is queued or running (see schedule-fire).
 
   KEYS[1] dead      zset id -> time available to a dead-letter consumer (ms)
   KEYS[2] ready     list of ids
@@ -17,9 +18,11 @@
   KEYS[11] group    hash id -> group id of a message sent with one (see includes/group)
   KEYS[12] groups   hash group id -> id of its current message
   KEYS[13] grouped  zset of the groups' lines
+  KEYS[14] schedule hash: cron, zone, last, redriven (see schedule-declare)
 
   ARGV[1] most dead letters to move
-  ARGV[2] optional: the message id of the one dead letter to move
+  ARGV[2] what the message ids of the schedule's ticks start with (<queue>@)
+  ARGV[3] optional: the message id of the one dead letter to move
 
   A dead letter without a stored message is dropped. A redriven message has no time to live any more; it keeps its
   priority and its group: the group that waited for it (groupOnDeadLetter=block) goes on with it, one that went on
@@ -29,6 +32,7 @@
 ]]
 --- @include "list/includes/group"
 --- @include "list/includes/priority"
+--- @include "includes/schedule"
 --- @include "includes/types"
 --- @include "includes/wake"
 
@@ -41,13 +45,14 @@ require_type(KEYS[7], 'hash')
 require_type(KEYS[11], 'hash')
 require_type(KEYS[12], 'hash')
 require_type(KEYS[13], 'zset')
+require_type(KEYS[14], 'hash')
 local ids
-if ARGV[2] then
-  ids = redis.call('ZSCORE', KEYS[1], ARGV[2]) and {ARGV[2]} or {}
+if ARGV[3] then
+  ids = redis.call('ZSCORE', KEYS[1], ARGV[3]) and {ARGV[3]} or {}
 else
   ids = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1)
 end
-local moved = 0
+local moved, movedIds = 0, {}
 for _, id in ipairs(ids) do
   redis.call('ZREM', KEYS[1], id)
   if redis.call('HEXISTS', KEYS[3], id) == 1 then
@@ -61,9 +66,11 @@ for _, id in ipairs(ids) do
       join_group(KEYS[2], KEYS[12], KEYS[13], KEYS[10], gid, id, true)
     end
     moved = moved + 1
+    movedIds[moved] = id
   end
 end
 if moved > 0 then
+  schedule_note_redriven(KEYS[14], ARGV[2], movedIds)
   wake(KEYS[6])
 end
 return moved

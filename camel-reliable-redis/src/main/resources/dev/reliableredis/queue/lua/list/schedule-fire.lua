@@ -3,9 +3,10 @@
   that a tick fires once however many instances see it: the call fires only while the schedule is the one the
   caller computed the ticks from (its expression and last tick unchanged), and a tick's message id is its own
   (<queue>@<tick epoch ms>). The ticks of one schedule never run at the same time: while the message of the last
-  tick fired is queued, delayed or in flight (not yet acked or dead-lettered), nothing fires.
+  tick fired, or of a tick a redrive moved back (noted in the schedule by list/redrive), is queued, delayed or in
+  flight (not yet acked or dead-lettered), nothing fires.
 
-  KEYS[1] schedule  hash: cron, zone, last (see schedule-declare)
+  KEYS[1] schedule  hash: cron, zone, last, redriven (see schedule-declare)
   KEYS[2] dead      zset of the dead letters
   KEYS[3..14] the queue's keys, as enqueue's (see list/enqueue.lua)
 
@@ -17,7 +18,7 @@
 
   Returns 1 fired (each tick's message enqueued, or a no-op for an id already known); 0 not fired: the schedule
   was changed, removed, or fired by another instance since the caller read it; -1 not fired: the last tick's
-  message is not settled yet.
+  message, or a redriven tick's, is not settled yet.
 
   Fails with an error, before it writes anything, for a key of the wrong type or a message enqueue refuses.
 ]]
@@ -33,12 +34,24 @@ end
 local k = {unpack(KEYS, 3, 14)}
 require_type(KEYS[2], 'zset')
 require_type(k[3], 'hash')
-if redis.call('HEXISTS', k[3], ARGV[4]) == 1 and not redis.call('ZSCORE', KEYS[2], ARGV[4]) then
+local function unsettled(id)
+  return redis.call('HEXISTS', k[3], id) == 1 and not redis.call('ZSCORE', KEYS[2], id)
+end
+if unsettled(ARGV[4]) then
   return -1
+end
+local redriven = schedule_redriven(KEYS[1])
+for _, id in ipairs(redriven) do
+  if unsettled(id) then
+    return -1
+  end
 end
 require_batch((#ARGV - 4) / 6, 'schedule-fire')
 if #ARGV > 4 then
   enqueue_write(k, enqueue_plan(k, ARGV, 5, #ARGV, 6, now_ms()))
+end
+if #redriven > 0 then
+  redis.call('HDEL', KEYS[1], 'redriven')
 end
 redis.call('HSET', KEYS[1], 'last', ARGV[3])
 return 1

@@ -5,13 +5,15 @@
   a JSON object of at least one field; other content comes back as the one field 'content'). Not moved: dead
   letters a dead-letter consumer of this group is processing (one whose consumption failed and waits for a
   retry is moved, and acked in the dead-letter group), and dead letters whose entry was trimmed away before it
-  could be dead-lettered (no id, empty content: there is nothing to deliver again). With ARGV[6], only the dead
-  letter the id index has for that one message id is looked at.
+  could be dead-lettered (no id, empty content: there is nothing to deliver again). With ARGV[7], only the dead
+  letter the id index has for that one message id is looked at. A moved tick of the queue's schedule is noted in the
+  schedule, which fires nothing while it is queued or running (see stream/schedule-fire).
 
   KEYS[1] dead        the dead-letter stream
   KEYS[2] stream      the queue's stream
   KEYS[3] ids         hash message id -> entry reference
   KEYS[4] dead-retry  zset entry id -> retry due time, of this group on the dead-letter stream
+  KEYS[5] schedule    hash: cron, zone, last, redriven (see schedule-declare)
 
   ARGV[1] group
   ARGV[2] most dead letters to look at
@@ -19,7 +21,8 @@
   ARGV[4] where to start: '-' for the beginning, else '(' .. the last entry id of the previous call
   ARGV[5] the last dead letter to look at: the newest one when the redrive began, so that dead letters added
           meanwhile (a redriven message failing again) are not redriven in a loop
-  ARGV[6] optional: the message id of the one dead letter to move ('d:' .. entry id in the id index); ARGV[4] and
+  ARGV[6] what the message ids of the schedule's ticks start with (<queue>@)
+  ARGV[7] optional: the message id of the one dead letter to move ('d:' .. entry id in the id index); ARGV[4] and
           ARGV[5] are not used then. A dead letter of an entry written by another program has no id there.
 
   Returns {dead letters moved, the last entry id looked at when ARGV[2] were looked at (call again from
@@ -43,13 +46,15 @@ local function original_fields(content)
   end
   return fields
 end
+--- @include "includes/schedule"
 --- @include "stream/includes/add"
 --- @include "stream/includes/groups"
 
 local group, maxLen = ARGV[1], tonumber(ARGV[3])
 local from, to = ARGV[4], ARGV[5]
-if ARGV[6] then
-  local ref = redis.call('HGET', KEYS[3], ARGV[6])
+require_type(KEYS[5], 'hash')
+if ARGV[7] then
+  local ref = redis.call('HGET', KEYS[3], ARGV[7])
   if not ref or string.sub(ref, 1, 2) ~= 'd:' then
     return {0, ''}
   end
@@ -57,7 +62,7 @@ if ARGV[6] then
 end
 local deadGroup = group_info(KEYS[1], group)
 local letters = redis.call('XRANGE', KEYS[1], from, to, 'COUNT', tonumber(ARGV[2]))
-local moved = 0
+local moved, movedIds = 0, {}
 for _, letter in ipairs(letters) do
   local entry, map = letter[1], {}
   for f = 1, #letter[2], 2 do
@@ -82,7 +87,11 @@ for _, letter in ipairs(letters) do
     end
     redis.call('XDEL', KEYS[1], entry)
     moved = moved + 1
+    movedIds[#movedIds + 1] = map['id']
   end
+end
+if #movedIds > 0 then
+  schedule_note_redriven(KEYS[5], ARGV[6], movedIds)
 end
 if #letters == tonumber(ARGV[2]) then
   return {moved, letters[#letters][1]}

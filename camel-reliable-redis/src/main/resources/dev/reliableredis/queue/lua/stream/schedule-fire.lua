@@ -1,10 +1,10 @@
 --[[
   stream/schedule-fire: stream mode's schedule-fire (see schedule-fire.lua): enqueues the messages of a schedule's
   due ticks and advances its last fired tick, in one step, while the schedule is the one the caller computed the
-  ticks from; nothing fires while the message of the last tick fired is in the stream unacked, waiting for a
-  retry or delayed.
+  ticks from; nothing fires while the message of the last tick fired, or of a tick a redrive moved back (noted in
+  the schedule by stream/redrive), is in the stream unacked, waiting for a retry or delayed.
 
-  KEYS[1] schedule  hash: cron, zone, last (see schedule-declare)
+  KEYS[1] schedule  hash: cron, zone, last, redriven (see schedule-declare)
   KEYS[2..7] the queue's keys, as stream/enqueue's (see stream/enqueue.lua)
 
   ARGV[1] the cron expression the ticks come from
@@ -16,7 +16,7 @@
   missed ones
 
   Returns 1 fired, 0 not fired (the schedule changed, was removed or fired by another instance), -1 not fired
-  (the last tick's message is not settled yet).
+  (the last tick's message, or a redriven tick's, is not settled yet).
 
   Fails with an error, before it writes anything, for a key of the wrong type or a delay argument stream/enqueue
   refuses.
@@ -30,14 +30,26 @@ if not schedule_unchanged(KEYS[1], ARGV[1], ARGV[2]) then
   return 0
 end
 local k = {unpack(KEYS, 2, 7)}
-local ref = redis.call('HGET', k[3], ARGV[4])
-if (ref and string.sub(ref, 1, 2) ~= 'd:') or redis.call('ZSCORE', k[5], ARGV[4]) then
+local function unsettled(id)
+  local ref = redis.call('HGET', k[3], id)
+  return (ref and string.sub(ref, 1, 2) ~= 'd:') or redis.call('ZSCORE', k[5], id)
+end
+if unsettled(ARGV[4]) then
   return -1
+end
+local redriven = schedule_redriven(KEYS[1])
+for _, id in ipairs(redriven) do
+  if unsettled(id) then
+    return -1
+  end
 end
 require_batch((#ARGV - 5) / 4, 'schedule-fire')
 if #ARGV > 5 then
   local now = now_ms()
   stream_enqueue_write(k, stream_enqueue_plan(k, ARGV, 6, #ARGV, now), ARGV[5], now)
+end
+if #redriven > 0 then
+  redis.call('HDEL', KEYS[1], 'redriven')
 end
 redis.call('HSET', KEYS[1], 'last', ARGV[3])
 return 1
