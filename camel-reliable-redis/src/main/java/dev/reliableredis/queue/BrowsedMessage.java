@@ -6,18 +6,24 @@ import java.util.Map;
 /**
  * A message read without claiming or changing it.
  *
+ * <p>A message that something else stored malformed (list mode: a record whose length or time is not a number, or
+ * whose length runs past its end; stream mode: an expires field that is not a number) is shown, not skipped: its
+ * failure says what is wrong ("malformed record: headers length 'x' is not a number"), the failure a claim
+ * dead-letters it with. In list mode, where no part of such a record can be trusted, its body is the whole record as
+ * stored, its headers are empty and its age is -1.
+ *
  * @param messageId  the message id (the one delivered as CamelReliableRedisMessageId)
  * @param section    where it is
  * @param body       the body bytes as enqueued
  * @param fields     stream mode, an entry written by another program: its field map (which is the body); else null
  * @param headers    the travelling headers decoded as for deliveries (HeaderCodec); empty map when none or unreadable.
  *                   A request's {@link ReplyTo#HEADER} is left out
- * @param age        ms since it was enqueued (Redis server time)
+ * @param age        ms since it was enqueued (Redis server time); -1 when its record is malformed
  * @param deliveries how many times it has been delivered so far
  * @param leaseAge   INFLIGHT: ms since its lease was taken or last extended; else -1
  * @param dueIn      DELAYED: ms until it becomes ready again (0 when due); else -1
  * @param failure    the last failure when one is recorded (DEAD always when known; DELAYED retries too where the
- *                   layout keeps it); else null
+ *                   layout keeps it), or what is wrong with a malformed record; else null
  * @param owner      stream mode INFLIGHT: the consumer that holds it; else null
  */
 public record BrowsedMessage(String messageId, QueueSection section, byte[] body, Map<String, String> fields,

@@ -127,6 +127,25 @@ class BadInputTest extends CamelRedisTestBase {
     }
 
     @Test
+    void aMalformedRecordIsDeadLetteredSayingWhatIsWrongAndTheOthersAreDelivered() throws Exception {
+        send("q", "first");
+        String bad = "forged";
+        if (streamMode()) {
+            raw.xadd(key("q", "stream"), "body", "broken", "id", bad, "expires", "tomorrow");
+        } else {
+            bad = send("q", "broken");
+            raw.hset(key("q", "messages"), bad, "1700000000000|x|{}broken");
+        }
+        send("q", "last");
+        consume("q");
+
+        awaitStats("q", 0, 0, 0, 1);
+        assertThat(received).extracting(e -> e.getMessage().getBody(String.class)).containsExactly("first", "last");
+        assertThat(failureOf("q", bad)).isEqualTo(streamMode() ? "malformed record: expires 'tomorrow' is not a number"
+                : "malformed record: headers length 'x' is not a number");
+    }
+
+    @Test
     void aKeyOfTheWrongTypeStopsThatQueueOnlyAndConsumptionResumesOnceItIsRepaired() throws Exception {
         String broken = key("q", streamMode() ? "stream" : "ready");
         raw.set(broken, "garbage");

@@ -15,6 +15,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
 /** browse, redrive of one message and the two ages of stats, the same in both modes, against a real redis-server. */
@@ -224,6 +225,40 @@ class BrowseTest extends QueueTestBase {
         assertThat(bad.messageId()).isEqualTo("bad");
         assertThat(bad.headers()).isEmpty();
         assertThat(new String(bad.body())).isEqualTo("body");
+    }
+
+    @Test
+    void aMalformedMessageIsShownAsMalformedAmongTheOthersAndDeadSoOnceClaimed() {
+        ReliableQueue q = orders(30_000, 3, 1000);
+        q.enqueue(message("first", "a"));
+        String record = "1700000000000|2147483648|x";
+        if (streamMode()) {
+            raw.xadd(key("orders", "stream"), "body", "x", "id", "bad", "enqueued", "1700000000000", "expires", "soon");
+        } else {
+            raw.hset(key("orders", "messages"), "bad", record);
+            raw.rpush(key("orders", "ready"), "bad");
+        }
+        q.enqueue(message("last", "b"));
+        String failure = streamMode() ? "malformed record: expires 'soon' is not a number"
+                : "malformed record: headers length '2147483648' is more than the 1 bytes after it";
+
+        List<BrowsedMessage> ready = q.browse(QueueSection.READY, 10);
+
+        assertThat(ready).extracting(BrowsedMessage::messageId).containsExactly("first", "bad", "last");
+        assertThat(ready).extracting(BrowsedMessage::failure).containsExactly(null, failure, null);
+        BrowsedMessage bad = ready.get(1);
+        // list mode: no part of the record can be trusted, so it shows whole, of no known age
+        assertThat(new String(bad.body())).isEqualTo(streamMode() ? "x" : record);
+        if (streamMode()) {
+            assertThat(bad.age()).isCloseTo(now() - 1700000000000L, within(10_000L));
+        } else {
+            assertThat(bad.age()).isEqualTo(-1);
+        }
+        assertThat(q.claim(10)).extracting(Delivery::messageId).containsExactly("first", "last");
+        assertThat(q.browse(QueueSection.DEAD, 10)).singleElement().satisfies(dead -> {
+            assertThat(dead.messageId()).isEqualTo("bad");
+            assertThat(dead.failure()).isEqualTo(failure);
+        });
     }
 
     @Test

@@ -1,6 +1,8 @@
 package dev.reliableredis.queue;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import dev.reliableredis.queue.list.ListQueue;
 import org.junit.jupiter.api.Test;
@@ -63,15 +65,70 @@ class ClaimScriptTest extends QueueTestBase {
     }
 
     @Test
-    void anIdWithAnUnreadableRecordOrDeliveryStateIsDroppedAndTheRestOfTheBatchClaimed() {
+    void anIdWithAnUnreadableDeliveryStateIsDroppedAndTheRestOfTheBatchClaimed() {
         ListQueue q = queue("orders", settings(30_000, 3, 1000));
-        raw.rpush(key("orders", "ready"), "garbage", "bad-state");
-        raw.hset(key("orders", "messages"), "garbage", "not a record");
+        raw.rpush(key("orders", "ready"), "bad-state");
         raw.hset(key("orders", "messages"), "bad-state", "1|0|x");
         raw.hset(key("orders", "leases"), "bad-state", "not a state");
         q.enqueue(message("real", "a"));
 
         assertThat(q.claim(10)).extracting(Delivery::messageId).containsExactly("real");
         assertThat(raw.zrange(key("orders", "inflight"), 0, -1)).containsExactly("real");
+        assertThat(raw.zcard(key("orders", "dead"))).isZero();
+    }
+
+    @Test
+    void aMalformedRecordIsDeadLetteredSayingWhatIsWrongAndTheRestOfTheBatchClaimed() {
+        ListQueue q = queue("orders", settings(30_000, 3, 1000));
+        Map<String, String> malformed = new LinkedHashMap<>();
+        malformed.put("not-a-length", "1700000000000|x|{}body");
+        // as an int, a negative length: the batch's parse failed on it
+        malformed.put("int-overflow", "1700000000000|2147483648|body");
+        malformed.put("too-long", "1700000000000|99|{}");
+        malformed.put("not-a-time", "soon|0|body");
+        malformed.put("huge-time", "1".repeat(25) + "|0|body");
+        malformed.put("no-shape", "not a record");
+        q.enqueue(message("first", "a"));
+        malformed.forEach((id, record) -> {
+            raw.hset(key("orders", "messages"), id, record);
+            raw.rpush(key("orders", "ready"), id);
+        });
+        q.enqueue(message("last", "b"));
+        long before = now();
+
+        List<Delivery> claimed = q.claim(10);
+
+        assertThat(claimed).extracting(Delivery::messageId).containsExactly("first", "last");
+        assertThat(claimed).extracting(d -> new String(d.body())).containsExactly("a", "b");
+        assertThat(raw.llen(key("orders", "ready"))).isZero();
+        assertThat(raw.zrange(key("orders", "dead"), 0, -1)).containsExactlyInAnyOrderElementsOf(malformed.keySet());
+        assertThat(raw.zscore(key("orders", "dead"), "no-shape")).isBetween((double) before, (double) now());
+        assertThat(raw.hgetall(key("orders", "failure"))).containsExactlyInAnyOrderEntriesOf(Map.of(
+                "not-a-length", "malformed record: headers length 'x' is not a number",
+                "int-overflow", "malformed record: headers length '2147483648' is more than the 4 bytes after it",
+                "too-long", "malformed record: headers length '99' is more than the 2 bytes after it",
+                "not-a-time", "malformed record: enqueuedAt 'soon' is not a number",
+                "huge-time", "malformed record: enqueuedAt '11111111111111111111...' is out of range",
+                "no-shape", "malformed record: it does not start with enqueuedAt|headersLength|"));
+        assertThat(raw.hgetall(key("orders", "messages"))).containsAllEntriesOf(malformed);
+        assertThat(q.stats().dead()).isEqualTo(6);
+    }
+
+    @Test
+    void aDeadLetterConsumerGetsAMalformedRecordWholeWithWhatIsWrong() {
+        ListQueue q = queue("orders", settings(30_000, 3, 1000));
+        raw.hset(key("orders", "messages"), "bad", "1700000000000|x|body");
+        raw.rpush(key("orders", "ready"), "bad");
+        assertThat(q.claim(10)).isEmpty();
+
+        Delivery letter = q.deadLetters().claim(10).get(0);
+
+        assertThat(letter.messageId()).isEqualTo("bad");
+        assertThat(new String(letter.body())).isEqualTo("1700000000000|x|body");
+        assertThat(letter.headers()).isEmpty();
+        assertThat(letter.enqueuedAt()).isEqualTo(-1);
+        assertThat(letter.failure()).isEqualTo("malformed record: headers length 'x' is not a number");
+        q.deadLetters().ack(List.of(letter.lease()));
+        assertThat(counts(q)).isEqualTo(new QueueStats(0, 0, 0, 0));
     }
 }

@@ -152,6 +152,18 @@ class GroupTest extends QueueTestBase {
     }
 
     @Test
+    void aMalformedHeadIsDeadLetteredAndLetsItsGroupGoOn() {
+        ListQueue queue = queue("orders", settings(60_000, 3, 50));
+        queue.enqueue(List.of(grouped("A", "a1"), grouped("A", "a2")));
+        raw.hset(key("orders", "messages"), "a1", "1700000000000|x|a1");
+
+        assertThat(claimIds(queue)).as("a1 dead-lettered, a2 made ready behind the batch").isEmpty();
+        assertThat(raw.hget(key("orders", "failure"), "a1"))
+                .isEqualTo("malformed record: headers length 'x' is not a number");
+        claimOne(queue, "a2");
+    }
+
+    @Test
     void purgeEmptiesTheGroupsAndAQueueWithoutGroupsKeepsNoneOfTheirKeys() {
         ListQueue queue = queue("orders", settings(60_000, 3, 50));
         queue.enqueue(List.of(message("u1", "none")));

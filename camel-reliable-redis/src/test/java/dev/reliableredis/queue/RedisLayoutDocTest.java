@@ -26,7 +26,7 @@ class RedisLayoutDocTest {
             "list/reshard-read", "list/reshard-put", "list/reshard-drop", "pause", "resume", "includes/pause",
             "list/includes/capacity", "includes/rate", "list/includes/priority", "list/includes/group",
             "list/includes/ack_steps", "list/includes/enqueue_steps", "schedule-declare", "schedule-read",
-            "list/schedule-fire", "includes/schedule", "reply", "includes/reply");
+            "list/schedule-fire", "includes/schedule", "reply", "includes/reply", "list/includes/record");
     private static final List<String> STREAM_SCRIPTS = List.of("stream/enqueue", "stream/claim", "stream/ack",
             "stream/nack", "stream/extend", "stream/release", "stream/reap", "stream/redrive", "stream/purge",
             "stream/stats", "stream/browse", "stream/leave", "stream/includes/groups", "stream/includes/dead_letter",

@@ -382,6 +382,37 @@ class StreamQueueTest extends QueueTestBase {
     }
 
     @Test
+    void anEntryWhoseExpiresIsNotANumberIsDeadLetteredSayingSoAndTheRestOfTheBatchDelivered() {
+        StreamQueue q = orders(30_000, 3, 1000, "c1");
+        q.enqueue(message("first", "a"));
+        raw.xadd(STREAM, "body", "x", "id", "bad", "enqueued", "1700000000000", "expires", "tomorrow");
+        q.enqueue(message("last", "b"));
+
+        assertThat(q.claim(10)).extracting(Delivery::messageId).containsExactly("first", "last");
+        assertThat(raw.xrange(DEAD, io.lettuce.core.Range.create("-", "+"))).singleElement()
+                .satisfies(letter -> assertThat(letter.getBody()).containsEntry("id", "bad")
+                        .containsEntry("content", "x").containsEntry("deliveries", "0")
+                        .containsEntry("failure", "malformed record: expires 'tomorrow' is not a number"));
+        assertThat(raw.xpending(STREAM, "g").getCount()).isEqualTo(2);
+    }
+
+    @Test
+    void aDeadLetterWhoseOriginIdIsNoEntryIdIsDeliveredWithTheOthers() {
+        StreamQueue q = orders(30_000, 3, 1000, "c1");
+        String forged = raw.xadd(DEAD, "origin_id", "not-an-entry", "content", "forged", "failure", "x",
+                "deliveries", "4");
+        raw.xadd(DEAD, "origin_id", "1700000000000-0", "content", "fine", "failure", "y", "deliveries", "1");
+
+        assertThat(q.browse(QueueSection.DEAD, 10)).extracting(m -> new String(m.body()))
+                .containsExactly("forged", "fine");
+        List<Delivery> letters = q.deadLetters().claim(10);
+
+        assertThat(letters).extracting(d -> new String(d.body())).containsExactly("forged", "fine");
+        assertThat(letters).extracting(Delivery::enqueuedAt)
+                .containsExactly(Long.parseLong(forged.substring(0, forged.indexOf('-'))), 1700000000000L);
+    }
+
+    @Test
     void anExtensionIsRefusedOnceTheReaperHasTakenTheEntryOver() {
         StreamQueue q = orders(100, 3, 1000, "c1");
         Delivery d = enqueueAndClaim(q, message("m1", "x"));

@@ -189,11 +189,13 @@ public final class ListQueue implements ReliableQueue {
         return Claimed.of(deliveries);
     }
 
+    /** A claimed message; a malformed record only comes from claim-dead, which delivers it whole. */
     private Delivery toDelivery(List<Object> row) {
         String id = text(row.get(0));
         MessageRecord record = MessageRecord.parse((byte[]) row.get(3));
         return new Delivery(id, new Lease(id, id, text(row.get(1))), ((Long) row.get(2)).intValue(),
-                record.enqueuedAt(), record.body(), null, calls.headers(id, record.headers()), text(row.get(4)));
+                record.enqueuedAt(), record.body(), null, calls.headers(id, record.headers()),
+                record.malformed() != null ? record.malformed() : text(row.get(4)));
     }
 
     @Override
@@ -414,9 +416,11 @@ public final class ListQueue implements ReliableQueue {
         for (int i = 1; i < rows.size(); i += FIELDS_PER_BROWSED) {
             String id = text(rows.get(i));
             MessageRecord record = MessageRecord.parse((byte[]) rows.get(i + 1));
+            boolean malformed = record.malformed() != null;
             messages.add(new BrowsedMessage(id, section, record.body(), null, calls.headers(id, record.headers()),
-                    Math.max(0, now - record.enqueuedAt()), ((Long) rows.get(i + 2)).intValue(), (Long) rows.get(i + 3),
-                    (Long) rows.get(i + 4), text(rows.get(i + 5)), null));
+                    malformed ? -1 : Math.max(0, now - record.enqueuedAt()), ((Long) rows.get(i + 2)).intValue(),
+                    (Long) rows.get(i + 3), (Long) rows.get(i + 4),
+                    malformed ? record.malformed() : text(rows.get(i + 5)), null));
         }
         return messages;
     }

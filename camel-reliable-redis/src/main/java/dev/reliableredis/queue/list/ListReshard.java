@@ -163,11 +163,8 @@ public final class ListReshard implements ShardMover {
 
     /** The record's headers JSON; null for a record that cannot be read (written by something else). */
     private static String headersOf(byte[] record) {
-        try {
-            return MessageRecord.parse(record).headers();
-        } catch (IllegalArgumentException unreadable) {
-            return null;
-        }
+        MessageRecord read = MessageRecord.parse(record);
+        return read.malformed() == null ? read.headers() : null;
     }
 
     /** One message as reshard-read returns it. */

@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 
 import dev.reliableredis.queue.BrowsedMessage;
 import dev.reliableredis.queue.ClaimId;
@@ -84,6 +85,10 @@ public final class StreamQueue implements ReliableQueue {
     private static final int FIELDS_PER_BROWSED = 7;
     /** The field of an entry with a time to live: when it expires (stream/enqueue). */
     private static final byte[] EXPIRES_FIELD = bytes("expires");
+    /** Characters of a malformed value a failure shows, as the scripts do: anything else may have written it. */
+    private static final int MAX_PART_SHOWN = 20;
+    /** A stream entry id: a dead letter's origin_id is one unless something else wrote the dead letter. */
+    private static final Pattern ENTRY_ID = Pattern.compile("\\d{1,18}-\\d{1,19}");
 
     private static final LuaScript ENQUEUE = LuaScript.load("stream/enqueue");
     private static final LuaScript CLAIM = LuaScript.load("stream/claim");
@@ -523,9 +528,10 @@ public final class StreamQueue implements ReliableQueue {
             // decoded as a delivery is, so that a browsed message reads as its delivery will
             Delivery d = toDelivery((Long) rows.get(i + 1) == 1, text(rows.get(i)), (Long) rows.get(i + 2),
                     fieldMap(fields));
+            String malformed = malformedExpiry(fields);
             messages.add(new BrowsedMessage(d.messageId(), section, d.body(), d.fields(), d.headers(),
                     Math.max(0, now - d.enqueuedAt()), d.deliveryCount(), (Long) rows.get(i + 4),
-                    (Long) rows.get(i + 5), d.failure(), text(rows.get(i + 6))));
+                    (Long) rows.get(i + 5), malformed != null ? malformed : d.failure(), text(rows.get(i + 6))));
         }
         return messages;
     }
@@ -603,7 +609,8 @@ public final class StreamQueue implements ReliableQueue {
             String id = messageId != null ? messageId : entryId;
             return new Delivery(id, new Lease(id, entryId, token),
                     intOr(text(fields.get("deliveries")), (int) pendingCount),
-                    enqueuedAt(fields, origin != null ? origin : entryId), orEmpty(fields.get("content")), null,
+                    enqueuedAt(fields, origin != null && ENTRY_ID.matcher(origin).matches() ? origin : entryId),
+                    orEmpty(fields.get("content")), null,
                     calls.headers(id, text(fields.get("headers"))), text(fields.get("failure")));
         }
         if (fields.containsKey("body") && fields.containsKey("id")) {
@@ -615,6 +622,23 @@ public final class StreamQueue implements ReliableQueue {
         fields.forEach((k, v) -> foreign.put(k, text(v)));
         return new Delivery(entryId, new Lease(entryId, entryId, token), (int) pendingCount, entryTime(entryId),
                 new byte[0], foreign, Map.of(), null);
+    }
+
+    /**
+     * What is wrong with an entry of the component's (body first) whose last field, expires, is not a number, in the
+     * words of stream/claim, which dead-letters it; null for any other entry.
+     */
+    private static String malformedExpiry(List<byte[]> fields) {
+        int n = fields.size();
+        if (n < 4 || !"body".equals(text(fields.get(0))) || !"expires".equals(text(fields.get(n - 2)))) {
+            return null;
+        }
+        String expires = text(fields.get(n - 1));
+        if (expires.matches("\\d+")) {
+            return null;
+        }
+        String shown = expires.length() > MAX_PART_SHOWN ? expires.substring(0, MAX_PART_SHOWN) + "..." : expires;
+        return "malformed record: expires '" + shown + "' is not a number";
     }
 
     private static long enqueuedAt(Map<String, byte[]> fields, String entryId) {

@@ -28,7 +28,8 @@
            id, record ("enqueuedAt|payload"), delivery count,
            lease age in ms (inflight, else -1), ms until due (delayed, 0 when due, else -1),
            last failure (dead letters, wherever they are, and delayed retries; else nil)}.
-  An id whose record or delivery state is missing or unreadable is skipped (claim would drop it).
+  A malformed record (see includes/record) is returned as it is. An id whose record is missing or whose delivery
+  state is unreadable is skipped (claim would drop it).
 ]]
 --- @include "list/includes/group"
 --- @include "list/includes/lease"
@@ -100,7 +101,7 @@ local states = redis.call('HMGET', KEYS[7], unpack(ids))
 local failures = redis.call('HMGET', KEYS[8], unpack(ids))
 for i, id in ipairs(ids) do
   local deliveries = deliveries_of(states[i])
-  if records[i] and deliveries and string.find(records[i], '^%d+|%d+|') then
+  if records[i] and deliveries then
     local score, deadLetter = members[i][2], members[i][3]
     local n = #out
     out[n + 1] = id

@@ -4,8 +4,9 @@
   Like claim, from the dead-letter set instead of the ready list. Only dead letters whose score (the time they became
   available) has passed are taken: a dead letter whose consumption failed waits there until its retry time. While
   claimed it sits in the dead-inflight set and counts as in flight. The delivery count is not raised: it says how
-  often the message failed before it was dead-lettered. A dead letter without a stored message, or with an
-  unreadable record or delivery state, is dropped.
+  often the message failed before it was dead-lettered. A malformed record (see includes/record) is returned as it
+  is, for the consumer to deliver whole. A dead letter without a stored message, or with an unreadable delivery
+  state, is dropped.
 
   KEYS[1] dead           zset id -> time available to a dead-letter consumer (ms)
   KEYS[2] dead-inflight  zset id -> lease deadline (ms)
@@ -50,7 +51,7 @@ local out, leases, inflight = {}, {}, {}
 for i, id in ipairs(ids) do
   local record = records[i]
   local deliveries = deliveries_of(states[i])
-  if record and deliveries and string.find(record, '^%d+|%d+|') then
+  if record and deliveries then
     local token = string.format('%d', firstToken + i)
     leases[#leases + 1] = id
     leases[#leases + 1] = lease_value(deliveries, token)

@@ -11,11 +11,13 @@
   count goes up by one, and it gets a fresh lease token: ack, nack and extend are refused for any other token. In
   a batch of more than one, each lease is marked batched, so that the reaper fails none of them when their consumer
   dies (see includes/lease). A message marked solo is claimed alone: the batch ends before it, or, when it is first
-  in line, it is the whole batch; what is not taken stays at the head of the ready list, in its order. An id in
-  the ready list without a stored message, or with an unreadable record or delivery state (written there by
-  something else), is dropped. Each step is one command for the whole batch, and every read comes before the
-  first write, so a key of the wrong type (written by something else) fails the script before it changes
-  anything, with no type check of its own.
+  in line, it is the whole batch; what is not taken stays at the head of the ready list, in its order. A message
+  whose record is malformed (written by something else; includes/record) is taken off the ready list with the
+  batch and dead-lettered, its failure what is wrong with it and its delivery count unchanged; its group moves on as
+  for an expired one. An id in the ready list without a stored message, or with an unreadable delivery state, is
+  dropped. Each step is one command for the whole batch, and every read comes before the first write, so a key of
+  the wrong type (written by something else) fails the script before it changes anything, with no type check of
+  its own.
 
   KEYS[1] ready     list of ids
   KEYS[2] inflight  zset id -> lease deadline (ms)
@@ -97,6 +99,7 @@
 --- @include "includes/pause"
 --- @include "list/includes/priority"
 --- @include "includes/rate"
+--- @include "list/includes/record"
 --- @include "includes/time"
 
 require_batch(tonumber(ARGV[2]), 'claim')
@@ -121,7 +124,7 @@ if earlier then
     if states[k] then
       deliveries, token = parse_lease(states[k])
     end
-    if records[k] and deliveries and token == tokens[k] then
+    if records[k] and deliveries and token == tokens[k] and not record_problem(records[k]) then
       local n = #out
       out[n + 1] = id
       out[n + 2] = token
@@ -179,8 +182,8 @@ end
 local tokens = redis.call('LLEN', KEYS[6])
 
 -- the batch: the messages that can be delivered, up to the first solo one (which, first in line, goes alone); the
--- expired ones before it are taken off too
-local batch, expired, taken = {}, {}, #ids
+-- expired and malformed ones before it are taken off too, each {id, failure}
+local batch, expired, malformed, taken = {}, {}, {}, #ids
 for i = 1, #ids do
   local record, state = records[i], states[i]
   local deliveries, _, credits, flags = 0, nil, 0, ''
@@ -189,30 +192,57 @@ for i = 1, #ids do
   end
   local ends = expiries[i] and tonumber(expiries[i])
   if record and ends and ends <= now then
-    expired[#expired + 1] = {id = ids[i], ends = expiries[i]}
-  elseif deliveries and record and string.find(record, '^%d+|%d+|') then
+    expired[#expired + 1] = {ids[i], 'expired: its time to live ended at ' .. expiries[i]}
+  elseif deliveries and record then
+    local problem = record_problem(record)
     local solo = is_solo(flags)
-    if solo and #batch > 0 then
+    if problem then
+      malformed[#malformed + 1] = {ids[i], problem}
+    elseif solo and #batch > 0 then
       taken = i - 1
       break
-    end
-    batch[#batch + 1] = {i = i, deliveries = deliveries + 1, credits = credits, solo = solo}
-    if solo then
-      taken = i
-      break
+    else
+      batch[#batch + 1] = {i = i, deliveries = deliveries + 1, credits = credits, solo = solo}
+      if solo then
+        taken = i
+        break
+      end
     end
   end
 end
-local gone, gids, grouped = {}, nil, false
-if #expired > 0 then
-  -- reads that check the types of the keys an expiry writes, only when there is one
-  redis.call('ZSCORE', KEYS[14], expired[1].id)
-  redis.call('HEXISTS', KEYS[15], expired[1].id)
-  for _, e in ipairs(expired) do
-    gone[#gone + 1] = e.id
+
+-- the ids of messages taken off, their group ids and whether any has one (groups_of)
+local function taken_off(messages)
+  local off = {}
+  for _, m in ipairs(messages) do
+    off[#off + 1] = m[1]
   end
-  gids, grouped = groups_of(KEYS[20], KEYS[21], KEYS[22], KEYS[1], gone)
+  if #off == 0 then
+    return off, nil, false
+  end
+  return off, groups_of(KEYS[20], KEYS[21], KEYS[22], KEYS[1], off)
 end
+
+local function dead_letter(messages)
+  local dead, failures = {}, {}
+  for _, m in ipairs(messages) do
+    dead[#dead + 1] = now
+    dead[#dead + 1] = m[1]
+    failures[#failures + 1] = m[1]
+    failures[#failures + 1] = m[2]
+  end
+  redis.call('ZADD', KEYS[14], unpack(dead))
+  redis.call('HSET', KEYS[15], unpack(failures))
+end
+
+if #expired + #malformed > 0 then
+  -- reads that check the types of the keys a dead letter writes, only when there is one
+  local first = (expired[1] or malformed[1])[1]
+  redis.call('ZSCORE', KEYS[14], first)
+  redis.call('HEXISTS', KEYS[15], first)
+end
+local gone, gids, grouped = taken_off(expired)
+local bad, badGids, badGrouped = taken_off(malformed)
 -- LTRIM first: on a Redis at its maxmemory only a script whose first write cannot need memory runs
 if prioritized == 0 then
   redis.call('LTRIM', KEYS[1], taken, -1)
@@ -223,28 +253,26 @@ elseif taken > 0 then
   end
 end
 local left = ready - taken
+local drop = ARGV[10] == 'drop'
 if #expired > 0 then
-  local dead, failures = {}, {}
-  for _, e in ipairs(expired) do
-    dead[#dead + 1] = now
-    dead[#dead + 1] = e.id
-    failures[#failures + 1] = e.id
-    failures[#failures + 1] = 'expired: its time to live ended at ' .. e.ends
-  end
   redis.call('HDEL', KEYS[13], unpack(gone))
-  if ARGV[10] == 'drop' then
+  if drop then
     redis.call('HDEL', KEYS[3], unpack(gone))
     redis.call('HDEL', KEYS[4], unpack(gone))
     redis.call('HDEL', KEYS[15], unpack(gone))
     redis.call('HDEL', KEYS[19], unpack(gone))
   else
-    redis.call('ZADD', KEYS[14], unpack(dead))
-    redis.call('HSET', KEYS[15], unpack(failures))
+    dead_letter(expired)
   end
   if grouped then
-    local drop = ARGV[10] == 'drop'
     left = left + groups_move_on(KEYS[1], KEYS[20], KEYS[21], KEYS[22], gone, gids, not drop,
         not drop and ARGV[12] == 'block')
+  end
+end
+if #malformed > 0 then
+  dead_letter(malformed)
+  if badGrouped then
+    left = left + groups_move_on(KEYS[1], KEYS[20], KEYS[21], KEYS[22], bad, badGids, true, ARGV[12] == 'block')
   end
 end
 if left > 0 and tokens == 0 then

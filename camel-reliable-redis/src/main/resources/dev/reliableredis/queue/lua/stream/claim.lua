@@ -67,10 +67,12 @@
   An entry whose time to live has passed (its last field, expires, is now or earlier; see enqueue) is never
   delivered, whether it is new or a due retry: it is dead-lettered with the failure 'expired: its time to live
   ended at <ms>' and its delivery count less the one this claim counted (stream/includes/dead_letter), or, with
-  ARGV[13] 'drop', acked and deleted as ARGV[14] says (the id of a deleted entry is unknown). It counts against
-  neither the cap nor the rate limit. The dead-letter stream and the id index are type-checked only when an
-  entry is dead-lettered: the claim's reads have written by then, so a wrong type there leaves the batch pending
-  for the reaper to return.
+  ARGV[13] 'drop', acked and deleted as ARGV[14] says (the id of a deleted entry is unknown). An entry whose
+  expires field something else wrote malformed (not a number) fails alone: it is dead-lettered in the same way,
+  with the failure "malformed record: expires '<its value>' is not a number", whatever ARGV[13] says, and the rest
+  of the batch is delivered. Neither counts against the cap or the rate limit. The dead-letter stream and the id
+  index are type-checked only when an entry is dead-lettered: the claim's reads have written by then, so a wrong
+  type there leaves the batch pending for the reaper to return.
 
   Returns a flat array, 3 entries per delivery: entry id, delivery count, field array {k1, v1, ...}.
   A due retry whose entry was deleted meanwhile is acked away and not returned.
@@ -214,30 +216,40 @@ if room > 0 and not solo then
   end
 end
 
--- the server time an entry the component wrote with a time to live expires at (add_message writes it last)
+-- the server time an entry the component wrote with a time to live expires at (add_message writes it last);
+-- false for an entry without one; nil and what is wrong when something else wrote its expires field
 local function expiry(fields)
-  return fields[1] == 'body' and fields[#fields - 1] == 'expires' and tonumber(fields[#fields])
+  if fields[1] ~= 'body' or fields[#fields - 1] ~= 'expires' then
+    return false
+  end
+  local ends = fields[#fields]
+  if string.find(ends, '^%d+$') then
+    return tonumber(ends)
+  end
+  if #ends > 20 then
+    ends = string.sub(ends, 1, 20) .. '...'
+  end
+  return nil, "malformed record: expires '" .. ends .. "' is not a number"
 end
 
 local delivered, checked = {}, false
 for _, d in ipairs(batch) do
-  local ends = expiry(d[3])
-  if ends and ends <= now then
-    local entry = d[1]
-    if ARGV[13] == 'drop' then
-      -- the id index is left to the reaper's sweep: an id whose entry is gone counts as unknown
-      redis.call('XACK', stream, group, entry)
-      redis.call('HDEL', KEYS[4], entry)
-      delete_acked(stream, group, entry, ARGV[14])
-    else
-      if not checked then
-        require_type(KEYS[11], 'stream')
-        require_type(KEYS[12], 'hash')
-        checked = true
-      end
-      dead_letter(stream, group, KEYS[2], KEYS[11], KEYS[12], KEYS[4], entry, d[2] - 1,
-          'expired: its time to live ended at ' .. d[3][#d[3]], ARGV[14])
+  local entry = d[1]
+  local ends, malformed = expiry(d[3])
+  local expired = ends and ends <= now
+  if expired and ARGV[13] == 'drop' then
+    -- the id index is left to the reaper's sweep: an id whose entry is gone counts as unknown
+    redis.call('XACK', stream, group, entry)
+    redis.call('HDEL', KEYS[4], entry)
+    delete_acked(stream, group, entry, ARGV[14])
+  elseif expired or malformed then
+    if not checked then
+      require_type(KEYS[11], 'stream')
+      require_type(KEYS[12], 'hash')
+      checked = true
     end
+    dead_letter(stream, group, KEYS[2], KEYS[11], KEYS[12], KEYS[4], entry, d[2] - 1,
+        malformed or 'expired: its time to live ended at ' .. d[3][#d[3]], ARGV[14])
   else
     delivered[#delivered + 1] = d
   end
