@@ -76,6 +76,26 @@ class BrowseEndpointTest extends CamelRedisTestBase {
     }
 
     @Test
+    void aMalformedMessageIsShownWithWhatIsWrongAmongTheOthers() {
+        send("q", "first");
+        if (streamMode()) {
+            raw.xadd(key("q", "stream"), "body", "broken", "id", "forged", "expires", "tomorrow");
+        } else {
+            raw.hset(key("q", "messages"), send("q", "broken"), "1700000000000|x|{}broken");
+        }
+        send("q", "last");
+
+        List<Exchange> exchanges = context.getEndpoint("reliable-redis:q?mode=" + mode, BrowsableEndpoint.class)
+                .getExchanges();
+
+        assertThat(exchanges).extracting(e -> e.getIn().getHeader(ReliableRedisConstants.FAILURE, String.class))
+                .containsExactly(null, streamMode() ? "malformed record: expires 'tomorrow' is not a number"
+                        : "malformed record: headers length 'x' is not a number", null);
+        assertThat(exchanges).extracting(e -> e.getIn().getBody(String.class)).containsExactly("first",
+                streamMode() ? "broken" : "1700000000000|x|{}broken", "last");
+    }
+
+    @Test
     void aBrowseLimitOutOfRangeIsRefusedWithItsName() {
         assertThatThrownBy(() -> context.getEndpoint("reliable-redis:q?mode=" + mode + "&browseLimit=1001"))
                 .hasStackTraceContaining("browseLimit must be between 1 and 1000, was 1001");
