@@ -32,7 +32,7 @@ class RedisLayoutDocTest {
             "stream/stats", "stream/browse", "stream/leave", "stream/includes/groups", "stream/includes/dead_letter",
             "stream/includes/add", "stream/includes/deliveries", "stream/reshard-read", "stream/reshard-put",
             "stream/reshard-drop", "stream/includes/capacity", "stream/handoff", "stream/includes/ack_steps",
-            "stream/includes/enqueue_steps", "stream/schedule-fire");
+            "stream/includes/enqueue_steps", "stream/schedule-fire", "stream/includes/delayed");
 
     @Test
     void theScriptReferenceIsTheScriptsOwnHeaders() throws IOException {

@@ -239,6 +239,34 @@ class StreamQueueTest extends QueueTestBase {
     }
 
     @Test
+    void aMalformedDelayedMessageIsShownAndDeadLetteredAloneAndTheOthersReleased() {
+        StreamQueue q = orders(30_000, 3, 1000, "c1");
+        q.enqueue(new NewMessage("before", "a".getBytes(), null, 1));
+        // not msgpack at all, and msgpack of other values than enqueue packs
+        raw.hset("rr:{orders}:delayed-msg", Map.of("cut", "\u00da", "json", "{\"body\":\"x\"}"));
+        raw.zadd("rr:{orders}:delayed", 0, "cut");
+        raw.zadd("rr:{orders}:delayed", 0, "json");
+        q.enqueue(new NewMessage("after", "b".getBytes(), null, 1));
+        String failure = "malformed record: a delayed message that is not {body, headers, enqueued[, expires]} packed";
+
+        List<BrowsedMessage> delayed = q.browse(QueueSection.DELAYED, 10);
+        assertThat(delayed).extracting(m -> m.messageId() + ": " + m.failure())
+                .containsExactly("cut: " + failure, "json: " + failure, "before: null", "after: null");
+        assertThat(delayed.get(1)).extracting(m -> new String(m.body()), BrowsedMessage::age)
+                .containsExactly("{\"body\":\"x\"}", -1L);
+        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50)).until(() -> {
+            q.reap();
+            return raw.xlen(STREAM) == 2;
+        });
+
+        assertThat(q.claim(10)).extracting(Delivery::messageId).containsExactly("before", "after");
+        assertThat(raw.xrange(DEAD, io.lettuce.core.Range.create("-", "+"))).extracting(StreamMessage::getBody)
+                .extracting(letter -> letter.get("id") + ": " + letter.get("failure") + ", " + letter.get("content"))
+                .containsExactly("cut: " + failure + ", \u00da", "json: " + failure + ", {\"body\":\"x\"}");
+        assertThat(q.stats()).extracting(QueueStats::delayed, QueueStats::dead).containsExactly(0L, 2L);
+    }
+
+    @Test
     void anEntryWrittenByAnotherProgramIsDeliveredWithItsFieldsAsTheBody() {
         StreamQueue q = streamQueue("orders", settings(30_000, 3, 1000),
                 new StreamOptions("order_stream", "order_dlq", "order_group", "0", "c1", 0, true));

@@ -82,7 +82,7 @@ public final class StreamQueue implements ReliableQueue {
      * idle time, and a consumer's first entries were claimed first.
      */
     private static final int INFLIGHT_AGE_LIMIT = 100;
-    private static final int FIELDS_PER_BROWSED = 7;
+    private static final int FIELDS_PER_BROWSED = 8;
     /** The field of an entry with a time to live: when it expires (stream/enqueue). */
     private static final byte[] EXPIRES_FIELD = bytes("expires");
     /** Characters of a malformed value a failure shows, as the scripts do: anything else may have written it. */
@@ -528,10 +528,11 @@ public final class StreamQueue implements ReliableQueue {
             // decoded as a delivery is, so that a browsed message reads as its delivery will
             Delivery d = toDelivery((Long) rows.get(i + 1) == 1, text(rows.get(i)), (Long) rows.get(i + 2),
                     fieldMap(fields));
-            String malformed = malformedExpiry(fields);
+            String malformed = rows.get(i + 7) != null ? text(rows.get(i + 7)) : malformedExpiry(fields);
             messages.add(new BrowsedMessage(d.messageId(), section, d.body(), d.fields(), d.headers(),
-                    Math.max(0, now - d.enqueuedAt()), d.deliveryCount(), (Long) rows.get(i + 4),
-                    (Long) rows.get(i + 5), malformed != null ? malformed : d.failure(), text(rows.get(i + 6))));
+                    d.enqueuedAt() < 0 ? -1 : Math.max(0, now - d.enqueuedAt()), d.deliveryCount(),
+                    (Long) rows.get(i + 4), (Long) rows.get(i + 5), malformed != null ? malformed : d.failure(),
+                    text(rows.get(i + 6))));
         }
         return messages;
     }
@@ -641,9 +642,13 @@ public final class StreamQueue implements ReliableQueue {
         return "malformed record: expires '" + shown + "' is not a number";
     }
 
+    /** The enqueued field, else the time of the entry; -1 for neither (a malformed delayed message browsed). */
     private static long enqueuedAt(Map<String, byte[]> fields, String entryId) {
         String enqueued = text(fields.get("enqueued"));
-        return enqueued != null && enqueued.matches("\\d{1,18}") ? Long.parseLong(enqueued) : entryTime(entryId);
+        if (enqueued != null && enqueued.matches("\\d{1,18}")) {
+            return Long.parseLong(enqueued);
+        }
+        return ENTRY_ID.matcher(entryId).matches() ? entryTime(entryId) : -1;
     }
 
     /** The milliseconds part of a stream entry id: when Redis added the entry. */

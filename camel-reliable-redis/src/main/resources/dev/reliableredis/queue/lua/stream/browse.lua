@@ -22,24 +22,27 @@
   ARGV[2] section: 'ready', 'inflight', 'delayed' or 'dead'
   ARGV[3] most messages to read
 
-  Returns {server time in ms, then 7 entries per message:
+  Returns {server time in ms, then 8 entries per message:
            entry id (for a delayed message, which has no entry yet, its message id),
            1 for a dead letter else 0, delivery count in the group (0 when not pending),
            field array {k1, v1, ...} (a delayed message's as its entry will have them: body, id, headers, enqueued),
            idle ms of its lease (inflight, else -1), ms until due (delayed, 0 when due, else -1),
-           the consumer that holds it (inflight, else nil)}.
+           the consumer that holds it (inflight, else nil),
+           what is wrong with a delayed message whose value something else wrote malformed (its fields then body,
+           the value as stored, and id; see stream/includes/delayed), else nil}.
   Entries deleted or trimmed away meanwhile are skipped.
 ]]
 local group, section, limit = ARGV[1], ARGV[2], tonumber(ARGV[3])
 
 --- @include "includes/time"
+--- @include "stream/includes/delayed"
 --- @include "stream/includes/groups"
 
 local now = now_ms()
 local out = {now}
 local count = 0
 
-local function add(entry, deadLetter, deliveries, fields, leaseAge, dueIn, owner)
+local function add(entry, deadLetter, deliveries, fields, leaseAge, dueIn, owner, malformed)
   local n = #out
   out[n + 1] = entry
   out[n + 2] = deadLetter and 1 or 0
@@ -48,6 +51,7 @@ local function add(entry, deadLetter, deliveries, fields, leaseAge, dueIn, owner
   out[n + 5] = leaseAge
   out[n + 6] = dueIn
   out[n + 7] = owner or false
+  out[n + 8] = malformed or false
   count = count + 1
 end
 
@@ -137,9 +141,13 @@ elseif section == 'delayed' then
     else
       local packed = redis.call('HGET', KEYS[5], w.member)
       if packed then
-        local body, headers, enqueued = cmsgpack.unpack(packed)
-        add(w.member, false, 0, {'body', body, 'id', w.member, 'headers', headers, 'enqueued',
-                                 string.format('%d', enqueued)}, -1, dueIn)
+        local body, headers, enqueued = delayed_message(packed)
+        if body then
+          add(w.member, false, 0, {'body', body, 'id', w.member, 'headers', headers, 'enqueued',
+                                   string.format('%d', enqueued)}, -1, dueIn)
+        else
+          add(w.member, false, 0, {'body', packed, 'id', w.member}, -1, dueIn, nil, headers)
+        end
       end
     end
   end

@@ -13,7 +13,9 @@
     instead, exactly as nack does. Only the pending entries of real consumers are looked at (XPENDING IDLE per consumer): entries waiting
     for a retry are parked with the retry consumer, so however many wait, a dead consumer's entries are reached
     in the first call after they expire.
-  - Due delayed messages are added to the stream.
+  - Due delayed messages are added to the stream. One whose value something else wrote malformed is
+    dead-lettered instead (stream/includes/delayed), with content its value as stored, no origin_id, deliveries 0
+    and the failure 'malformed record: ...'.
   - Claimants whose live window has passed are dropped from the group's claimers set.
 
   The parts that free memory come first, and every part starts with a write Redis does not refuse at its
@@ -51,6 +53,7 @@ local maxDeliveries, batch, maxLen, deletion = tonumber(ARGV[3]), tonumber(ARGV[
 --- @include "includes/types"
 --- @include "stream/includes/add"
 --- @include "stream/includes/dead_letter"
+--- @include "stream/includes/delayed"
 --- @include "stream/includes/deliveries"
 --- @include "stream/includes/groups"
 
@@ -152,9 +155,16 @@ for i = 1, #due, 1000 do
   redis.call('HDEL', KEYS[8], unpack(chunk))
   for k, id in ipairs(chunk) do
     if packed[k] then
-      local body, headers, enqueued, expires = cmsgpack.unpack(packed[k])
-      add_message(KEYS[3], KEYS[5], maxLen, id, body, headers, string.format('%d', enqueued), expires)
-      released = released + 1
+      local body, headers, enqueued, expires = delayed_message(packed[k])
+      if body then
+        add_message(KEYS[3], KEYS[5], maxLen, id, body, headers, string.format('%d', enqueued), expires)
+        released = released + 1
+      else
+        local letter = redis.call('XADD', KEYS[4], '*', 'content', packed[k], 'failure', headers, 'deliveries', '0',
+            'id', id)
+        redis.call('HSET', KEYS[5], id, 'd:' .. letter)
+        deadLettered = deadLettered + 1
+      end
     end
   end
 end
