@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 
 import dev.reliableredis.queue.NewMessage;
-import dev.reliableredis.queue.QueueException;
+import dev.reliableredis.queue.OutcomeUnknownException;
 import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.ReplicaWait;
@@ -45,10 +45,10 @@ final class Enqueuer {
         this.activity = activity;
         this.batcher = queue.enqueueBatcher(call -> RoundTrips.timed("enqueue", activity,
                 messages -> replicas.after(call.apply(messages).toCompletableFuture(), (stored, why) -> {
-                    throw new QueueException(queue.name(), "enqueue", why + ". The messages are stored on the "
-                            + "master but may be lost if it fails before they are replicated or on disk; a send with a "
-                            + ReliableRedisConstants.DEDUPLICATION_ID + " can be repeated safely: with the same id it "
-                            + "is a no-op while the message is known");
+                    throw new OutcomeUnknownException(queue.name(), "enqueue", why + ". The messages are stored on "
+                            + "the master but may be lost if it fails before they are replicated or on disk; a send "
+                            + "with a " + ReliableRedisConstants.DEDUPLICATION_ID + " can be repeated safely: with the "
+                            + "same id it is a no-op while the message is known");
                 })), MAX_BATCH);
     }
 

@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import dev.reliableredis.queue.internal.QueueCalls;
+import dev.reliableredis.queue.internal.ServerClock;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
@@ -25,10 +26,12 @@ import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
@@ -47,6 +50,7 @@ public final class RedisGateway implements AutoCloseable {
     private final Duration commandTimeout;
     /** Where the commands go: the application's client, or the address and database of a client of our own. */
     private final Object server;
+    private final ServerClock clock;
     private StatefulConnection<byte[], byte[]> connection;
     private volatile RedisClusterCommands<byte[], byte[]> commands;
     private volatile RedisClusterAsyncCommands<byte[], byte[]> asyncCommands;
@@ -58,6 +62,7 @@ public final class RedisGateway implements AutoCloseable {
         this.ownsClient = ownsClient;
         this.commandTimeout = commandTimeout;
         this.server = server;
+        this.clock = new ServerClock(commandTimeout);
         LettuceVersionCheck.warnOnce();
     }
 
@@ -301,6 +306,38 @@ public final class RedisGateway implements AutoCloseable {
                         + " ms (commandTimeout)")), commandTimeout.toMillis(), TimeUnit.MILLISECONDS);
         future.whenComplete((result, error) -> timer.cancel());
         return future;
+    }
+
+    /**
+     * The deadline, on the clock of the Redis server that owns the key, of a call that stores messages and starts
+     * now (see {@link ServerClock}); opens the command connection if it is not open yet. On a cluster each master's
+     * clock is estimated on its own, by node id: a failover or a moved slot makes the call go to a node whose clock
+     * is measured before its first deadline.
+     */
+    public CompletableFuture<Long> deadline(byte[] key) {
+        RedisClusterAsyncCommands<byte[], byte[]> async = asyncCommands();
+        if (!isCluster()) {
+            return clock.deadline(server, () -> bounded(async.time()));
+        }
+        RedisClusterNode node = ((RedisClusterClient) client).getPartitions().getPartitionBySlot(SlotHash.getSlot(key));
+        if (node == null) {
+            return clock.deadline(server, () -> bounded(async.time()));
+        }
+        return clock.deadline(node.getNodeId(), () -> clusterConnection().getConnectionAsync(node.getNodeId())
+                .thenCompose(nodeConnection -> nodeConnection.async().time())
+                .toCompletableFuture().orTimeout(commandTimeout.toMillis(), TimeUnit.MILLISECONDS));
+    }
+
+    /** After a call failed on its connection or timed out: the server clocks are measured again before their use. */
+    public void clocksSuspect() {
+        clock.forgetAll();
+    }
+
+    private synchronized StatefulRedisClusterConnection<byte[], byte[]> clusterConnection() {
+        if (connection == null) {
+            throw new RedisException("The connection to Redis is closed");
+        }
+        return (StatefulRedisClusterConnection<byte[], byte[]>) connection;
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.reliableredis.queue.internal;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -12,12 +13,17 @@ import java.util.function.Supplier;
 
 import dev.reliableredis.queue.Failure;
 import dev.reliableredis.queue.Lease;
+import dev.reliableredis.queue.NotStoredException;
 import dev.reliableredis.queue.OneLine;
+import dev.reliableredis.queue.OutcomeUnknownException;
 import dev.reliableredis.queue.QueueException;
 import dev.reliableredis.queue.QueueSettings;
 import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.Settled;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
@@ -81,8 +87,65 @@ public final class QueueCalls {
 
     /** Runs an enqueue script whose reply is one code per message, 1 when it was stored. */
     public CompletableFuture<List<Boolean>> enqueue(LuaScript script, byte[][] keys, byte[]... args) {
-        return this.<List<Long>>runAsync(null, "enqueue", script, ScriptOutputType.MULTI, keys, args)
+        return this.<List<Long>>store("enqueue", script, ScriptOutputType.MULTI, keys, args)
                 .thenApply(codes -> codes.stream().map(code -> code == 1L).toList());
+    }
+
+    /**
+     * Runs a script that stores messages (an enqueue, a hand-off), on the queue's command connection, with its
+     * deadline on the server clock as the last argument ({@link RedisGateway#deadline}). Its failure says whether
+     * the messages are stored: a {@link NotStoredException} when Redis refused the call, ran it after its deadline,
+     * or did not answer within the command timeout (a call it runs later is past its deadline), or the call never
+     * went out; else an {@link OutcomeUnknownException} (the connection was lost with the call under way).
+     */
+    public <T> CompletableFuture<T> store(String operation, LuaScript script, ScriptOutputType type, byte[][] keys,
+            byte[]... args) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        CompletableFuture<Long> deadline;
+        try {
+            deadline = redis.deadline(keys[0]);
+        } catch (RuntimeException e) {
+            result.completeExceptionally(sendFailure(operation, e, false));
+            return result;
+        }
+        deadline.whenComplete((at, unmeasured) -> {
+            if (unmeasured != null) {
+                result.completeExceptionally(sendFailure(operation, unmeasured, false));
+                return;
+            }
+            byte[][] withDeadline = Arrays.copyOf(args, args.length + 1);
+            withDeadline[args.length] = bytes(at);
+            CompletionStage<T> call;
+            try {
+                call = redis.bounded(script.<T>run(redis.asyncCommands(), type, keys, withDeadline));
+            } catch (RuntimeException e) {
+                result.completeExceptionally(sendFailure(operation, e, false));
+                return;
+            }
+            call.whenComplete((value, error) -> {
+                if (error == null) {
+                    result.complete(value);
+                } else {
+                    result.completeExceptionally(sendFailure(operation, error, true));
+                }
+            });
+        });
+        return result;
+    }
+
+    private QueueException sendFailure(String operation, Throwable error, boolean sent) {
+        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        if (!(cause instanceof RedisCommandExecutionException)) {
+            redis.clocksSuspect();
+        }
+        if (!sent || cause instanceof RedisCommandExecutionException || cause instanceof RedisConnectionException) {
+            return new NotStoredException(queue, operation, cause);
+        }
+        if (cause instanceof RedisCommandTimeoutException) {
+            return new NotStoredException(queue, operation, QueueException.describe(cause) + "; the call's "
+                    + "deadline on the Redis server clock has passed, so Redis stores nothing if it runs it later", cause);
+        }
+        return new OutcomeUnknownException(queue, operation, cause);
     }
 
     /**

@@ -244,7 +244,7 @@ public final class ListQueue implements ReliableQueue {
             args.add(bytes(handOff.messages().size()));
             addMessages(args, handOff.messages());
         }
-        CompletableFuture<List<Object>> call = calls.runAsync(null, "handoff", HANDOFF, ScriptOutputType.MULTI,
+        CompletableFuture<List<Object>> call = calls.store("handoff", HANDOFF, ScriptOutputType.MULTI,
                 keyList.toArray(new byte[0][]), args.toArray(new byte[0][]));
         return call.thenApply(codes -> Settled.ofAck((Long) codes.get(0)));
     }

@@ -28,13 +28,17 @@
              the prioritized set instead of the ready list
   ARGV[6k]   its group id, '' for none: a message with one joins its group (includes/group)
 
+  ARGV[last]  optional, after the messages: the deadline, server time in ms (see includes/time)
+
   With 12 keys, 6 arguments per message as above. A caller with 9 keys passes 5 per message, without the group,
   one with 6 keys 4, without the priority either, and one with 5 keys 3, without the time to live either (the
-  layouts before them), as other programs that enqueue do: their messages have level 4 and no group.
+  layouts before them), as other programs that enqueue do: their messages have level 4 and no group. One more
+  argument than the messages take is the deadline.
 
   Returns one code per message, in order: 1 stored, 0 a no-op because the id is already queued, delayed, in
   flight, dead, acked within the idempotency window, or earlier in the same batch.
 
+  Fails with a DEADLINE error, before it reads or writes anything, when Redis runs it after its deadline.
   Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits), a priority
   that is not 0 to 9, or a message with a group id and a delay or a priority (a group is delivered in its order).
 ]]
@@ -43,7 +47,9 @@
 --- @include "includes/time"
 
 local stride = KEYS[10] and 6 or (KEYS[7] and 5 or (KEYS[6] and 4 or 3))
-require_batch(#ARGV / stride, 'enqueue')
-local plan = enqueue_plan(KEYS, ARGV, 1, #ARGV, stride, now_ms())
+local last = #ARGV % stride == 1 and #ARGV - 1 or #ARGV
+local now = now_before(ARGV[last + 1])
+require_batch(last / stride, 'enqueue')
+local plan = enqueue_plan(KEYS, ARGV, 1, last, stride, now)
 enqueue_write(KEYS, plan)
 return plan.codes

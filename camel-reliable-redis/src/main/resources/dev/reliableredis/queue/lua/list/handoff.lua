@@ -14,11 +14,13 @@
   ARGV[4], ARGV[5] the reply and how long its inbox is kept, in ms (see includes/reply); "" and 0 for none
   then for each target queue, in the order of its keys: the number m of its messages, then 6m arguments, 6 per
   message as enqueue's
+  ARGV[#ARGV] the deadline, server time in ms (see includes/time)
 
   Returns {1, codes of the first target queue, codes of the second, ...} when the delivery was acked, each code
   as enqueue's (1 stored, 0 a no-op: the id is known), and the reply appended to the inbox; {0} when it was
   refused: the token is not the current lease, or the message no longer exists; nothing is written then.
 
+  Fails with a DEADLINE error, before it reads or writes anything, when Redis runs it after its deadline.
   Fails with an error, before it writes anything, for a key of the wrong type, more than 1000 messages for one
   queue (includes/limits), or a message enqueue refuses.
 ]]
@@ -30,6 +32,7 @@
 
 local ACK_KEYS, ENQUEUE_KEYS, STRIDE = 13, 12, 6
 
+local now = now_before(ARGV[#ARGV])
 local ack = ack_plan(KEYS, 2, 3)
 if ack.codes[1] == 0 then
   return {0}
@@ -38,7 +41,6 @@ local inbox = ARGV[4] ~= '' and KEYS[ACK_KEYS + 1] or nil
 if inbox then
   reply_check(inbox)
 end
-local now = now_ms()
 local targets, at = {}, 6
 for first = ACK_KEYS + (inbox and 2 or 1), #KEYS, ENQUEUE_KEYS do
   local m = tonumber(ARGV[at])

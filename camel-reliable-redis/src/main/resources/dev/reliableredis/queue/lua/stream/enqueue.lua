@@ -18,11 +18,13 @@
   ARGV[4k]   its headers JSON, '' for none
   ARGV[4k+1] its delay in ms, 0 for now, followed by '|' and its time to live in ms when it has one ('0|60000');
              the time to live counts from now, not from the end of the delay
+  ARGV[last] optional, after the messages: the deadline, server time in ms (see includes/time)
 
   Returns one code per message, in order: 1 stored, 0 when the id is known: in the stream (undelivered or
   pending), delayed, dead, acked within the idempotency window, or earlier in the same batch. An id whose entry
   was trimmed away counts as unknown.
 
+  Fails with a DEADLINE error, before it reads or writes anything, when Redis runs it after its deadline.
   Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits), a key of the
   wrong type or a delay argument of another shape.
 ]]
@@ -30,8 +32,9 @@
 --- @include "includes/time"
 --- @include "stream/includes/enqueue_steps"
 
-require_batch((#ARGV - 1) / 4, 'enqueue')
-local now = now_ms()
-local plan = stream_enqueue_plan(KEYS, ARGV, 2, #ARGV, now)
+local last = (#ARGV - 1) % 4 == 1 and #ARGV - 1 or #ARGV
+local now = now_before(ARGV[last + 1])
+require_batch((last - 1) / 4, 'enqueue')
+local plan = stream_enqueue_plan(KEYS, ARGV, 2, last, now)
 stream_enqueue_write(KEYS, plan, ARGV[1], now)
 return plan.codes

@@ -14,11 +14,13 @@
   ARGV[9], ARGV[10] the reply and how long its inbox is kept, in ms (see includes/reply); "" and 0 for none
   then for each target queue, in the order of its keys: its approximate MAXLEN (0 for none), the number m of its
   messages, then 4m arguments, 4 per message as stream/enqueue's
+  ARGV[#ARGV] the deadline, server time in ms (see includes/time)
 
   Returns {1, codes of the first target queue, codes of the second, ...} when the delivery was acked, each code
   as stream/enqueue's (1 stored, 0 a no-op: the id is known), and the reply appended to the inbox; {0} when it
   was refused: the delivery is not pending with this consumer at that count; nothing is written then.
 
+  Fails with a DEADLINE error, before it reads or writes anything, when Redis runs it after its deadline.
   Fails with an error, before it writes anything, for a key of the wrong type, more than 1000 messages for one
   queue (includes/limits), or a delay argument stream/enqueue refuses.
 ]]
@@ -30,6 +32,7 @@
 
 local ACK_KEYS, ENQUEUE_KEYS = 7, 6
 
+local now = now_before(ARGV[#ARGV])
 local ack = stream_ack_plan(KEYS, ARGV[1], ARGV[2], 6, 8)
 if ack.codes[1] == 0 then
   return {0}
@@ -38,7 +41,6 @@ local inbox = ARGV[9] ~= '' and KEYS[ACK_KEYS + 1] or nil
 if inbox then
   reply_check(inbox)
 end
-local now = now_ms()
 local targets, at = {}, 11
 for first = ACK_KEYS + (inbox and 2 or 1), #KEYS, ENQUEUE_KEYS do
   local k = {unpack(KEYS, first, first + ENQUEUE_KEYS - 1)}
