@@ -17,6 +17,7 @@ import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
 import org.apache.camel.Exchange;
+import org.apache.camel.ExchangeTimedOutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -27,7 +28,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * A send that timed out while Redis was paused (SIGSTOP) or busy (DEBUG SLEEP) does not land when Redis catches up:
  * Redis runs the held-up script after its deadline, which stores nothing, and the exchange's exception says that
- * the message was not stored. As the issue found it: 16 sends at once, on a queue of one shard and of three.
+ * the message was not stored. As the issue found it: 16 sends at once, on a queue of one shard and of three; and a
+ * request.
  */
 @ParameterizedClass(name = "{0} mode")
 @ValueSource(strings = {"list", "stream"})
@@ -55,6 +57,25 @@ class SendDeadlineTest extends CamelRedisTestBase {
     @Test
     void sendsToAShardedQueueThatTimedOutWhileRedisSleptAreNotStoredWhenItWakes() throws Exception {
         assertTimedOutSendsAreNotStored(3, this::asleep);
+    }
+
+    @Test
+    void aRequestThatTimedOutWhileRedisWasStoppedIsNotStoredWhenItResumes() {
+        String uri = "reliable-redis:q?mode=" + mode + "&commandTimeout=" + COMMAND_TIMEOUT_MS
+                     + "&requestReply=true&requestTimeout=500";
+        // stored, and unanswered: no route consumes q
+        assertThat(template.send(uri, e -> e.getMessage().setBody("before")).getException())
+                .isInstanceOf(ExchangeTimedOutException.class);
+
+        stopped(() -> assertThat(template.send(uri, e -> e.getMessage().setBody("during")).getException())
+                .isInstanceOf(NotStoredException.class).hasMessageContaining("Not stored"));
+
+        assertThat(template.send(uri, e -> e.getMessage().setBody("after")).getException())
+                .isInstanceOf(ExchangeTimedOutException.class);
+        @SuppressWarnings("unchecked")
+        Map<String, Long> stats = template.requestBodyAndHeader(uri, null, ReliableRedisConstants.OPERATION, "stats",
+                Map.class);
+        assertThat(stats).as("only the requests before and after the outage are stored").containsEntry("ready", 2L);
     }
 
     /** Holds Redis still while the sends run. */
