@@ -297,8 +297,13 @@ public final class RedisGateway implements AutoCloseable {
      * call is failed as Lettuce fails a command that timed out.
      */
     public <T> CompletionStage<T> bounded(CompletionStage<T> call) {
+        return ownsClient ? call : timedOut(call);
+    }
+
+    /** The call, failed as Lettuce fails a command that timed out once the command timeout has passed. */
+    private <T> CompletionStage<T> timedOut(CompletionStage<T> call) {
         CompletableFuture<T> future = call.toCompletableFuture();
-        if (ownsClient || future.isDone()) {
+        if (future.isDone()) {
             return future;
         }
         Timeout timer = client.getResources().timer().newTimeout(expired -> future.completeExceptionally(
@@ -323,9 +328,9 @@ public final class RedisGateway implements AutoCloseable {
         if (node == null) {
             return clock.deadline(server, () -> bounded(async.time()));
         }
-        return clock.deadline(node.getNodeId(), () -> clusterConnection().getConnectionAsync(node.getNodeId())
-                .thenCompose(nodeConnection -> nodeConnection.async().time())
-                .toCompletableFuture().orTimeout(commandTimeout.toMillis(), TimeUnit.MILLISECONDS));
+        // the node's connection may have to be opened first, which Lettuce's command timeout does not bound
+        return clock.deadline(node.getNodeId(), () -> timedOut(clusterConnection().getConnectionAsync(node.getNodeId())
+                .thenCompose(nodeConnection -> nodeConnection.async().time())));
     }
 
     /** After a call failed on its connection or timed out: the server clocks are measured again before their use. */

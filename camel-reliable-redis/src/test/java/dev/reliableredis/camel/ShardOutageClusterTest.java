@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.stream.IntStream;
 
+import dev.reliableredis.queue.NotStoredException;
 import dev.reliableredis.queue.QueueNames;
 import dev.reliableredis.queue.sharded.ShardPicker;
 import dev.reliableredis.testsupport.RedisCluster;
@@ -31,7 +32,8 @@ import static org.awaitility.Awaitility.await;
  * answers nothing), used through an application's {@code RedisClusterClient} bean with Lettuce's default timeout
  * (60 s) and {@code commandTimeout=2000}, while the application runs (its connections open): every send ends within
  * the command timeout, only the sends whose messages are on the paused master fail, and the other shards' messages
- * are consumed meanwhile.
+ * are consumed meanwhile. The failed sends say that they were not stored, and are not when the master resumes and
+ * runs them, past their deadline.
  */
 class ShardOutageClusterTest {
 
@@ -87,7 +89,7 @@ class ShardOutageClusterTest {
             sent.forEach((n, exchange) -> {
                 if (n % SHARDS == 1) {
                     assertThat(exchange.getException()).as("send %d, to the paused master", n)
-                            .hasMessageContaining("timed out");
+                            .isInstanceOf(NotStoredException.class).hasMessageContaining("timed out");
                 } else {
                     assertThat(exchange.getException()).as("send %d", n).isNull();
                 }
@@ -97,6 +99,14 @@ class ShardOutageClusterTest {
                     .toList();
             await().atMost(Duration.ofSeconds(60)).until(() -> received.containsAll(expected));
             assertThat(received).doesNotHaveDuplicates();
+
+            paused.resume();
+            // on the node connection that holds the failed sends, so the master has run them once this one is stored
+            assertThat(send(template, uri, "after", 1).getException()).isNull();
+            List<String> failed = IntStream.range(0, 64).filter(n -> n % SHARDS == 1).mapToObj(n -> "m" + n).toList();
+            await().atMost(Duration.ofSeconds(30)).until(() -> received.contains("after"));
+            await("no failed send is delivered").during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5))
+                    .until(() -> received.stream().noneMatch(failed::contains));
         } finally {
             paused.resume();
             senders.shutdownNow();
