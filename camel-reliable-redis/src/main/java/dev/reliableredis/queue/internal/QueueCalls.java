@@ -142,8 +142,8 @@ public final class QueueCalls {
             return new NotStoredException(queue, operation, cause);
         }
         if (cause instanceof RedisCommandTimeoutException) {
-            return new NotStoredException(queue, operation, QueueException.describe(cause) + "; the call's "
-                    + "deadline on the Redis server clock has passed, so Redis stores nothing if it runs it later", cause);
+            return new NotStoredException(queue, operation, QueueException.describe(cause) + "; the call's deadline "
+                    + "on the Redis server clock has passed, so Redis stores nothing if it runs it later", cause);
         }
         return new OutcomeUnknownException(queue, operation, cause);
     }
