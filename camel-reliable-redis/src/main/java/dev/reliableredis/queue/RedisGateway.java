@@ -9,6 +9,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 
 import dev.reliableredis.queue.internal.QueueCalls;
 import dev.reliableredis.queue.internal.ServerClock;
@@ -33,10 +34,12 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.event.connection.DisconnectedEvent;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
 import io.netty.util.Timeout;
+import reactor.core.Disposable;
 
 /**
  * The Redis connections of one endpoint: a shared, thread-safe command connection opened on first use (so
@@ -51,6 +54,9 @@ public final class RedisGateway implements AutoCloseable {
     /** Where the commands go: the application's client, or the address and database of a client of our own. */
     private final Object server;
     private final ServerClock clock;
+    /** Connections of the client's resources lost so far, of this gateway's or another's. */
+    private final AtomicLong disconnects = new AtomicLong();
+    private final Disposable disconnectCounting;
     private StatefulConnection<byte[], byte[]> connection;
     private volatile RedisClusterCommands<byte[], byte[]> commands;
     private volatile RedisClusterAsyncCommands<byte[], byte[]> asyncCommands;
@@ -63,6 +69,8 @@ public final class RedisGateway implements AutoCloseable {
         this.commandTimeout = commandTimeout;
         this.server = server;
         this.clock = new ServerClock(commandTimeout);
+        this.disconnectCounting = client.getResources().eventBus().get()
+                .filter(DisconnectedEvent.class::isInstance).subscribe(lost -> disconnects.incrementAndGet());
         LettuceVersionCheck.warnOnce();
     }
 
@@ -333,6 +341,15 @@ public final class RedisGateway implements AutoCloseable {
                 .thenCompose(nodeConnection -> nodeConnection.async().time())));
     }
 
+    /**
+     * How many connections of the client's resources were lost so far. Lettuce sends the calls under way on a lost
+     * connection again once it reconnects, so a call during which one was lost may have been carried out before: a
+     * timeout or a refusal past its deadline then says nothing of whether Redis stored it.
+     */
+    public long disconnects() {
+        return disconnects.get();
+    }
+
     /** After a call failed on its connection or timed out: the server clocks are measured again before their use. */
     public void clocksSuspect() {
         clock.forgetAll();
@@ -366,6 +383,7 @@ public final class RedisGateway implements AutoCloseable {
     @Override
     public synchronized void close() {
         closed = true;
+        disconnectCounting.dispose();
         if (connection != null) {
             connection.close();
             connection = null;

@@ -96,21 +96,23 @@ public final class QueueCalls {
      * deadline on the server clock as the last argument ({@link RedisGateway#deadline}). Its failure says whether
      * the messages are stored: a {@link NotStoredException} when Redis refused the call, ran it after its deadline,
      * or did not answer within the command timeout (a call it runs later is past its deadline), or the call never
-     * went out; else an {@link OutcomeUnknownException} (the connection was lost with the call under way).
+     * went out; else, and whenever a connection was lost while the call was under way (Lettuce sends it again once
+     * it reconnects, so that it may have run before), an {@link OutcomeUnknownException}.
      */
     public <T> CompletableFuture<T> store(String operation, LuaScript script, ScriptOutputType type, byte[][] keys,
             byte[]... args) {
         CompletableFuture<T> result = new CompletableFuture<>();
+        long disconnects = redis.disconnects();
         CompletableFuture<Long> deadline;
         try {
             deadline = redis.deadline(keys[0]);
         } catch (RuntimeException e) {
-            result.completeExceptionally(sendFailure(operation, e, false));
+            result.completeExceptionally(sendFailure(operation, e, false, false));
             return result;
         }
         deadline.whenComplete((at, unmeasured) -> {
             if (unmeasured != null) {
-                result.completeExceptionally(sendFailure(operation, unmeasured, false));
+                result.completeExceptionally(sendFailure(operation, unmeasured, false, false));
                 return;
             }
             byte[][] withDeadline = Arrays.copyOf(args, args.length + 1);
@@ -119,24 +121,27 @@ public final class QueueCalls {
             try {
                 call = redis.bounded(script.<T>run(redis.asyncCommands(), type, keys, withDeadline));
             } catch (RuntimeException e) {
-                result.completeExceptionally(sendFailure(operation, e, false));
+                result.completeExceptionally(sendFailure(operation, e, false, false));
                 return;
             }
             call.whenComplete((value, error) -> {
                 if (error == null) {
                     result.complete(value);
                 } else {
-                    result.completeExceptionally(sendFailure(operation, error, true));
+                    result.completeExceptionally(sendFailure(operation, error, true, redis.disconnects() != disconnects));
                 }
             });
         });
         return result;
     }
 
-    private QueueException sendFailure(String operation, Throwable error, boolean sent) {
+    private QueueException sendFailure(String operation, Throwable error, boolean sent, boolean connectionLost) {
         Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
         if (!(cause instanceof RedisCommandExecutionException)) {
             redis.clocksSuspect();
+        }
+        if (sent && connectionLost) {
+            return new OutcomeUnknownException(queue, operation, cause);
         }
         if (!sent || cause instanceof RedisCommandExecutionException || cause instanceof RedisConnectionException) {
             return new NotStoredException(queue, operation, cause);
