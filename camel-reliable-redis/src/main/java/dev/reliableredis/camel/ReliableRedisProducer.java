@@ -176,6 +176,9 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
             deduplicationId = held.nextId(exchange, queue.name());
         }
         boolean resent = !ownId && ids.request() != null;
+        // a no-op for a fresh random id, or for the id of this send's lost attempt, is this send's own request, stored
+        // by Lettuce sending the call again after a lost connection, or by the lost attempt: its reply comes
+        boolean ownRequest = resent || deduplicationId == null || deduplicationId.isEmpty();
         ReplyInbox.Request request = inbox == null ? null : resent ? ids.request() : inbox.expect(requestTimeout());
         List<NewMessage> messages;
         try {
@@ -205,7 +208,7 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
                 throw e;
             }
             sent(queue, exchange, batch, messages, enqueued);
-            if (request != null && requestStored(exchange, queue, request, enqueued.get(0) || resent)) {
+            if (request != null && requestStored(exchange, queue, request, enqueued.get(0) || ownRequest)) {
                 CompletableFuture<Reply> reply = request.reply();
                 Throwable failed = reply.handle((done, error) -> error).join();
                 replied(exchange, queue, failed, failed == null ? reply.join() : null);
@@ -219,7 +222,7 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
                 exchange.setException(error instanceof CompletionException wrapped ? wrapped.getCause() : error);
             } else {
                 sent(queue, exchange, batch, messages, enqueued);
-                if (request != null && requestStored(exchange, queue, request, enqueued.get(0) || resent)) {
+                if (request != null && requestStored(exchange, queue, request, enqueued.get(0) || ownRequest)) {
                     // the rest of the route runs on the reply pool, not on the inbox's reader or a timer thread
                     request.reply().whenCompleteAsync((reply, failed) -> {
                         replied(exchange, queue, failed, reply);

@@ -313,10 +313,10 @@ class HandOffRoutesTest extends CamelRedisTestBase {
     }
 
     /**
-     * A send to a queue of the other mode, which cannot take the hand-off, whose reply is lost: Redis is paused
-     * (CLIENT PAUSE) past the send's command timeout and runs the enqueue when the pause ends. The error handler
-     * redelivers the send after the pause under the derived id of the lost send, a no-op, and the second send to
-     * that queue in the same delivery still takes the next id.
+     * A send to a queue of the other mode, which cannot take the hand-off, that fails: Redis is paused (CLIENT PAUSE)
+     * past the send's command timeout, and runs the enqueue past its deadline when the pause ends, storing nothing.
+     * The error handler redelivers the send after the pause under the derived id of the failed send, and the second
+     * send to that queue in the same delivery still takes the next id.
      */
     @ParameterizedTest
     @ValueSource(strings = {"list", "stream"})

@@ -445,9 +445,10 @@ class ProducerTest extends CamelRedisTestBase {
                 from("direct:send").to(uri);
             }
         });
-        // the endpoint's connection open before Redis pauses, so that the send itself goes unanswered
-        template.requestBodyAndHeader(uri, null, ReliableRedisConstants.OPERATION, "stats");
-        serverOf("orders").clientPause(1000);
+        // the endpoint's connection open, its script loaded and its clock measured before Redis pauses, so that the
+        // send itself goes unanswered; the pause long enough for a cold JVM to reach Redis within it
+        template.requestBody(uri, "warm-up");
+        serverOf("orders").clientPause(2000);
 
         Exchange sent = template.request("direct:send", e -> e.getMessage().setBody("once"));
 
@@ -455,7 +456,7 @@ class ProducerTest extends CamelRedisTestBase {
         assertThat(sent.getMessage().getHeader(Exchange.REDELIVERY_COUNTER, Integer.class)).isPositive();
         assertThat(sent.getMessage().getHeader(ReliableRedisConstants.ENQUEUED, Boolean.class))
                 .as("the timed-out send stored nothing; the redelivery stored the message").isTrue();
-        assertThat(stats("orders").get("ready")).isEqualTo(1);
+        assertThat(stats("orders").get("ready")).isEqualTo(2);
     }
 
     /** An exchange that was redelivered once and then loops over a send enqueues in every iteration. */

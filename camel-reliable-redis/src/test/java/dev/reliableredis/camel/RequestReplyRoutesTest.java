@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import dev.reliableredis.testsupport.RedisProcess;
+import dev.reliableredis.testsupport.ReplyCutter;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.ExchangeTimedOutException;
@@ -229,33 +230,37 @@ class RequestReplyRoutesTest extends CamelRedisTestBase {
     }
 
     /**
-     * A request whose send loses its reply: Redis is paused (CLIENT PAUSE) past the send's command timeout and runs
-     * the enqueue when the pause ends. The error handler's redelivery of the send is a no-op, and waits for the
-     * reply to the request the lost send stored.
+     * A request whose send loses its reply after Redis stored it: a proxy closes the producer's connection instead of
+     * passing the enqueue's reply on. Lettuce sends the call again once it has reconnected: a no-op, which for the
+     * request's own fresh id means that the lost call stored it, so the send waits for its reply; or, when that comes
+     * past the call's deadline or timeout, the attempt fails as outcome unknown and the error handler's redelivery,
+     * under the same id and correlation id, is the no-op that waits.
      */
     @ParameterizedTest
     @CsvSource({"list,false", "stream,false", "list,true", "stream,true"})
-    void aRequestRedeliveredAfterItsSendLostItsReplyGetsTheReply(String mode, boolean synchronous) throws Exception {
+    void aRequestWhoseSendLostItsReplyGetsTheReplyAndRunsOnce(String mode, boolean synchronous) throws Exception {
         this.mode = mode;
-        routes(new RouteBuilder() {
-            public void configure() {
-                // once, after the pause: a redelivery that failed too would send again under a new id
-                onException(Exception.class).maximumRedeliveries(1).redeliveryDelay(1500);
-                from("direct:request").to(requests("&commandTimeout=300&synchronous=" + synchronous));
-                from("reliable-redis:q?mode=" + mode).process(received::add).transform(simple("done ${body}"));
-            }
-        });
-        // the producer's connection and its inbox's open before Redis pauses, so that the send itself goes unanswered
-        assertThat(request("direct:request", "order 1").getException()).isNull();
-        serverOf("q").clientPause(1000);
+        try (ReplyCutter cutter = ReplyCutter.inFrontOf(redis)) {
+            routes(new RouteBuilder() {
+                public void configure() {
+                    // once: a redelivery that failed too would send again under a new id
+                    onException(Exception.class).maximumRedeliveries(1).redeliveryDelay(500);
+                    from("direct:request").to(requests("&redisUri=" + cutter.uri() + "&synchronous=" + synchronous));
+                    from("reliable-redis:q?mode=" + mode).process(received::add).transform(simple("done ${body}"));
+                }
+            });
+            // the producer's connections open and its script loaded, so that the cut reply is the send's
+            assertThat(request("direct:request", "order 1").getException()).isNull();
+            cutter.cutReplyTo("EVALSHA");
 
-        Exchange reply = request("direct:request", "order 2");
+            Exchange reply = request("direct:request", "order 2");
 
-        assertThat(reply.getException()).isNull();
-        assertThat(reply.getMessage().getHeader(Exchange.REDELIVERY_COUNTER, Integer.class)).isPositive();
-        assertThat(reply.getMessage().getHeader(ReliableRedisConstants.ENQUEUED, Boolean.class))
-                .as("the redelivery found the request the lost send had stored").isFalse();
-        assertThat(reply.getMessage().getBody(String.class)).isEqualTo("done order 2");
-        assertThat(received).as("each request ran once").hasSize(2);
+            assertThat(cutter.cuts()).isEqualTo(1);
+            assertThat(reply.getException()).isNull();
+            assertThat(reply.getMessage().getHeader(ReliableRedisConstants.ENQUEUED, Boolean.class))
+                    .as("the call that answered found the request the lost call had stored").isFalse();
+            assertThat(reply.getMessage().getBody(String.class)).isEqualTo("done order 2");
+            assertThat(received).as("each request ran once").hasSize(2);
+        }
     }
 }
