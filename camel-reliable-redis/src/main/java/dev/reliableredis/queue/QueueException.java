@@ -6,6 +6,8 @@ import java.util.function.Supplier;
 
 import dev.reliableredis.queue.internal.AclRefusal;
 import dev.reliableredis.queue.internal.RedisErrors;
+import dev.reliableredis.queue.sharded.ShardCount;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisException;
 
 /** A queue operation that Redis did not carry out; the message names the queue and the operation. */
@@ -31,10 +33,16 @@ public class QueueException extends RuntimeException {
 
     /**
      * The failure of an asynchronous call of a queue operation: a Redis failure, or a call cancelled because its
-     * connection closed, becomes a QueueException naming both; anything else stays as it is.
+     * connection closed, becomes a QueueException naming both; a send or claim refused for a stale shard count
+     * becomes the IllegalStateException of {@link ShardCount#refusal}; anything else stays as it is.
      */
     public static RuntimeException of(String queue, String operation, Throwable error) {
         Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        IllegalStateException staleShardCount = cause instanceof RedisCommandExecutionException
+                ? ShardCount.refusal(queue, cause.getMessage()) : null;
+        if (staleShardCount != null) {
+            return staleShardCount;
+        }
         if (cause instanceof RedisException || cause instanceof CancellationException
             || !(cause instanceof RuntimeException)) {
             return new QueueException(queue, operation, cause);

@@ -76,7 +76,7 @@ public final class QueueNames {
      * into the key of the queue it belongs to (shard 0's slot), where the requester waits.
      */
     public static String replyKey(String keyPrefix, String queue, String inbox) {
-        return keyBase(keyPrefix, SHARD_SUFFIX.matcher(queue).replaceFirst("")) + "reply:" + inbox;
+        return keyBase(keyPrefix, queueOfShard(queue)) + "reply:" + inbox;
     }
 
     /**
@@ -86,6 +86,11 @@ public final class QueueNames {
      */
     public static String shard(String queue, int index) {
         return index == 0 ? queue : queue + "#" + index;
+    }
+
+    /** The name of the queue a shard of it belongs to: the name itself for shard 0 and for an unsharded queue. */
+    public static String queueOfShard(String name) {
+        return SHARD_SUFFIX.matcher(name).replaceFirst("");
     }
 
     /** Key prefixes follow the same rules, so that a key cannot break out of its hash tag. */

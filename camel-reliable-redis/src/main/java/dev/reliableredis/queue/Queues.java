@@ -13,20 +13,21 @@ public final class Queues {
 
     /**
      * The queue {@code name} under the prefix: in stream mode with these options, in list mode when they are null;
-     * over {@code shards} shards when more than 1 (shard i named {@link QueueNames#shard}).
+     * over {@code shards} shards when more than 1 (shard i named {@link QueueNames#shard}). Its sends and claims
+     * are refused when Redis records another shard count (see {@code sharded.ShardCount}).
      */
     public static ReliableQueue open(RedisGateway redis, String keyPrefix, String name, int shards,
             StreamOptions stream, QueueSettings settings) {
         if (shards > 1) {
             return ShardedQueue.of(name, shards, i -> one(redis, keyPrefix, QueueNames.shard(name, i), stream,
-                    settings));
+                    settings, shards));
         }
-        return one(redis, keyPrefix, name, stream, settings);
+        return one(redis, keyPrefix, name, stream, settings, shards);
     }
 
     private static ReliableQueue one(RedisGateway redis, String keyPrefix, String name, StreamOptions stream,
-            QueueSettings settings) {
-        return stream != null ? StreamQueue.of(redis, keyPrefix, name, stream, settings)
-                : ListQueue.of(redis, keyPrefix, name, settings);
+            QueueSettings settings, int shards) {
+        return stream != null ? StreamQueue.of(redis, keyPrefix, name, stream, settings, shards)
+                : ListQueue.of(redis, keyPrefix, name, settings, shards);
     }
 }

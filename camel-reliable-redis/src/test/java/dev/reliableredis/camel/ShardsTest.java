@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.IntStream;
 
 import dev.reliableredis.queue.QueueNames;
@@ -11,6 +12,7 @@ import dev.reliableredis.queue.sharded.ShardPicker;
 import io.lettuce.core.Range;
 import org.apache.camel.Exchange;
 import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.spi.ExceptionHandler;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -285,6 +287,98 @@ class ShardsTest extends CamelRedisTestBase {
                 .as("one key's messages in order").containsExactly("m12", "m14", "m16", "m18", "m20", "m22");
         assertThat(received).as("the shard key stays with the stored message, not on the exchange")
                 .allSatisfy(e -> assertThat(e.getMessage().getHeader(ReliableRedisConstants.SHARD_KEY)).isNull());
+    }
+
+    /**
+     * An endpoint that checked the count before a reshard keeps the old count: each shard's marker, which every send
+     * and claim script reads, refuses it at its next send, storing nothing, and at each claim of its consumer, which
+     * takes nothing and reports the refusal.
+     */
+    @Test
+    void anEndpointThatCheckedBeforeAReshardIsRefusedAtItsNextSendAndClaim() throws Exception {
+        List<String> reported = recordOutages();
+        String stale = "reliable-redis:orders?mode=" + mode + "&shards=2&pollTimeout=200"
+                       + "&exceptionHandler=#recordingHandler";
+        String current = "reliable-redis:orders?mode=" + mode + "&shards=2";
+        assertThat(template.request(stale, e -> e.getMessage().setBody("before")).getException()).isNull();
+        assertThat(template.request(current, e -> e.getMessage().setBody("before too")).getException()).isNull();
+
+        reshard("reliable-redis:orders?mode=" + mode + "&shards=2&commandTimeout=4000", 3);
+
+        for (int i = 0; i < 4; i++) {
+            int n = i;
+            assertThat(template.request(stale, e -> e.getMessage().setBody("late" + n)).getException())
+                    .as("send %d of the stale endpoint", i).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("Queue 'orders' has 3 shard(s)").hasMessageContaining("shards=2");
+        }
+        assertThat(template.request(current, e -> e.getMessage().setBody("late")).getException())
+                .as("the other endpoint with the old count").hasMessageContaining("Queue 'orders' has 3 shard(s)");
+        routes(new RouteBuilder() {
+            public void configure() {
+                from(stale).process(received::add);
+            }
+        });
+        await("the stale consumer's refusal reported").atMost(Duration.ofSeconds(10))
+                .until(() -> reported.stream().anyMatch(r -> r.contains("Queue 'orders' has 3 shard(s)")
+                                                             && r.contains("shards=2")));
+        assertThat(received).as("claimed by the stale consumer").isEmpty();
+        assertThat(shardedStats("orders")).containsEntry("ready", 2L).containsEntry("inflight", 0L);
+    }
+
+    /** A reshard to 1 marks the shards it removes too: a stale endpoint's send to any of them is refused. */
+    @Test
+    void aStaleEndpointIsRefusedOnShardsAReshardRemoved() {
+        String stale = "reliable-redis:orders?mode=" + mode + "&shards=2";
+        assertThat(template.request(stale, e -> e.getMessage().setBody("before")).getException()).isNull();
+
+        reshard("reliable-redis:orders?mode=" + mode + "&shards=2&commandTimeout=4000", 1);
+
+        for (int i = 0; i < 6; i++) {
+            int n = i;
+            assertThat(template.request(stale, e -> e.getMessage().setBody("late" + n)).getException())
+                    .as("send %d of the stale endpoint", i).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("Queue 'orders' has 1 shard(s)").hasMessageContaining("shards=2");
+        }
+        assertThat(readyIn("orders", 0) + readyIn("orders", 1)).as("stored").isEqualTo(1);
+    }
+
+    /** An unsharded endpoint that checked before a reshard from 1 to 2 is refused at its next send. */
+    @Test
+    void anUnshardedEndpointThatCheckedBeforeAReshardIsRefusedAtItsNextSend() {
+        String stale = "reliable-redis:orders?mode=" + mode;
+        assertThat(template.request(stale, e -> e.getMessage().setBody("before")).getException()).isNull();
+
+        reshard("reliable-redis:orders?mode=" + mode + "&commandTimeout=4000", 2);
+
+        assertThat(template.request(stale, e -> e.getMessage().setBody("late")).getException())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("Queue 'orders' has 2 shard(s)").hasMessageContaining("shards=1");
+        assertThat(readyIn("orders", 0) + readyIn("orders", 1)).as("stored").isEqualTo(1);
+    }
+
+    private void reshard(String uri, int shards) {
+        Exchange resharded = template.request(uri, e -> e.getMessage().setHeaders(new HashMap<>(Map.of(
+                ReliableRedisConstants.OPERATION, "reshard", ReliableRedisConstants.SHARDS, shards))));
+        assertThat(resharded.getException()).isNull();
+    }
+
+    /** Binds recordingHandler, an exception handler that records the messages of the outages reported to it. */
+    private List<String> recordOutages() {
+        List<String> reported = new CopyOnWriteArrayList<>();
+        context.getRegistry().bind("recordingHandler", new ExceptionHandler() {
+            public void handleException(Throwable exception) {
+                reported.add(String.valueOf(exception.getMessage()));
+            }
+
+            public void handleException(String message, Throwable exception) {
+                reported.add(message);
+            }
+
+            public void handleException(String message, Exchange exchange, Throwable exception) {
+                reported.add(message);
+            }
+        });
+        return reported;
     }
 
     /** Sends m<from>..m<to - 1>, the even ones with one shard key. */

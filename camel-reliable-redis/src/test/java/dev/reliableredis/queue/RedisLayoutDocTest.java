@@ -21,7 +21,8 @@ class RedisLayoutDocTest {
 
     private static final List<String> LIST_SCRIPTS = List.of("list/enqueue", "list/claim", "list/claim-dead",
             "list/ack", "list/handoff", "list/nack", "list/extend", "list/release", "list/reap", "list/redrive",
-            "list/purge", "list/stats", "list/browse", "shard-count", "includes/wake", "list/includes/lease",
+            "list/purge", "list/stats", "list/browse", "shard-count", "includes/shards", "includes/wake",
+            "list/includes/lease",
             "includes/time", "includes/types", "includes/backoff", "includes/limits", "includes/claim_record",
             "list/reshard-read", "list/reshard-put", "list/reshard-drop", "pause", "resume", "includes/pause",
             "list/includes/capacity", "includes/rate", "list/includes/priority", "list/includes/group",

@@ -35,6 +35,7 @@ final class ListKeys {
     final byte[] groups;
     final byte[] grouped;
     final byte[] schedule;
+    final byte[] meta;
     private final String base;
 
     ListKeys(String keyPrefix, String queue) {
@@ -64,6 +65,7 @@ final class ListKeys {
         groups = key(base, "groups");
         grouped = key(base, "grouped");
         schedule = key(base, "schedule");
+        meta = key(base, "meta");
     }
 
     /** The record of one claimant's last claim (see the claim script). */

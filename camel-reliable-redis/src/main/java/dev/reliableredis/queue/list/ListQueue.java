@@ -80,9 +80,11 @@ public final class ListQueue implements ReliableQueue {
     private final QueueSchedule schedule;
     private final QueueSettings settings;
     private final boolean deadLetters;
+    /** The endpoint's shard count, which each send and claim checks against its shard's marker; null: unchecked. */
+    private final byte[] shards;
 
     private ListQueue(RedisGateway redis, String keyPrefix, String name, QueueSettings settings,
-            boolean deadLetters) {
+            boolean deadLetters, byte[] shards) {
         this.redis = redis;
         this.calls = new QueueCalls(redis, name);
         this.keyPrefix = keyPrefix;
@@ -91,16 +93,26 @@ public final class ListQueue implements ReliableQueue {
         this.schedule = new QueueSchedule(redis, calls, keys.schedule);
         this.settings = settings;
         this.deadLetters = deadLetters;
+        this.shards = shards;
     }
 
-    /** The queue, delivering its ready messages. */
+    /** The queue, delivering its ready messages; its sends and claims do not check a shard count. */
     public static ListQueue of(RedisGateway redis, String keyPrefix, String name, QueueSettings settings) {
-        return new ListQueue(redis, keyPrefix, name, settings, false);
+        return new ListQueue(redis, keyPrefix, name, settings, false, null);
+    }
+
+    /**
+     * The queue, or shard of a queue, of an endpoint with {@code shards} shards: its sends and claims are refused
+     * with an IllegalStateException when its shard's marker records another count ({@code ShardCount}).
+     */
+    public static ListQueue of(RedisGateway redis, String keyPrefix, String name, QueueSettings settings,
+            int shards) {
+        return new ListQueue(redis, keyPrefix, name, settings, false, bytes(shards));
     }
 
     @Override
     public ListQueue deadLetters() {
-        return new ListQueue(redis, keyPrefix, name, settings, true);
+        return new ListQueue(redis, keyPrefix, name, settings, true, shards);
     }
 
     @Override
@@ -120,9 +132,14 @@ public final class ListQueue implements ReliableQueue {
         if (messages.isEmpty()) {
             return CompletableFuture.completedFuture(List.of());
         }
-        List<byte[]> args = new ArrayList<>(6 * messages.size());
+        List<byte[]> args = new ArrayList<>(1 + 6 * messages.size());
+        List<byte[]> keyList = new ArrayList<>(List.of(enqueueKeys()));
+        if (shards != null) {
+            keyList.add(keys.meta);
+            args.add(shards);
+        }
         addMessages(args, messages);
-        return calls.enqueue(ENQUEUE, enqueueKeys(), args.toArray(new byte[0][]));
+        return calls.enqueue(ENQUEUE, keyList.toArray(new byte[0][]), args.toArray(new byte[0][]));
     }
 
     /** The keys of list/enqueue.lua, and of a target queue in list/handoff.lua. */
@@ -162,17 +179,34 @@ public final class ListQueue implements ReliableQueue {
                 ? calls.runAsync(on, "claim", CLAIM_DEAD, ScriptOutputType.MULTI,
                         keys(keys.dead, keys.deadInflight, keys.messages, keys.leases, keys.failure, keys.seq),
                         visibility, bytes(max))
-                : calls.runAsync(on, "claim", CLAIM, ScriptOutputType.MULTI,
-                        keys(keys.ready, keys.inflight, keys.messages, keys.leases, keys.seq, keys.wake,
-                                keys.claimers, keys.claim(claimant.id()), keys.paused, keys.resumed, keys.capped,
-                                keys.rate, keys.expires, keys.dead, keys.failure, keys.limited, keys.prioritized,
-                                keys.cursor, keys.priority, keys.group, keys.groups, keys.grouped),
-                        visibility, bytes(max), bytes(claimant.id()), bytes(claimant.liveFor().toMillis()),
-                        bytes(claimId), bytes(settings.maxInflight()), bytes(rate.permits()),
-                        bytes(rate.period().toMillis()), bytes(rate.burst()),
-                        bytes(settings.dropExpired() ? "drop" : "dead"),
-                        bytes(settings.strictPriority() ? "strict" : "weighted"), groupOnDeadLetter());
+                : calls.runAsync(on, "claim", CLAIM, ScriptOutputType.MULTI, claimKeys(claimant),
+                        claimArgs(visibility, max, claimant, claimId, rate));
         return rows.thenApply(this::toClaimed);
+    }
+
+    /** The keys of list/claim.lua, with the meta hash when the shard count is checked. */
+    private byte[][] claimKeys(Claimant claimant) {
+        List<byte[]> keyList = new ArrayList<>(List.of(keys.ready, keys.inflight, keys.messages, keys.leases,
+                keys.seq, keys.wake, keys.claimers, keys.claim(claimant.id()), keys.paused, keys.resumed, keys.capped,
+                keys.rate, keys.expires, keys.dead, keys.failure, keys.limited, keys.prioritized, keys.cursor,
+                keys.priority, keys.group, keys.groups, keys.grouped));
+        if (shards != null) {
+            keyList.add(keys.meta);
+        }
+        return keyList.toArray(new byte[0][]);
+    }
+
+    /** The arguments of list/claim.lua, with the endpoint's shard count when it is checked. */
+    private byte[][] claimArgs(byte[] visibility, int max, Claimant claimant, String claimId, RateLimit rate) {
+        List<byte[]> args = new ArrayList<>(List.of(visibility, bytes(max), bytes(claimant.id()),
+                bytes(claimant.liveFor().toMillis()), bytes(claimId), bytes(settings.maxInflight()),
+                bytes(rate.permits()), bytes(rate.period().toMillis()), bytes(rate.burst()),
+                bytes(settings.dropExpired() ? "drop" : "dead"),
+                bytes(settings.strictPriority() ? "strict" : "weighted"), groupOnDeadLetter()));
+        if (shards != null) {
+            args.add(shards);
+        }
+        return args.toArray(new byte[0][]);
     }
 
     /** The rows of a claim; the last number, the ready messages left behind, is for the claim's own wake-up. */

@@ -2,6 +2,8 @@ package dev.reliableredis.queue.sharded;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import dev.reliableredis.queue.QueueNames;
 import dev.reliableredis.queue.RedisGateway;
@@ -17,68 +19,106 @@ import static dev.reliableredis.queue.internal.RedisBytes.bytes;
  * shards it does not know stranded (never counted, consumed or reaped). Checked once per endpoint, before its
  * first send or claim; a queue used unsharded has no record, and counts as 1. A reshard moves the messages to the
  * layout of a new count ({@link ShardMover}) and records it; while it does, every endpoint is refused.
+ *
+ * <p>Each shard keeps the record, its marker, in its own meta hash ({@code <prefix>:{<queue>#<i>}:meta}), in its
+ * own slot: the scripts that send and claim compare it with the endpoint's count on every call, so that an endpoint
+ * that checked before a reshard is refused at its next send or claim ({@link #refusal}). A sharded endpoint's first
+ * check records its count in the marker of each of its shards that has none; a reshard writes the markers of every
+ * shard of the old and the new count.
  */
 public final class ShardCount {
 
     private static final LuaScript SHARD_COUNT = LuaScript.load("shard-count");
+    /** The error of a send or claim script whose shard's marker is not the endpoint's count (includes/shards). */
+    private static final Pattern REFUSED = Pattern.compile("SHARDS (\\d+) (\\d+) (\\d+)");
 
+    private final String prefix;
     private final String queue;
     private final int count;
     private final ShardMover mover;
     private final QueueCalls calls;
-    private final byte[] meta;
     private volatile boolean checked;
 
     /** @param mover moves the queue's messages for a reshard, in its mode */
     public ShardCount(RedisGateway redis, String prefix, String queue, int count, ShardMover mover) {
+        this.prefix = prefix;
         this.queue = queue;
         this.count = count;
         this.mover = Objects.requireNonNull(mover, "mover");
         this.calls = new QueueCalls(redis, queue);
-        this.meta = bytes(QueueNames.keyBase(prefix, queue) + "meta");
+    }
+
+    /** The meta hash of a shard, named as {@link QueueNames#shard} names it, which holds its marker. */
+    public static byte[] metaKey(String prefix, String shardName) {
+        return bytes(QueueNames.keyBase(prefix, shardName) + "meta");
     }
 
     /**
      * Records this count where none is, and throws an IllegalStateException naming both counts when Redis has
-     * another one, or naming the reshard under way; after one check that passed, does nothing. A Redis failure is
-     * thrown as a QueueException.
+     * another one, or naming the reshard under way; after one check that passed, does nothing. A sharded endpoint
+     * checks the marker of each of its shards, shard 0 first. A Redis failure is thrown as a QueueException.
      */
     public void check() {
         if (checked) {
             return;
         }
-        List<Long> recorded = record("check", count);
-        if (recorded.get(1) != 0) {
-            throw new IllegalStateException("Queue '" + queue + "' is being resharded from " + recorded.get(0) + " to "
-                    + recorded.get(1) + " shards, or a reshard stopped halfway: run the reshard operation with "
-                    + "shards=" + recorded.get(0) + " and the header CamelReliableRedisShards=" + recorded.get(1)
-                    + " to finish it, then use shards=" + recorded.get(1));
+        for (int shard = 0; shard < count; shard++) {
+            List<Long> recorded = record(shard, "check", count);
+            if (recorded.get(1) != 0) {
+                throw resharding(queue, recorded.get(0), recorded.get(1));
+            }
+            requireRecordedCount(recorded.get(0));
         }
-        requireRecordedCount(recorded.get(0));
         checked = true;
     }
 
     private void requireRecordedCount(long recorded) {
         if (recorded != count) {
-            throw new IllegalStateException("Queue '" + queue + "' has " + recorded + " shard(s), as Redis records it, "
-                    + "and this endpoint has shards=" + count + ": with another count, messages would go where no "
-                    + "consumer looks. Use shards=" + recorded + "; to change the count, run the reshard operation "
-                    + "with shards=" + recorded + " (see the user guide, Sharded queues)");
+            throw otherCount(queue, recorded, count);
         }
+    }
+
+    private static IllegalStateException resharding(String queue, long from, long to) {
+        return new IllegalStateException("Queue '" + queue + "' is being resharded from " + from + " to " + to
+                + " shards, or a reshard stopped halfway: run the reshard operation with shards=" + from
+                + " and the header CamelReliableRedisShards=" + to + " to finish it, then use shards=" + to);
+    }
+
+    private static IllegalStateException otherCount(String queue, long recorded, long count) {
+        return new IllegalStateException("Queue '" + queue + "' has " + recorded + " shard(s), as Redis records it, "
+                + "and this endpoint has shards=" + count + ": with another count, messages would go where no "
+                + "consumer looks. Use shards=" + recorded + "; to change the count, run the reshard operation "
+                + "with shards=" + recorded + " (see the user guide, Sharded queues)");
+    }
+
+    /**
+     * The IllegalStateException {@link #check} throws, for the error of a send or claim script of shard
+     * {@code shardName} whose marker is not the endpoint's count (includes/shards.lua); null for any other error.
+     */
+    public static IllegalStateException refusal(String shardName, String redisError) {
+        Matcher refused = redisError == null ? null : REFUSED.matcher(redisError);
+        if (refused == null || !refused.matches()) {
+            return null;
+        }
+        String queue = QueueNames.queueOfShard(shardName);
+        long recorded = Long.parseLong(refused.group(1));
+        long resharding = Long.parseLong(refused.group(2));
+        return resharding != 0 ? resharding(queue, recorded, resharding)
+                : otherCount(queue, recorded, Long.parseLong(refused.group(3)));
     }
 
     /**
      * Moves the queue's messages to the layout of another count, while no consumer runs
      * ({@link ShardMover#requireIdle}), then records that count; a reshard that stopped halfway is finished by
-     * running it again. Stop the queue's producers first: a message sent meanwhile with the old count can land in a
-     * shard the new count does not have.
+     * running it again. The markers of every shard of both counts say so meanwhile, shard 0's first and, at the
+     * end, last: a send or claim with either count is refused until the new count is recorded everywhere.
      */
     public void reshard(int newCount) {
         if (newCount < 1 || newCount > ShardedQueue.MAX_SHARDS) {
             throw new IllegalArgumentException("A reshard of queue '" + this.queue + "' needs a count between 1 and "
                     + ShardedQueue.MAX_SHARDS + ", not " + newCount);
         }
-        List<Long> recorded = record("check", count);
+        List<Long> recorded = record(0, "check", count);
         requireRecordedCount(recorded.get(0));
         if (recorded.get(1) != 0 && recorded.get(1) != newCount) {
             throw new IllegalStateException("Queue '" + this.queue + "' is being resharded to " + recorded.get(1)
@@ -86,15 +126,21 @@ public final class ShardCount {
                     + recorded.get(1) + " first");
         }
         mover.requireIdle(count);
-        record("begin", newCount);
+        int shards = Math.max(count, newCount);
+        for (int shard = 0; shard < shards; shard++) {
+            record(shard, "begin", newCount);
+        }
         mover.move(count, newCount);
-        record("set", newCount);
+        for (int shard = shards - 1; shard >= 0; shard--) {
+            record(shard, "set", newCount);
+        }
         // this endpoint's count is the old one now: its next send or claim is refused
         checked = false;
     }
 
-    private List<Long> record(String operation, int shards) {
+    private List<Long> record(int shard, String operation, int shards) {
         return calls.run(operation.equals("check") ? "check the shard count" : "reshard", SHARD_COUNT,
-                ScriptOutputType.MULTI, QueueCalls.keys(meta), bytes(shards), bytes(operation));
+                ScriptOutputType.MULTI, QueueCalls.keys(metaKey(prefix, QueueNames.shard(queue, shard))),
+                bytes(shards), bytes(operation), bytes(count));
     }
 }

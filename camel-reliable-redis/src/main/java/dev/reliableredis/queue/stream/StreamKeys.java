@@ -25,6 +25,7 @@ final class StreamKeys {
     final byte[] deadDeliveries;
     final byte[] paused;
     final byte[] schedule;
+    final byte[] meta;
     final byte[] resumed;
     final byte[] rate;
     final byte[] limited;
@@ -42,6 +43,7 @@ final class StreamKeys {
         delayedMessages = bytes(base + "delayed-msg");
         paused = bytes(base + "paused");
         schedule = bytes(base + "schedule");
+        meta = bytes(base + "meta");
         resumed = bytes(base + "resumed");
         group = groupBase(base, options.group());
         retry = bytes(group + "retry");

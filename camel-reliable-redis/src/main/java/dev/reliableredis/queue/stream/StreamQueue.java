@@ -116,11 +116,13 @@ public final class StreamQueue implements ReliableQueue {
     private final QueueSchedule schedule;
     private final QueueSettings settings;
     private final boolean deadLetters;
+    /** The endpoint's shard count, which each send and claim checks against its shard's marker; null: unchecked. */
+    private final byte[] shards;
     /** Where the reaper's sweep of the id index goes on; each queue object walks the index on its own. */
     private volatile String idsCursor = "0";
 
     private StreamQueue(RedisGateway redis, String keyPrefix, String name, StreamOptions options,
-            QueueSettings settings, boolean deadLetters) {
+            QueueSettings settings, boolean deadLetters, byte[] shards) {
         this.redis = redis;
         this.calls = new QueueCalls(redis, name);
         this.keyPrefix = keyPrefix;
@@ -130,12 +132,27 @@ public final class StreamQueue implements ReliableQueue {
         this.schedule = new QueueSchedule(redis, calls, keys.schedule);
         this.settings = settings;
         this.deadLetters = deadLetters;
+        this.shards = shards;
     }
 
-    /** The queue, delivering the entries of its stream. */
+    /** The queue, delivering the entries of its stream; its sends and claims do not check a shard count. */
     public static StreamQueue of(RedisGateway redis, String keyPrefix, String name, StreamOptions options,
             QueueSettings settings) {
-        StreamQueue queue = new StreamQueue(redis, keyPrefix, name, options, settings, false);
+        return of(redis, keyPrefix, name, options, settings, null);
+    }
+
+    /**
+     * The queue, or shard of a queue, of an endpoint with {@code shards} shards: its sends and claims are refused
+     * with an IllegalStateException when its shard's marker records another count ({@code ShardCount}).
+     */
+    public static StreamQueue of(RedisGateway redis, String keyPrefix, String name, StreamOptions options,
+            QueueSettings settings, int shards) {
+        return of(redis, keyPrefix, name, options, settings, bytes(shards));
+    }
+
+    private static StreamQueue of(RedisGateway redis, String keyPrefix, String name, StreamOptions options,
+            QueueSettings settings, byte[] shards) {
+        StreamQueue queue = new StreamQueue(redis, keyPrefix, name, options, settings, false, shards);
         if (redis.isCluster()) {
             queue.keys.requireOneSlot(name);
         }
@@ -144,7 +161,7 @@ public final class StreamQueue implements ReliableQueue {
 
     @Override
     public StreamQueue deadLetters() {
-        return new StreamQueue(redis, keyPrefix, name, options, settings, true);
+        return new StreamQueue(redis, keyPrefix, name, options, settings, true, shards);
     }
 
     @Override
@@ -169,14 +186,19 @@ public final class StreamQueue implements ReliableQueue {
         if (messages.isEmpty()) {
             return CompletableFuture.completedFuture(List.of());
         }
-        List<byte[]> args = new ArrayList<>(1 + 4 * messages.size());
+        List<byte[]> args = new ArrayList<>(2 + 4 * messages.size());
         args.add(bytes(options.maxLen()));
+        List<byte[]> keyList = new ArrayList<>(List.of(enqueueKeys()));
+        if (shards != null) {
+            keyList.add(keys.meta);
+            args.add(shards);
+        }
         try {
             addMessages(args, messages);
         } catch (IllegalArgumentException e) {
             return CompletableFuture.failedFuture(e);
         }
-        return calls.enqueue(ENQUEUE, enqueueKeys(), args.toArray(byte[][]::new));
+        return calls.enqueue(ENQUEUE, keyList.toArray(byte[][]::new), args.toArray(byte[][]::new));
     }
 
     /** The keys of stream/enqueue.lua, and of a target queue in stream/handoff.lua. */
@@ -212,16 +234,21 @@ public final class StreamQueue implements ReliableQueue {
     /** As {@link #claim}, telling of the pause or rate limit that made it take nothing ({@link Hold}). */
     Claimed claimOrHold(Claimant claimant, int max, ClaimId claimId) {
         RateLimit rate = rateLimit();
-        List<Object> rows = inGroup("claim", () -> calls.run("claim", CLAIM, ScriptOutputType.MULTI,
-                keys(source(), retry(), claimers(), deliveries(), keys.claim(deadLetters, claimant.id()), keys.paused,
-                        keys.resumed, keys.rate, keys.capped, keys.freed, keys.dead, keys.ids,
-                        keys.limited),
-                bytes(options.group()), bytes(options.consumerName()), bytes(max), bytes(claimant.id()),
-                bytes(claimant.liveFor().toMillis()), bytes(claimId.value()),
+        List<byte[]> keyList = new ArrayList<>(List.of(source(), retry(), claimers(), deliveries(),
+                keys.claim(deadLetters, claimant.id()), keys.paused, keys.resumed, keys.rate, keys.capped, keys.freed,
+                keys.dead, keys.ids, keys.limited));
+        List<byte[]> args = new ArrayList<>(List.of(bytes(options.group()), bytes(options.consumerName()), bytes(max),
+                bytes(claimant.id()), bytes(claimant.liveFor().toMillis()), bytes(claimId.value()),
                 bytes(settings.visibilityTimeout().toMillis()), bytes(deadLetters ? "0" : "1"),
                 bytes(rate.permits()), bytes(rate.period().toMillis()), bytes(rate.burst()),
                 bytes(deadLetters ? 0 : settings.maxInflight()), bytes(settings.dropExpired() ? "drop" : "dead"),
                 bytes(deadLetters ? "always" : deletion())));
+        if (shards != null) {
+            keyList.add(keys.meta);
+            args.add(shards);
+        }
+        List<Object> rows = inGroup("claim", () -> calls.run("claim", CLAIM, ScriptOutputType.MULTI,
+                keyList.toArray(byte[][]::new), args));
         claimId.renew();
         Hold hold = Hold.ofReply(rows);
         if (hold != null) {

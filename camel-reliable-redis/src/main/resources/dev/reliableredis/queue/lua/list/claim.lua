@@ -41,6 +41,8 @@
   KEYS[20] group    hash id -> group id of a message sent with one (see includes/group)
   KEYS[21] groups   hash group id -> id of its current message
   KEYS[22] grouped  zset of the groups' lines
+  KEYS[23] meta     hash of the queue's own settings, whose shard count marker ARGV[13] must match (includes/shards);
+                    without this key the count is not checked
 
   ARGV[1] visibility timeout in ms
   ARGV[2] most messages to claim
@@ -54,6 +56,7 @@
   ARGV[10] 'drop' to drop expired messages; else they are dead-lettered
   ARGV[11] 'strict' to take the highest priority level first; else the levels are served by weighted round-robin
   ARGV[12] groupOnDeadLetter: 'block' keeps the group of an expired, dead-lettered message waiting for it
+  ARGV[13] the endpoint's shard count, with KEYS[23]
 
   With a cap, a claim takes at most cap - in flight, where in flight counts every lease of the in-flight set,
   those of batch-mates waiting their turn and expired ones the reaper has not returned yet included. A claim that
@@ -90,7 +93,8 @@
   (the 5th, the failure, is only set by claim-dead; the shape is shared). When ready messages are left behind, a
   wake-up token is left for another consumer.
 
-  Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
+  Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits), or for a shard
+  count the marker does not match: 'SHARDS <recorded> <resharding to, or 0> <count>' (includes/shards).
 ]]
 --- @include "includes/claim_record"
 --- @include "list/includes/group"
@@ -100,9 +104,14 @@
 --- @include "list/includes/priority"
 --- @include "includes/rate"
 --- @include "list/includes/record"
+--- @include "includes/shards"
 --- @include "includes/time"
 
 require_batch(tonumber(ARGV[2]), 'claim')
+local refused = KEYS[23] and shards_refusal(KEYS[23], ARGV[13])
+if refused then
+  return refused
+end
 
 local now = now_ms()
 -- pcall: Redis at its maxmemory refuses a first write that may need memory; a full Redis must still be drained,

@@ -19,6 +19,8 @@
   KEYS[10] group    hash id -> group id of a message sent with one (see includes/group)
   KEYS[11] groups   hash group id -> id of its current message
   KEYS[12] grouped  zset of the groups' lines (see includes/group)
+  KEYS[13] meta     hash of the queue's own settings, whose shard count marker the endpoint's count must match
+                    (see includes/shards)
 
   ARGV[5k-4] id of the k-th message
   ARGV[5k-3] its payload
@@ -29,6 +31,10 @@
   ARGV[6k]   its group id, '' for none: a message with one joins its group (includes/group)
 
   ARGV[last]  optional, after the messages: the deadline, server time in ms (see includes/time)
+
+  With 13 keys, ARGV[1] is the endpoint's shard count, and the messages' arguments start at ARGV[2]: a count
+  that the marker does not match (a reshard changed it, or one is under way) fails the call before it writes
+  anything, with the error 'SHARDS <recorded> <resharding to, or 0> <count>' (includes/shards).
 
   With 12 keys, 6 arguments per message as above. A caller with 9 keys passes 5 per message, without the group,
   one with 6 keys 4, without the priority either, and one with 5 keys 3, without the time to live either (the
@@ -44,12 +50,20 @@
 ]]
 --- @include "list/includes/enqueue_steps"
 --- @include "includes/limits"
+--- @include "includes/shards"
 --- @include "includes/time"
 
+local first = KEYS[13] and 2 or 1
 local stride = KEYS[10] and 6 or (KEYS[7] and 5 or (KEYS[6] and 4 or 3))
-local last = #ARGV % stride == 1 and #ARGV - 1 or #ARGV
+local last = (#ARGV - first + 1) % stride == 1 and #ARGV - 1 or #ARGV
 local now = now_before(ARGV[last + 1])
-require_batch(last / stride, 'enqueue')
-local plan = enqueue_plan(KEYS, ARGV, 1, last, stride, now)
+if KEYS[13] then
+  local refused = shards_refusal(KEYS[13], ARGV[1])
+  if refused then
+    return refused
+  end
+end
+require_batch((last - first + 1) / stride, 'enqueue')
+local plan = enqueue_plan(KEYS, ARGV, first, last, stride, now)
 enqueue_write(KEYS, plan)
 return plan.codes

@@ -27,6 +27,8 @@
   KEYS[11] dead       the dead-letter stream, where expired entries go
   KEYS[12] ids        hash message id -> entry reference (see enqueue)
   KEYS[13] limited    exists while the rate limit holds the group's claims back (written here, read by stats)
+  KEYS[14] meta       hash of the queue's own settings, whose shard count marker ARGV[15] must match
+                      (includes/shards); without this key the count is not checked
 
   ARGV[1] group
   ARGV[2] consumer
@@ -43,6 +45,7 @@
            dead-letter consumer)
   ARGV[13] 'drop' to drop expired entries; else they are dead-lettered
   ARGV[14] 'all-groups' or 'never': when to delete an expired entry from the stream (see ack)
+  ARGV[15] the endpoint's shard count, with KEYS[14]
 
   A claim that has run before with this claim id (includes/claim_record) takes nothing: it returns those of its
   first run's entries that are still pending for this consumer with the delivery count of that run, in the same
@@ -78,12 +81,14 @@
   A due retry whose entry was deleted meanwhile is acked away and not returned.
   Errors with NOGROUP when the group does not exist (the caller creates it).
 
-  Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
+  Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits), or for a shard
+  count the marker does not match: 'SHARDS <recorded> <resharding to, or 0> <count>' (includes/shards).
 ]]
 --- @include "includes/claim_record"
 --- @include "includes/limits"
 --- @include "includes/pause"
 --- @include "includes/rate"
+--- @include "includes/shards"
 --- @include "includes/time"
 --- @include "includes/types"
 --- @include "stream/includes/dead_letter"
@@ -103,6 +108,10 @@ local function in_flight(stream, group)
 end
 
 require_batch(tonumber(ARGV[3]), 'claim')
+local refused = KEYS[14] and shards_refusal(KEYS[14], ARGV[15])
+if refused then
+  return refused
+end
 
 require_type(KEYS[2], 'zset')
 require_type(KEYS[3], 'zset')

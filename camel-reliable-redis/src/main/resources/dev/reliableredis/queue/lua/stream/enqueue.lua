@@ -11,6 +11,8 @@
   KEYS[4] acked        zset message id -> time until which the acked id is remembered (ms)
   KEYS[5] delayed      zset message id -> due time (ms)
   KEYS[6] delayed-msg  hash message id -> cmsgpack {body, headers, enqueued[, expires]} of a delayed message
+  KEYS[7] meta         hash of the queue's own settings, whose shard count marker the endpoint's count must match
+                       (see includes/shards)
 
   ARGV[1] approximate MAXLEN for the XADDs, 0 for none
   ARGV[4k-2] id of the k-th message
@@ -19,6 +21,10 @@
   ARGV[4k+1] its delay in ms, 0 for now, followed by '|' and its time to live in ms when it has one ('0|60000');
              the time to live counts from now, not from the end of the delay
   ARGV[last] optional, after the messages: the deadline, server time in ms (see includes/time)
+
+  With 7 keys, ARGV[2] is the endpoint's shard count, and the messages' arguments start at ARGV[3] (4k-1 on): a
+  count that the marker does not match (a reshard changed it, or one is under way) fails the call before it
+  writes anything, with the error 'SHARDS <recorded> <resharding to, or 0> <count>' (includes/shards).
 
   Returns one code per message, in order: 1 stored, 0 when the id is known: in the stream (undelivered or
   pending), delayed, dead, acked within the idempotency window, or earlier in the same batch. An id whose entry
@@ -29,12 +35,20 @@
   wrong type or a delay argument of another shape.
 ]]
 --- @include "includes/limits"
+--- @include "includes/shards"
 --- @include "includes/time"
 --- @include "stream/includes/enqueue_steps"
 
-local last = (#ARGV - 1) % 4 == 1 and #ARGV - 1 or #ARGV
+local first = KEYS[7] and 3 or 2
+local last = (#ARGV - first + 1) % 4 == 1 and #ARGV - 1 or #ARGV
 local now = now_before(ARGV[last + 1])
-require_batch((last - 1) / 4, 'enqueue')
-local plan = stream_enqueue_plan(KEYS, ARGV, 2, last, now)
+if KEYS[7] then
+  local refused = shards_refusal(KEYS[7], ARGV[2])
+  if refused then
+    return refused
+  end
+end
+require_batch((last - first + 1) / 4, 'enqueue')
+local plan = stream_enqueue_plan(KEYS, ARGV, first, last, now)
 stream_enqueue_write(KEYS, plan, ARGV[1], now)
 return plan.codes
