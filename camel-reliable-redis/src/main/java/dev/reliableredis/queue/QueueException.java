@@ -39,7 +39,7 @@ public class QueueException extends RuntimeException {
     public static RuntimeException of(String queue, String operation, Throwable error) {
         Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
         IllegalStateException staleShardCount = cause instanceof RedisCommandExecutionException
-                ? ShardCount.refusal(queue, cause.getMessage()) : null;
+                ? ShardCount.refusal(cause.getMessage()) : null;
         if (staleShardCount != null) {
             return staleShardCount;
         }

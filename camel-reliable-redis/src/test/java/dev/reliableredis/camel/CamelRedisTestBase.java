@@ -1,6 +1,7 @@
 package dev.reliableredis.camel;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -22,6 +23,7 @@ import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.health.HealthCheck;
 import org.apache.camel.health.HealthCheckHelper;
 import org.apache.camel.impl.DefaultCamelContext;
+import org.apache.camel.spi.ExceptionHandler;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -223,6 +225,33 @@ abstract class CamelRedisTestBase {
     void awaitStats(String queue, long ready, long inflight, long delayed, long dead) {
         Map<String, Long> expected = Map.of("ready", ready, "inflight", inflight, "delayed", delayed, "dead", dead);
         await("stats of " + queue).atMost(Duration.ofSeconds(15)).until(() -> stats(queue).equals(expected));
+    }
+
+    /** Binds recordingHandler, an exception handler that records the messages of the outages reported to it
+     * (a consumer's exceptionHandler=#recordingHandler). */
+    List<String> recordOutages() {
+        List<String> reported = new CopyOnWriteArrayList<>();
+        context.getRegistry().bind("recordingHandler", new ExceptionHandler() {
+            public void handleException(Throwable exception) {
+                reported.add(String.valueOf(exception.getMessage()));
+            }
+
+            public void handleException(String message, Throwable exception) {
+                reported.add(message);
+            }
+
+            public void handleException(String message, Exchange exchange, Throwable exception) {
+                reported.add(message);
+            }
+        });
+        return reported;
+    }
+
+    /** Reshards the queue of the endpoint to {@code shards}, through that endpoint. */
+    void reshard(String uri, int shards) {
+        Exchange resharded = template.request(uri, e -> e.getMessage().setHeaders(new HashMap<>(Map.of(
+                ReliableRedisConstants.OPERATION, "reshard", ReliableRedisConstants.SHARDS, shards))));
+        assertThat(resharded.getException()).isNull();
     }
 
     void awaitReceived(int count) {

@@ -90,6 +90,40 @@ class HandOffRoutesTest extends CamelRedisTestBase {
         awaitStats("a", 0, 0, 0, 0);
     }
 
+    /**
+     * A hand-off target whose endpoint checked the shard count before a reshard of its queue from 1 to 2: the
+     * hand-off script reads the target's marker and refuses, and the ack does not land either; the refusal is reported.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"list", "stream"})
+    void aHandOffToATargetThatCheckedBeforeItsReshardIsRefusedStoringNothing(String mode) throws Exception {
+        this.mode = mode;
+        String toB = TO_B + "&mode=" + mode;
+        List<String> reported = recordOutages();
+        assertThat(template.request(toB, e -> e.getMessage().setBody("before")).getException()).isNull();
+        reshard("reliable-redis:b?mode=" + mode + "&commandTimeout=4000", 2);
+
+        routes(new RouteBuilder() {
+            public void configure() {
+                from("reliable-redis:a?mode=" + mode + "&exceptionHandler=#recordingHandler").to(toB)
+                        .process(received::add);
+            }
+        });
+        send("a", "order 1");
+
+        await("the refused hand-off reported").atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertThat(reported)
+                .anySatisfy(r -> assertThat(r).contains("Queue 'b' has 2 shard(s)").contains("shards=1")));
+        assertThat(stored("b") + stored("b#1")).as("stored in b").isEqualTo(1);
+        assertThat(stats("a").get("inflight")).as("the consumed message, not acked").isEqualTo(1L);
+        // the refused hand-off is retried while its lease is held: the stop need not wait for it
+        context.getShutdownStrategy().setTimeout(1);
+    }
+
+    /** The messages stored in a queue's ready list, or its stream. */
+    private long stored(String queue) {
+        return streamMode() ? raw.xlen(key(queue, "stream")) : raw.llen(key(queue, "ready"));
+    }
+
     @Test
     void aDeadLetteredMessageHandsNothingOn() throws Exception {
         routes(new RouteBuilder() {

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.IntStream;
 
 import dev.reliableredis.queue.QueueNames;
@@ -12,7 +11,6 @@ import dev.reliableredis.queue.sharded.ShardPicker;
 import io.lettuce.core.Range;
 import org.apache.camel.Exchange;
 import org.apache.camel.builder.RouteBuilder;
-import org.apache.camel.spi.ExceptionHandler;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -354,31 +352,6 @@ class ShardsTest extends CamelRedisTestBase {
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("Queue 'orders' has 2 shard(s)").hasMessageContaining("shards=1");
         assertThat(readyIn("orders", 0) + readyIn("orders", 1)).as("stored").isEqualTo(1);
-    }
-
-    private void reshard(String uri, int shards) {
-        Exchange resharded = template.request(uri, e -> e.getMessage().setHeaders(new HashMap<>(Map.of(
-                ReliableRedisConstants.OPERATION, "reshard", ReliableRedisConstants.SHARDS, shards))));
-        assertThat(resharded.getException()).isNull();
-    }
-
-    /** Binds recordingHandler, an exception handler that records the messages of the outages reported to it. */
-    private List<String> recordOutages() {
-        List<String> reported = new CopyOnWriteArrayList<>();
-        context.getRegistry().bind("recordingHandler", new ExceptionHandler() {
-            public void handleException(Throwable exception) {
-                reported.add(String.valueOf(exception.getMessage()));
-            }
-
-            public void handleException(String message, Throwable exception) {
-                reported.add(message);
-            }
-
-            public void handleException(String message, Exchange exchange, Throwable exception) {
-                reported.add(message);
-            }
-        });
-        return reported;
     }
 
     /** Sends m<from>..m<to - 1>, the even ones with one shard key. */

@@ -6,7 +6,9 @@ import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import static dev.reliableredis.queue.internal.RedisBytes.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A queue's schedule in Redis, in both modes: declared, read with the server time, fired once per tick whoever
@@ -95,5 +97,27 @@ class ScheduleTest extends QueueTestBase {
         assertThat(queue.fireTicks(queue.scheduleState(), third, "orders@" + second, List.of(tick(third))))
                 .isEqualTo(ScheduleFired.FIRED);
         assertThat(queue.claim(10)).extracting(Delivery::messageId).containsExactly("orders@" + third);
+    }
+
+    /**
+     * The schedule of an endpoint that checked the shard count before a reshard: its next tick is refused by the
+     * marker the script reads, firing nothing and leaving the last tick where it was.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"list", "stream"})
+    void aTickOfAnEndpointWhoseCountTheMarkerNoLongerSaysIsRefused(String mode) {
+        ReliableQueue queue = Queues.open(gateway, "rr", "orders", 1, mode.equals("stream") ? group("g", "c1") : null,
+                settings(60_000, 3, 100));
+        queue.declareSchedule("* * * * * ?", "UTC");
+        ScheduleState read = queue.scheduleState();
+        long tick = read.lastTick() + 1_000;
+        // as a reshard to 2 records it
+        gateway.commands().hset(bytes("rr:{orders}:meta"), bytes("shards"), bytes("2"));
+
+        assertThatThrownBy(() -> queue.fireTicks(read, tick, "orders@" + read.last(), List.of(tick(tick))))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("Queue 'orders' has 2 shard(s)")
+                .hasMessageContaining("shards=1");
+        assertThat(queue.scheduleState().last()).as("the last tick fired").isEqualTo(read.last());
+        assertThat(counts(queue).ready()).isZero();
     }
 }

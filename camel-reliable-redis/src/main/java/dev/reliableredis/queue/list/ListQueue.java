@@ -142,7 +142,7 @@ public final class ListQueue implements ReliableQueue {
         return calls.enqueue(ENQUEUE, keyList.toArray(new byte[0][]), args.toArray(new byte[0][]));
     }
 
-    /** The keys of list/enqueue.lua, and of a target queue in list/handoff.lua. */
+    /** The keys of list/enqueue.lua but its meta hash, as list/handoff.lua and list/schedule-fire.lua take them. */
     private byte[][] enqueueKeys() {
         return keys(keys.ready, keys.delayed, keys.messages, keys.acked, keys.wake, keys.expires, keys.prioritized,
                 keys.priority, keys.seq, keys.group, keys.groups, keys.grouped);
@@ -274,7 +274,10 @@ public final class ListQueue implements ReliableQueue {
                 throw new IllegalArgumentException(this + " cannot hand messages off to " + handOff.target()
                         + " in the script call of its ack: not a list-mode queue on the same Redis and slot");
             }
-            keyList.addAll(List.of(((ListQueue) handOff.target()).enqueueKeys()));
+            ListQueue target = (ListQueue) handOff.target();
+            keyList.addAll(List.of(target.enqueueKeys()));
+            keyList.add(target.keys.meta);
+            args.add(target.shards == null ? bytes("") : target.shards);
             args.add(bytes(handOff.messages().size()));
             addMessages(args, handOff.messages());
         }
@@ -414,9 +417,13 @@ public final class ListQueue implements ReliableQueue {
     public ScheduleFired fireTicks(ScheduleState state, long last, String previousId, List<NewMessage> ticks) {
         List<byte[]> args = new ArrayList<>(List.of(bytes(state.cron()), bytes(state.last()), bytes(last),
                 bytes(previousId)));
-        addMessages(args, ticks);
         List<byte[]> keyList = new ArrayList<>(List.of(keys.schedule, keys.dead));
         keyList.addAll(List.of(enqueueKeys()));
+        if (shards != null) {
+            keyList.add(keys.meta);
+            args.add(shards);
+        }
+        addMessages(args, ticks);
         Long fired = calls.run("schedule", SCHEDULE_FIRE, ScriptOutputType.INTEGER, keyList.toArray(new byte[0][]),
                 args);
         return ScheduleFired.of(fired);

@@ -30,7 +30,7 @@ public final class ShardCount {
 
     private static final LuaScript SHARD_COUNT = LuaScript.load("shard-count");
     /** The error of a send or claim script whose shard's marker is not the endpoint's count (includes/shards). */
-    private static final Pattern REFUSED = Pattern.compile("SHARDS (\\d+) (\\d+) (\\d+)");
+    private static final Pattern REFUSED = Pattern.compile("SHARDS (\\d+) (\\d+) (\\d+) .*\\{([^{}]+)}:meta");
 
     private final String prefix;
     private final String queue;
@@ -92,15 +92,16 @@ public final class ShardCount {
     }
 
     /**
-     * The IllegalStateException {@link #check} throws, for the error of a send or claim script of shard
-     * {@code shardName} whose marker is not the endpoint's count (includes/shards.lua); null for any other error.
+     * The IllegalStateException {@link #check} throws, for the error of a send or claim script that found a shard's
+     * marker at odds with the endpoint's count (includes/shards.lua), naming the queue of that shard (a hand-off's
+     * target, for one); null for any other error.
      */
-    public static IllegalStateException refusal(String shardName, String redisError) {
+    public static IllegalStateException refusal(String redisError) {
         Matcher refused = redisError == null ? null : REFUSED.matcher(redisError);
         if (refused == null || !refused.matches()) {
             return null;
         }
-        String queue = QueueNames.queueOfShard(shardName);
+        String queue = QueueNames.queueOfShard(refused.group(4));
         long recorded = Long.parseLong(refused.group(1));
         long resharding = Long.parseLong(refused.group(2));
         return resharding != 0 ? resharding(queue, recorded, resharding)

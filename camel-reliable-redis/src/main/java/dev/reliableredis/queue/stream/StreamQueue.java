@@ -201,7 +201,7 @@ public final class StreamQueue implements ReliableQueue {
         return calls.enqueue(ENQUEUE, keyList.toArray(byte[][]::new), args.toArray(byte[][]::new));
     }
 
-    /** The keys of stream/enqueue.lua, and of a target queue in stream/handoff.lua. */
+    /** stream/enqueue.lua's keys but its meta hash, as stream/handoff.lua and stream/schedule-fire.lua take them. */
     private byte[][] enqueueKeys() {
         return keys(keys.stream, keys.dead, keys.ids, keys.acked, keys.delayed, keys.delayedMessages);
     }
@@ -373,7 +373,9 @@ public final class StreamQueue implements ReliableQueue {
             }
             StreamQueue target = (StreamQueue) handOff.target();
             keyList.addAll(List.of(target.enqueueKeys()));
+            keyList.add(target.keys.meta);
             args.add(bytes(target.options.maxLen()));
+            args.add(target.shards == null ? bytes("") : target.shards);
             args.add(bytes(handOff.messages().size()));
             target.addMessages(args, handOff.messages());
         }
@@ -518,9 +520,13 @@ public final class StreamQueue implements ReliableQueue {
     public ScheduleFired fireTicks(ScheduleState state, long last, String previousId, List<NewMessage> ticks) {
         List<byte[]> args = new ArrayList<>(List.of(bytes(state.cron()), bytes(state.last()), bytes(last),
                 bytes(previousId), bytes(options.maxLen())));
-        addMessages(args, ticks);
         List<byte[]> keyList = new ArrayList<>(List.of(keys.schedule));
         keyList.addAll(List.of(enqueueKeys()));
+        if (shards != null) {
+            keyList.add(keys.meta);
+            args.add(shards);
+        }
+        addMessages(args, ticks);
         Long fired = calls.run("schedule", SCHEDULE_FIRE, ScriptOutputType.INTEGER, keyList.toArray(new byte[0][]),
                 args);
         return ScheduleFired.of(fired);

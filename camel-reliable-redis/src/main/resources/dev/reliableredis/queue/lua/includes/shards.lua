@@ -5,14 +5,14 @@
   One HMGET of a key in the shard's own slot per call.
 ]]
 
--- an error reply 'SHARDS <recorded count> <count of a reshard under way, or 0> <count>' when the marker of meta
--- does not say count (an absent marker says 1) or says a reshard is under way, else nil; the caller returns it
--- before it writes anything
+-- an error reply 'SHARDS <recorded count> <count of a reshard under way, or 0> <count> <meta>' when the marker of
+-- meta does not say count (an absent marker says 1) or says a reshard is under way, else nil; the caller returns
+-- it before it writes anything
 local function shards_refusal(meta, count)
   local marker = redis.call('HMGET', meta, 'shards', 'resharding')
   local recorded = tonumber(marker[1] or 1)
   if marker[2] or recorded ~= tonumber(count) then
-    return redis.error_reply('SHARDS ' .. recorded .. ' ' .. (marker[2] or 0) .. ' ' .. count)
+    return redis.error_reply('SHARDS ' .. recorded .. ' ' .. (marker[2] or 0) .. ' ' .. count .. ' ' .. meta)
   end
   return nil
 end

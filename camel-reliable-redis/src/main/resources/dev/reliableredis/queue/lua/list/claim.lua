@@ -94,7 +94,7 @@
   wake-up token is left for another consumer.
 
   Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits), or for a shard
-  count the marker does not match: 'SHARDS <recorded> <resharding to, or 0> <count>' (includes/shards).
+  count the marker does not match: 'SHARDS <recorded> <resharding to, or 0> <count> <meta>' (includes/shards).
 ]]
 --- @include "includes/claim_record"
 --- @include "list/includes/group"

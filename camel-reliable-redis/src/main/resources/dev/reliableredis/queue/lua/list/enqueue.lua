@@ -34,7 +34,7 @@
 
   With 13 keys, ARGV[1] is the endpoint's shard count, and the messages' arguments start at ARGV[2]: a count
   that the marker does not match (a reshard changed it, or one is under way) fails the call before it writes
-  anything, with the error 'SHARDS <recorded> <resharding to, or 0> <count>' (includes/shards).
+  anything, with the error 'SHARDS <recorded> <resharding to, or 0> <count> <meta>' (includes/shards).
 
   With 12 keys, 6 arguments per message as above. A caller with 9 keys passes 5 per message, without the group,
   one with 6 keys 4, without the priority either, and one with 5 keys 3, without the time to live either (the

@@ -7,13 +7,15 @@
   KEYS[1..13] the consumed queue's keys, as ack's (see list/ack.lua)
   KEYS[14] the requester's inbox, when the delivery is a request answered with this ack (r = 1; else r = 0 and
     there is no such key)
-  KEYS[14 + r + 12(q-1) .. 13 + r + 12q] the keys of the q-th target queue, as enqueue's (see list/enqueue.lua)
+  KEYS[14 + r + 13(q-1) .. 13 + r + 13q] the keys of the q-th target queue, as enqueue's (see list/enqueue.lua),
+    its meta hash last
 
   ARGV[1] idempotency window of the consumed queue in ms (0: the id is forgotten at once)
   ARGV[2], ARGV[3] id and lease token of the delivery
   ARGV[4], ARGV[5] the reply and how long its inbox is kept, in ms (see includes/reply); "" and 0 for none
-  then for each target queue, in the order of its keys: the number m of its messages, then 6m arguments, 6 per
-  message as enqueue's
+  then for each target queue, in the order of its keys: the shard count of its endpoint, which its marker must
+  match ('' for no check; see includes/shards), the number m of its messages, then 6m arguments, 6 per message
+  as enqueue's
   ARGV[#ARGV] the deadline, server time in ms (see includes/time)
 
   Returns {1, codes of the first target queue, codes of the second, ...} when the delivery was acked, each code
@@ -22,15 +24,17 @@
 
   Fails with a DEADLINE error, before it reads or writes anything, when Redis runs it after its deadline.
   Fails with an error, before it writes anything, for a key of the wrong type, more than 1000 messages for one
-  queue (includes/limits), or a message enqueue refuses.
+  queue (includes/limits), or a message enqueue refuses; or, with the error 'SHARDS <recorded> <resharding to,
+  or 0> <count> <meta>', for a target whose marker does not match its shard count (includes/shards).
 ]]
 --- @include "list/includes/ack_steps"
 --- @include "list/includes/enqueue_steps"
 --- @include "includes/limits"
 --- @include "includes/reply"
+--- @include "includes/shards"
 --- @include "includes/time"
 
-local ACK_KEYS, ENQUEUE_KEYS, STRIDE = 13, 12, 6
+local ACK_KEYS, ENQUEUE_KEYS, STRIDE = 13, 13, 6
 
 local now = now_before(ARGV[#ARGV])
 local ack = ack_plan(KEYS, 2, 3)
@@ -43,12 +47,16 @@ if inbox then
 end
 local targets, at = {}, 6
 for first = ACK_KEYS + (inbox and 2 or 1), #KEYS, ENQUEUE_KEYS do
-  local m = tonumber(ARGV[at])
-  require_batch(m, 'handoff')
   local k = {unpack(KEYS, first, first + ENQUEUE_KEYS - 1)}
-  targets[#targets + 1] = {keys = k, plan = m > 0 and enqueue_plan(k, ARGV, at + 1, at + STRIDE * m, STRIDE, now)
-    or {codes = {}, records = {}}}
-  at = at + 1 + STRIDE * m
+  local refused = ARGV[at] ~= '' and shards_refusal(k[ENQUEUE_KEYS], ARGV[at])
+  if refused then
+    return refused
+  end
+  local m = tonumber(ARGV[at + 1])
+  require_batch(m, 'handoff')
+  targets[#targets + 1] = {keys = k, plan = m > 0
+    and enqueue_plan(k, ARGV, at + 2, at + 1 + STRIDE * m, STRIDE, now) or {codes = {}, records = {}}}
+  at = at + 2 + STRIDE * m
 end
 -- the enqueues first: their HSET is what Redis refuses when it is out of memory, before anything is written
 local reply = {1}

@@ -9,25 +9,36 @@
   KEYS[1] schedule  hash: cron, zone, last, redriven (see schedule-declare)
   KEYS[2] dead      zset of the dead letters
   KEYS[3..14] the queue's keys, as enqueue's (see list/enqueue.lua)
+  KEYS[15] meta     hash of the queue's own settings, whose shard count marker ARGV[5] must match (includes/shards);
+                    without this key the count is not checked
 
   ARGV[1] the cron expression the ticks come from
   ARGV[2] the last tick fired that they come after (epoch ms, as stored)
   ARGV[3] the last tick fired after this call (epoch ms)
   ARGV[4] the message id of the last tick fired
+  ARGV[5] the endpoint's shard count, with KEYS[15]
   then 6 arguments per tick's message, as enqueue's; none when the call only moves the last tick past missed ones
 
   Returns 1 fired (each tick's message enqueued, or a no-op for an id already known); 0 not fired: the schedule
   was changed, removed, or fired by another instance since the caller read it; -1 not fired: the last tick's
   message, or a redriven tick's, is not settled yet.
 
-  Fails with an error, before it writes anything, for a key of the wrong type or a message enqueue refuses.
+  Fails with an error, before it writes anything, for a key of the wrong type or a message enqueue refuses; or,
+  with the error 'SHARDS <recorded> <resharding to, or 0> <count> <meta>', for a shard count the marker does not
+  match (includes/shards).
 ]]
 --- @include "list/includes/enqueue_steps"
 --- @include "includes/limits"
 --- @include "includes/schedule"
+--- @include "includes/shards"
 --- @include "includes/time"
 --- @include "includes/types"
 
+local refused = KEYS[15] and shards_refusal(KEYS[15], ARGV[5])
+if refused then
+  return refused
+end
+local first = KEYS[15] and 6 or 5
 if not schedule_unchanged(KEYS[1], ARGV[1], ARGV[2]) then
   return 0
 end
@@ -46,9 +57,9 @@ for _, id in ipairs(redriven) do
     return -1
   end
 end
-require_batch((#ARGV - 4) / 6, 'schedule-fire')
-if #ARGV > 4 then
-  enqueue_write(k, enqueue_plan(k, ARGV, 5, #ARGV, 6, now_ms()))
+require_batch((#ARGV - first + 1) / 6, 'schedule-fire')
+if #ARGV >= first then
+  enqueue_write(k, enqueue_plan(k, ARGV, first, #ARGV, 6, now_ms()))
 end
 if #redriven > 0 then
   redis.call('HDEL', KEYS[1], 'redriven')

@@ -24,7 +24,7 @@
 
   With 7 keys, ARGV[2] is the endpoint's shard count, and the messages' arguments start at ARGV[3] (4k-1 on): a
   count that the marker does not match (a reshard changed it, or one is under way) fails the call before it
-  writes anything, with the error 'SHARDS <recorded> <resharding to, or 0> <count>' (includes/shards).
+  writes anything, with the error 'SHARDS <recorded> <resharding to, or 0> <count> <meta>' (includes/shards).
 
   Returns one code per message, in order: 1 stored, 0 when the id is known: in the stream (undelivered or
   pending), delayed, dead, acked within the idempotency window, or earlier in the same batch. An id whose entry

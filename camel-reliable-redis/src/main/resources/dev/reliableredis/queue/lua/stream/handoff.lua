@@ -7,12 +7,14 @@
   KEYS[1..7] the consumed queue's keys, as stream/ack's (see stream/ack.lua)
   KEYS[8] the requester's inbox, when the delivery is a request answered with this ack (r = 1; else r = 0 and
     there is no such key)
-  KEYS[8 + r + 6(q-1) .. 7 + r + 6q] the keys of the q-th target queue, as stream/enqueue's (see stream/enqueue.lua)
+  KEYS[8 + r + 7(q-1) .. 7 + r + 7q] the keys of the q-th target queue, as stream/enqueue's (see stream/enqueue.lua),
+    its meta hash last
 
   ARGV[1..5] group, consumer, idempotency window, deletion rule and entry reference prefix, as stream/ack's
   ARGV[6], ARGV[7], ARGV[8] entry id, lease token and message id of the delivery
   ARGV[9], ARGV[10] the reply and how long its inbox is kept, in ms (see includes/reply); "" and 0 for none
-  then for each target queue, in the order of its keys: its approximate MAXLEN (0 for none), the number m of its
+  then for each target queue, in the order of its keys: its approximate MAXLEN (0 for none), the shard count of
+  its endpoint, which its marker must match ('' for no check; see includes/shards), the number m of its
   messages, then 4m arguments, 4 per message as stream/enqueue's
   ARGV[#ARGV] the deadline, server time in ms (see includes/time)
 
@@ -22,15 +24,18 @@
 
   Fails with a DEADLINE error, before it reads or writes anything, when Redis runs it after its deadline.
   Fails with an error, before it writes anything, for a key of the wrong type, more than 1000 messages for one
-  queue (includes/limits), or a delay argument stream/enqueue refuses.
+  queue (includes/limits), or a delay argument stream/enqueue refuses; or, with the error 'SHARDS <recorded>
+  <resharding to, or 0> <count> <meta>', for a target whose marker does not match its shard count
+  (includes/shards).
 ]]
 --- @include "includes/limits"
 --- @include "includes/reply"
+--- @include "includes/shards"
 --- @include "includes/time"
 --- @include "stream/includes/ack_steps"
 --- @include "stream/includes/enqueue_steps"
 
-local ACK_KEYS, ENQUEUE_KEYS = 7, 6
+local ACK_KEYS, ENQUEUE_KEYS = 7, 7
 
 local now = now_before(ARGV[#ARGV])
 local ack = stream_ack_plan(KEYS, ARGV[1], ARGV[2], 6, 8)
@@ -44,10 +49,14 @@ end
 local targets, at = {}, 11
 for first = ACK_KEYS + (inbox and 2 or 1), #KEYS, ENQUEUE_KEYS do
   local k = {unpack(KEYS, first, first + ENQUEUE_KEYS - 1)}
-  local maxLen, m = ARGV[at], tonumber(ARGV[at + 1])
+  local refused = ARGV[at + 1] ~= '' and shards_refusal(k[ENQUEUE_KEYS], ARGV[at + 1])
+  if refused then
+    return refused
+  end
+  local maxLen, m = ARGV[at], tonumber(ARGV[at + 2])
   require_batch(m, 'handoff')
-  targets[#targets + 1] = {keys = k, maxLen = maxLen, plan = stream_enqueue_plan(k, ARGV, at + 2, at + 1 + 4 * m, now)}
-  at = at + 2 + 4 * m
+  targets[#targets + 1] = {keys = k, maxLen = maxLen, plan = stream_enqueue_plan(k, ARGV, at + 3, at + 2 + 4 * m, now)}
+  at = at + 3 + 4 * m
 end
 -- the enqueues first: their HSET or XADD is what Redis refuses when it is out of memory, before anything is written
 local reply = {1}
