@@ -21,6 +21,7 @@ import dev.reliableredis.queue.QueueSettings;
 import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.Settled;
+import dev.reliableredis.queue.sharded.ShardCount;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisConnectionException;
@@ -135,8 +136,13 @@ public final class QueueCalls {
         return result;
     }
 
-    private QueueException sendFailure(String operation, Throwable error, boolean sent, boolean connectionLost) {
+    private RuntimeException sendFailure(String operation, Throwable error, boolean sent, boolean connectionLost) {
         Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        IllegalStateException staleShardCount = cause instanceof RedisCommandExecutionException
+                ? ShardCount.refusal(cause.getMessage()) : null;
+        if (staleShardCount != null) {
+            return staleShardCount;
+        }
         if (!(cause instanceof RedisCommandExecutionException)) {
             redis.clocksSuspect();
         }
