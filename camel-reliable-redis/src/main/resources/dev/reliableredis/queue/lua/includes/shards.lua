@@ -6,10 +6,14 @@
 ]]
 
 -- an error reply 'SHARDS <recorded count> <count of a reshard under way, or 0> <count> <meta>' when the marker of
--- meta does not say count (an absent marker says 1) or says a reshard is under way, else nil; the caller returns
--- it before it writes anything
+-- meta does not say count or says a reshard is under way, else nil; the caller returns it before it writes
+-- anything. No marker passes: no count was recorded (a queue used unsharded, or one whose endpoints opened it
+-- without the check that records it), and a reshard writes one into every shard before it moves anything
 local function shards_refusal(meta, count)
   local marker = redis.call('HMGET', meta, 'shards', 'resharding')
+  if not marker[1] and not marker[2] then
+    return nil
+  end
   local recorded = tonumber(marker[1] or 1)
   if marker[2] or recorded ~= tonumber(count) then
     return redis.error_reply('SHARDS ' .. recorded .. ' ' .. (marker[2] or 0) .. ' ' .. count .. ' ' .. meta)
