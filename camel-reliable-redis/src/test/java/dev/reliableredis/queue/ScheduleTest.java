@@ -99,6 +99,54 @@ class ScheduleTest extends QueueTestBase {
         assertThat(queue.claim(10)).extracting(Delivery::messageId).containsExactly("orders@" + third);
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"list", "stream"})
+    void aDeadTickIsLeftDeadWhileANewerTickOfItsScheduleRuns(String mode) {
+        ReliableQueue queue = queueOfMode(mode, settings(60_000, 0, 100));
+        queue.declareSchedule("* * * * * ?", "UTC");
+        ScheduleState read = queue.scheduleState();
+        long first = read.lastTick() + 1_000;
+        long second = first + 1_000;
+        queue.fireTicks(read, first, "orders@" + read.last(), List.of(tick(first)));
+        Delivery failed = queue.claim(10).get(0);
+        assertThat(queue.nack(List.of(new Failure(failed.lease(), "boom")))).containsExactly(Settled.DEAD_LETTERED);
+        assertThat(queue.fireTicks(queue.scheduleState(), second, "orders@" + first, List.of(tick(second))))
+                .isEqualTo(ScheduleFired.FIRED);
+        Delivery running = queue.claim(10).get(0);
+        assertThat(running.messageId()).isEqualTo("orders@" + second);
+
+        assertThat(queue.redrive(10)).as("the newer tick runs").isZero();
+        assertThat(queue.redrive("orders@" + first)).isFalse();
+        assertThat(counts(queue).dead()).isEqualTo(1);
+
+        queue.ack(List.of(running.lease()));
+        assertThat(queue.redrive(10)).isEqualTo(1);
+        assertThat(queue.claim(10)).extracting(Delivery::messageId).containsExactly("orders@" + first);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"list", "stream"})
+    void aRedriveMovesOneDeadTickOfASchedule(String mode) {
+        ReliableQueue queue = queueOfMode(mode, settings(60_000, 0, 100));
+        queue.declareSchedule("* * * * * ?", "UTC");
+        ScheduleState read = queue.scheduleState();
+        long first = read.lastTick() + 1_000;
+        long second = first + 1_000;
+        queue.fireTicks(read, first, "orders@" + read.last(), List.of(tick(first)));
+        queue.nack(List.of(new Failure(queue.claim(10).get(0).lease(), "boom")));
+        queue.fireTicks(queue.scheduleState(), second, "orders@" + first, List.of(tick(second)));
+        queue.nack(List.of(new Failure(queue.claim(10).get(0).lease(), "boom")));
+        assertThat(counts(queue).dead()).isEqualTo(2);
+
+        assertThat(queue.redrive(10)).isEqualTo(1);
+        Delivery redriven = queue.claim(10).get(0);
+        assertThat(queue.redrive(10)).as("the redriven tick runs").isZero();
+        queue.ack(List.of(redriven.lease()));
+        assertThat(queue.redrive(10)).isEqualTo(1);
+        assertThat(queue.claim(10)).extracting(Delivery::messageId)
+                .doesNotContain(redriven.messageId()).hasSize(1);
+    }
+
     /**
      * The schedule of an endpoint that checked the shard count before a reshard: its next tick is refused by the
      * marker the script reads, firing nothing and leaving the last tick where it was.

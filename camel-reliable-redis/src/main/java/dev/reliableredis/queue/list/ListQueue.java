@@ -347,12 +347,15 @@ public final class ListQueue implements ReliableQueue {
         long dead = calls.run("redrive", () -> redis.commands().zcard(keys.dead));
         limit = Math.min(limit, dead);
         long moved = 0;
+        // the ticks left dead stay the oldest dead letters: each call passes over those the calls before it left
+        long left = 0;
         while (moved < limit) {
             long batch = Math.min(BULK_BATCH, limit - moved);
-            Long n = calls.run("redrive", REDRIVE, ScriptOutputType.INTEGER,
-                    redriveKeys(), bytes(batch), bytes(QueueSchedule.tickIdPrefix(name)));
-            moved += n;
-            if (n < batch) {
+            List<Long> n = calls.run("redrive", REDRIVE, ScriptOutputType.MULTI,
+                    redriveKeys(), bytes(batch), bytes(QueueSchedule.tickIdPrefix(name)), bytes(left));
+            moved += n.get(0);
+            left += n.get(1);
+            if (n.get(0) + n.get(1) < batch) {
                 break;
             }
         }
@@ -361,9 +364,9 @@ public final class ListQueue implements ReliableQueue {
 
     @Override
     public boolean redrive(String messageId) {
-        Long moved = calls.run("redrive", REDRIVE, ScriptOutputType.INTEGER,
-                redriveKeys(), bytes(1), bytes(QueueSchedule.tickIdPrefix(name)), bytes(messageId));
-        return moved == 1;
+        List<Long> moved = calls.run("redrive", REDRIVE, ScriptOutputType.MULTI,
+                redriveKeys(), bytes(1), bytes(QueueSchedule.tickIdPrefix(name)), bytes(0), bytes(messageId));
+        return moved.get(0) == 1;
     }
 
     private byte[][] redriveKeys() {

@@ -453,8 +453,7 @@ public final class StreamQueue implements ReliableQueue {
         while (moved < limit) {
             long batch = Math.min(BULK_BATCH, limit - moved);
             List<Object> result = calls.run("redrive", REDRIVE, ScriptOutputType.MULTI,
-                    keys(keys.dead, keys.stream, keys.ids, keys.deadRetry, keys.schedule), bytes(options.group()),
-                    bytes(batch), bytes(options.maxLen()), bytes(from), until,
+                    redriveKeys(), bytes(options.group()), bytes(batch), bytes(options.maxLen()), bytes(from), until,
                     bytes(QueueSchedule.tickIdPrefix(name)));
             moved += (Long) result.get(0);
             String last = text(result.get(1));
@@ -469,10 +468,13 @@ public final class StreamQueue implements ReliableQueue {
     @Override
     public boolean redrive(String messageId) {
         List<Object> result = calls.run("redrive", REDRIVE, ScriptOutputType.MULTI,
-                keys(keys.dead, keys.stream, keys.ids, keys.deadRetry, keys.schedule), bytes(options.group()), bytes(1),
-                bytes(options.maxLen()), bytes("-"), bytes("+"), bytes(QueueSchedule.tickIdPrefix(name)),
-                bytes(messageId));
+                redriveKeys(), bytes(options.group()), bytes(1), bytes(options.maxLen()), bytes("-"), bytes("+"),
+                bytes(QueueSchedule.tickIdPrefix(name)), bytes(messageId));
         return (Long) result.get(0) == 1;
+    }
+
+    private byte[][] redriveKeys() {
+        return keys(keys.dead, keys.stream, keys.ids, keys.deadRetry, keys.schedule, keys.delayed);
     }
 
     @Override

@@ -1,9 +1,11 @@
 --[[
-  list/redrive: moves up to ARGV[1] dead letters, oldest first, back to the ready list with
-  a fresh delivery count; their first enqueue time is kept and the failure cleared.
-  Dead letters being consumed (dead-inflight) are not moved. With ARGV[3], only the dead
+  list/redrive: looks at up to ARGV[1] dead letters, oldest first after the ARGV[3] oldest, and moves them back to the
+  ready list with a fresh delivery count; their first enqueue time is kept and the failure cleared.
+  Dead letters being consumed (dead-inflight) are not moved. With ARGV[4], only the dead
   letter of that one message id is looked at. A moved tick of the queue's schedule is noted in the schedule, which
-  fires nothing while it is queued or running (see schedule-fire).
+  fires nothing while it is queued or running (see schedule-fire); a tick is left dead while another tick of its
+  schedule is queued or running (the last tick fired, a redriven one, or one this call moved), so that the ticks of
+  one schedule never run at the same time: a later redrive, once that one settled, moves it.
 
   KEYS[1] dead      zset id -> time available to a dead-letter consumer (ms)
   KEYS[2] ready     list of ids
@@ -20,15 +22,16 @@
   KEYS[13] grouped  zset of the groups' lines
   KEYS[14] schedule hash: cron, zone, last, redriven (see schedule-declare)
 
-  ARGV[1] most dead letters to move
+  ARGV[1] most dead letters to look at
   ARGV[2] what the message ids of the schedule's ticks start with (<queue>@)
-  ARGV[3] optional: the message id of the one dead letter to move
+  ARGV[3] how many of the oldest dead letters to pass over: the ticks earlier calls of the same redrive left
+  ARGV[4] optional: the message id of the one dead letter to move
 
   A dead letter without a stored message is dropped. A redriven message has no time to live any more; it keeps its
   priority and its group: the group that waited for it (groupOnDeadLetter=block) goes on with it, one that went on
   without it takes it next (includes/group).
 
-  Returns the number of messages moved.
+  Returns {the number of messages moved, the number of ticks left dead}.
 ]]
 --- @include "list/includes/group"
 --- @include "list/includes/priority"
@@ -47,30 +50,37 @@ require_type(KEYS[12], 'hash')
 require_type(KEYS[13], 'zset')
 require_type(KEYS[14], 'hash')
 local ids
-if ARGV[3] then
-  ids = redis.call('ZSCORE', KEYS[1], ARGV[3]) and {ARGV[3]} or {}
+if ARGV[4] then
+  ids = redis.call('ZSCORE', KEYS[1], ARGV[4]) and {ARGV[4]} or {}
 else
-  ids = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1)
+  local skip = tonumber(ARGV[3])
+  ids = redis.call('ZRANGE', KEYS[1], skip, skip + tonumber(ARGV[1]) - 1)
 end
-local moved, movedIds = 0, {}
+local held, tick_moved = schedule_redrive_guard(KEYS[14], ARGV[2], schedule_list_unsettled(KEYS[3], KEYS[1]))
+local moved, movedIds, left = 0, {}, 0
 for _, id in ipairs(ids) do
-  redis.call('ZREM', KEYS[1], id)
-  if redis.call('HEXISTS', KEYS[3], id) == 1 then
-    redis.call('HDEL', KEYS[4], id)
-    redis.call('HDEL', KEYS[5], id)
-    redis.call('HDEL', KEYS[7], id)
-    local gid = redis.call('HGET', KEYS[11], id)
-    if not gid or redis.call('HGET', KEYS[12], gid) == id then
-      make_ready(KEYS[2], KEYS[8], KEYS[9], KEYS[10], id, false)
-    else
-      join_group(KEYS[2], KEYS[12], KEYS[13], KEYS[10], gid, id, true)
+  if held(id) then
+    left = left + 1
+  else
+    redis.call('ZREM', KEYS[1], id)
+    if redis.call('HEXISTS', KEYS[3], id) == 1 then
+      redis.call('HDEL', KEYS[4], id)
+      redis.call('HDEL', KEYS[5], id)
+      redis.call('HDEL', KEYS[7], id)
+      local gid = redis.call('HGET', KEYS[11], id)
+      if not gid or redis.call('HGET', KEYS[12], gid) == id then
+        make_ready(KEYS[2], KEYS[8], KEYS[9], KEYS[10], id, false)
+      else
+        join_group(KEYS[2], KEYS[12], KEYS[13], KEYS[10], gid, id, true)
+      end
+      moved = moved + 1
+      movedIds[moved] = id
+      tick_moved(id)
     end
-    moved = moved + 1
-    movedIds[moved] = id
   end
 end
 if moved > 0 then
   schedule_note_redriven(KEYS[14], ARGV[2], movedIds)
   wake(KEYS[6])
 end
-return moved
+return {moved, left}

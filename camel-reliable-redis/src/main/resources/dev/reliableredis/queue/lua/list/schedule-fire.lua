@@ -45,24 +45,13 @@ end
 local k = {unpack(KEYS, 3, 14)}
 require_type(KEYS[2], 'zset')
 require_type(k[3], 'hash')
-local function unsettled(id)
-  return redis.call('HEXISTS', k[3], id) == 1 and not redis.call('ZSCORE', KEYS[2], id)
-end
-if unsettled(ARGV[4]) then
+if schedule_tick_unsettled(KEYS[1], ARGV[4], schedule_list_unsettled(k[3], KEYS[2])) then
   return -1
-end
-local redriven = schedule_redriven(KEYS[1])
-for _, id in ipairs(redriven) do
-  if unsettled(id) then
-    return -1
-  end
 end
 require_batch((#ARGV - first + 1) / 6, 'schedule-fire')
 if #ARGV >= first then
   enqueue_write(k, enqueue_plan(k, ARGV, first, #ARGV, 6, now_ms()))
 end
-if #redriven > 0 then
-  redis.call('HDEL', KEYS[1], 'redriven')
-end
+redis.call('HDEL', KEYS[1], 'redriven')
 redis.call('HSET', KEYS[1], 'last', ARGV[3])
 return 1

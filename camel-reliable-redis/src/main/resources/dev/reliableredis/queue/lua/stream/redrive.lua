@@ -7,13 +7,16 @@
   retry is moved, and acked in the dead-letter group), and dead letters whose entry was trimmed away before it
   could be dead-lettered (no id, empty content: there is nothing to deliver again). With ARGV[7], only the dead
   letter the id index has for that one message id is looked at. A moved tick of the queue's schedule is noted in the
-  schedule, which fires nothing while it is queued or running (see stream/schedule-fire).
+  schedule, which fires nothing while it is queued or running (see stream/schedule-fire); a tick is left dead while
+  another tick of its schedule is queued or running (the last tick fired, a redriven one, or one this call moved), so
+  that the ticks of one schedule never run at the same time: a later redrive, once that one settled, moves it.
 
   KEYS[1] dead        the dead-letter stream
   KEYS[2] stream      the queue's stream
   KEYS[3] ids         hash message id -> entry reference
   KEYS[4] dead-retry  zset entry id -> retry due time, of this group on the dead-letter stream
   KEYS[5] schedule    hash: cron, zone, last, redriven (see schedule-declare)
+  KEYS[6] delayed     zset message id -> due time (ms), of the queue's delayed messages
 
   ARGV[1] group
   ARGV[2] most dead letters to look at
@@ -25,8 +28,8 @@
   ARGV[7] optional: the message id of the one dead letter to move ('d:' .. entry id in the id index); ARGV[4] and
           ARGV[5] are not used then. A dead letter of an entry written by another program has no id there.
 
-  Returns {dead letters moved, the last entry id looked at when ARGV[2] were looked at (call again from
-  there), else ''}.
+  Returns {dead letters moved (not the ticks left dead), the last entry id looked at when ARGV[2] were looked at
+  (call again from there), else ''}.
 ]]
 
 -- the XADD fields of a dead letter of a foreign entry: its original fields when content is a JSON object
@@ -53,6 +56,7 @@ end
 local group, maxLen = ARGV[1], tonumber(ARGV[3])
 local from, to = ARGV[4], ARGV[5]
 require_type(KEYS[5], 'hash')
+require_type(KEYS[6], 'zset')
 if ARGV[7] then
   local ref = redis.call('HGET', KEYS[3], ARGV[7])
   if not ref or string.sub(ref, 1, 2) ~= 'd:' then
@@ -62,6 +66,7 @@ if ARGV[7] then
 end
 local deadGroup = group_info(KEYS[1], group)
 local letters = redis.call('XRANGE', KEYS[1], from, to, 'COUNT', tonumber(ARGV[2]))
+local held, tick_moved = schedule_redrive_guard(KEYS[5], ARGV[6], schedule_stream_unsettled(KEYS[3], KEYS[6]))
 local moved, movedIds = 0, {}
 for _, letter in ipairs(letters) do
   local entry, map = letter[1], {}
@@ -71,7 +76,7 @@ for _, letter in ipairs(letters) do
   local pending = deadGroup and #redis.call('XPENDING', KEYS[1], group, entry, entry, 1) > 0
   local waiting = redis.call('ZSCORE', KEYS[4], entry)
   local lost = not map['id'] and (map['content'] or '') == ''
-  if (not pending or waiting) and not lost then
+  if (not pending or waiting) and not lost and not held(map['id']) then
     if pending then
       redis.call('XACK', KEYS[1], group, entry)
       redis.call('ZREM', KEYS[4], entry)
@@ -88,6 +93,7 @@ for _, letter in ipairs(letters) do
     redis.call('XDEL', KEYS[1], entry)
     moved = moved + 1
     movedIds[#movedIds + 1] = map['id']
+    tick_moved(map['id'])
   end
 end
 if #movedIds > 0 then

@@ -40,26 +40,14 @@ if not schedule_unchanged(KEYS[1], ARGV[1], ARGV[2]) then
   return 0
 end
 local k = {unpack(KEYS, 2, 7)}
-local function unsettled(id)
-  local ref = redis.call('HGET', k[3], id)
-  return (ref and string.sub(ref, 1, 2) ~= 'd:') or redis.call('ZSCORE', k[5], id)
-end
-if unsettled(ARGV[4]) then
+if schedule_tick_unsettled(KEYS[1], ARGV[4], schedule_stream_unsettled(k[3], k[5])) then
   return -1
-end
-local redriven = schedule_redriven(KEYS[1])
-for _, id in ipairs(redriven) do
-  if unsettled(id) then
-    return -1
-  end
 end
 require_batch((#ARGV - first + 1) / 4, 'schedule-fire')
 if #ARGV >= first then
   local now = now_ms()
   stream_enqueue_write(k, stream_enqueue_plan(k, ARGV, first, #ARGV, now), ARGV[5], now)
 end
-if #redriven > 0 then
-  redis.call('HDEL', KEYS[1], 'redriven')
-end
+redis.call('HDEL', KEYS[1], 'redriven')
 redis.call('HSET', KEYS[1], 'last', ARGV[3])
 return 1
