@@ -11,7 +11,6 @@ import dev.reliableredis.testsupport.RedisProcess;
 import org.apache.camel.Exchange;
 import org.apache.camel.ServiceStatus;
 import org.apache.camel.builder.RouteBuilder;
-import org.apache.camel.spi.ExceptionHandler;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -185,20 +184,7 @@ class ConsumerLifecycleTest extends CamelRedisTestBase {
 
     @Test
     void anAuthenticationFailureGoesToTheConsumersExceptionHandler() throws Exception {
-        List<String> reported = new CopyOnWriteArrayList<>();
-        context.getRegistry().bind("recordingHandler", new ExceptionHandler() {
-            public void handleException(Throwable exception) {
-                reported.add(String.valueOf(exception.getMessage()));
-            }
-
-            public void handleException(String message, Throwable exception) {
-                reported.add(message);
-            }
-
-            public void handleException(String message, Exchange exchange, Throwable exception) {
-                reported.add(message);
-            }
-        });
+        List<String> reported = recordOutages();
         String queue = "handler-q-" + mode;
         try (RedisProcess locked = RedisProcess.start("--requirepass", "right")) {
             routes(new RouteBuilder() {
