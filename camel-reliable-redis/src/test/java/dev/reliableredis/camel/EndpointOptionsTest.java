@@ -261,7 +261,9 @@ class EndpointOptionsTest {
                 "reliable-redis:orders?redisUri=RAW(redis://app:s3cr&et@localhost:6379)");
 
         assertThat(endpoint.toString()).isEqualTo("reliable-redis://orders?redisUri=redis://localhost:6379");
-        assertThat(RedisUris.parse(endpoint.getConfiguration().getRedisUri(), null, null).get(0).getPassword())
+        // through the credentials provider: RedisURI.getPassword() is gone in Lettuce 7, which CI runs this on too
+        assertThat(RedisUris.parse(endpoint.getConfiguration().getRedisUri(), null, null).get(0)
+                .getCredentialsProvider().resolveCredentials().block().getPassword())
                 .isEqualTo("s3cr&et".toCharArray());
     }
 
