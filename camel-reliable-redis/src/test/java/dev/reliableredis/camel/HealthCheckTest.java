@@ -96,6 +96,10 @@ class HealthCheckTest extends CamelRedisTestBase {
     @ValueSource(strings = {"&", "#", "/", "?"})
     void noCheckShowsAWrongPasswordWhateverItHolds(String character) throws Exception {
         HealthCheckHelper.getHealthCheckRepository(context, "producers").setEnabled(true);
+        // the URI's credentials, not the least-privilege user's that the component has under the ACL run
+        ReliableRedisComponent component = context.getComponent("reliable-redis", ReliableRedisComponent.class);
+        component.setUsername(null);
+        component.setPassword(null);
         try (RedisProcess locked = RedisProcess.start("--requirepass", "right")) {
             String uri = "reliable-redis:q?mode=" + mode + "&redisUri=RAW(redis://app:"
                          + URLEncoder.encode("s3cr" + character + "et", StandardCharsets.UTF_8) + "@127.0.0.1:"
