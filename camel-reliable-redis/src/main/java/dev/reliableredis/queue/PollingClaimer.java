@@ -1,6 +1,7 @@
 package dev.reliableredis.queue;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntFunction;
 
@@ -24,6 +25,14 @@ public final class PollingClaimer implements Claimer {
             sleep.sleep(maxWait);
         }
         return deliveries;
+    }
+
+    /** Claims for the first claimant: a queue without a sign of arrivals has no share to spread. */
+    @Override
+    public List<List<Delivery>> claim(List<Claimant> claimants, int maxEach, Duration maxWait) {
+        List<List<Delivery>> parts = new ArrayList<>(Claimed.none(claimants.size()));
+        parts.set(0, claim(maxEach, maxWait));
+        return parts;
     }
 
     @Override

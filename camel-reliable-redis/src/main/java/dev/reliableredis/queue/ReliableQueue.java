@@ -52,7 +52,18 @@ public interface ReliableQueue {
      * the same {@code claimId} takes nothing and returns what its first run took, as far as it is still leased
      * ({@link ClaimId}); the id is renewed when the claim returns.
      */
-    List<Delivery> claim(Claimant claimant, int max, ClaimId claimId);
+    default List<Delivery> claim(Claimant claimant, int max, ClaimId claimId) {
+        return claim(claimant, List.of(claimant), max, claimId).part(0);
+    }
+
+    /**
+     * Claims for several claimants in one script call, as {@link #claim(Claimant, int, ClaimId)} does for one: one
+     * part per claimant, each up to {@code maxEach} messages and no more than one claimant's share, filled in the
+     * order of the claimants; each part is a batch of its own, which a consumer that dies holding it fails as above.
+     * The claim is made by {@code owner}, whose id names the record of its last claim; every claimant counts as
+     * live. {@code maxEach} times the claimants is at most {@link #MAX_BATCH}.
+     */
+    Claimed claim(Claimant owner, List<Claimant> claimants, int maxEach, ClaimId claimId);
 
     /** As {@link #claim(Claimant, int, ClaimId)}, as a new claim. */
     default List<Delivery> claim(Claimant claimant, int max) {
@@ -241,6 +252,11 @@ public interface ReliableQueue {
 
     /** Called when a consumer of this queue stops, after its deliveries are settled; may do nothing. */
     default void leave() {
+    }
+
+    /** The shards the queue is spread over, each of which a consumer waits on: 1 when it is not sharded. */
+    default int shardCount() {
+        return 1;
     }
 
     /** A new claimer for one consumer thread, the claimant, which closes it. */

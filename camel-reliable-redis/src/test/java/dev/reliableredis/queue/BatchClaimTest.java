@@ -13,7 +13,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** Claims as batches of one claimant: the fair share, and a crashed batch that fails none of its messages. */
+/**
+ * Claims as batches of one claimant, and for several claimants at once, a batch each: the fair share, and a crashed
+ * batch that fails none of its messages.
+ */
 @ParameterizedClass(name = "{0} mode")
 @ValueSource(strings = {"list", "stream"})
 class BatchClaimTest extends QueueTestBase {
@@ -46,6 +49,52 @@ class BatchClaimTest extends QueueTestBase {
         assertThat(q.claim(claimant("b"), 10)).as("6 ready, 4 live").hasSize(2);
         assertThat(q.claim(claimant("c"), 1)).as("no more than asked").hasSize(1);
         assertThat(q.claim(claimant("d"), 10)).as("3 ready, 4 live: at least one").hasSize(1);
+    }
+
+    @Test
+    void aClaimForSeveralClaimantsGivesEachItsShareAndCountsEachAsLive() {
+        ReliableQueue q = orders(30_000, 3);
+        q.enqueue(messages(6));
+
+        Claimed claimed = q.claim(claimant("w"), List.of(claimant("a"), claimant("b"), claimant("c")), 10,
+                new ClaimId());
+
+        assertThat(claimed.parts()).as("6 ready, 3 live: a share of 2 each, in order")
+                .extracting(part -> part.stream().map(Delivery::messageId).toList())
+                .containsExactly(List.of("m0", "m1"), List.of("m2", "m3"), List.of("m4", "m5"));
+        q.enqueue(messages(8).stream().map(m -> message("n" + m.id(), "x")).toList());
+        assertThat(q.claim(claimant("d"), 10)).as("8 ready, a, b, c and d live: a share of 2").hasSize(2);
+    }
+
+    @Test
+    void eachPartOfAJointClaimIsABatchOfItsOwnWhenItsConsumerDies() {
+        ReliableQueue q = orders(200, 0);
+        q.enqueue(messages(3));
+        Claimed claimed = q.claim(claimant("w"), List.of(claimant("a"), claimant("b")), 10, new ClaimId());
+        assertThat(claimed.parts()).as("3 ready, 2 live: parts of 2 and 1").extracting(List::size)
+                .containsExactly(2, 1);
+
+        awaitReaped(q, 3);
+
+        assertThat(counts(q).dead()).as("the message held alone failed its only delivery; its part-mates none")
+                .isEqualTo(1);
+        assertThat(q.browse(QueueSection.DEAD, 10)).extracting(BrowsedMessage::messageId).containsExactly("m2");
+    }
+
+    @Test
+    void aMessageClaimedAloneIsAPartOfItsOwnInAJointClaim() {
+        ReliableQueue q = orders(200, 3);
+        q.enqueue(messages(2));
+        assertThat(q.claim(2)).hasSize(2);
+        awaitReaped(q, 2);
+        q.enqueue(IntStream.range(0, 4).mapToObj(i -> message("later" + i, "x")).toList());
+
+        Claimed claimed = q.claim(claimant("w"), List.of(claimant("a"), claimant("b"), claimant("c")), 10,
+                new ClaimId());
+
+        assertThat(claimed.parts()).as("6 ready, 4 live (the direct claimant too): a share of 2, the crashed two alone")
+                .extracting(part -> part.stream().map(Delivery::messageId).toList())
+                .containsExactly(List.of("m0"), List.of("m1"), List.of("later0", "later1"));
     }
 
     @Test

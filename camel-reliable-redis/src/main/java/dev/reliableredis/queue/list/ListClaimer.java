@@ -95,12 +95,17 @@ final class ListClaimer implements Claimer {
 
     @Override
     public List<Delivery> claim(int max, Duration maxWait) {
+        return claim(List.of(claimant), max, maxWait).get(0);
+    }
+
+    @Override
+    public List<List<Delivery>> claim(List<Claimant> claimants, int maxEach, Duration maxWait) {
         if (woken) {
-            return List.of();
+            return Claimed.none(claimants.size());
         }
         boolean limited = hold != null && hold.reason() == Hold.Reason.LIMITED;
         if (limited && !sleep.sleep(hold.waitAtMost(maxWait))) {
-            return List.of();
+            return Claimed.none(claimants.size());
         }
         // after the wait the limit asked for, the claim goes at once: a token may not come
         boolean atOnce = first || limited;
@@ -125,11 +130,11 @@ final class ListClaimer implements Claimer {
             CompletableFuture<?> waited = wait;
             first = false;
             long deadline = System.nanoTime() + maxWait.plus(gateway.commandTimeout()).toNanos();
-            return await(deadline, queue.claimBatch(waiting, claimant, max, claimId.value()).thenApply(claimed -> {
+            return await(deadline, queue.claimBatch(waiting, claimant, claimants, maxEach, claimId.value()).thenApply(claimed -> {
                 // Redis answered the wait before the claim behind it. A refused wait (BLPOP not allowed to the user)
                 // ends at once, and an idle consumer would claim again and again without pause: an empty claim
                 // fails with the wait's error instead (join throws it)
-                if (claimed.deliveries().isEmpty() && waited != null && waited.isCompletedExceptionally()) {
+                if (claimed.isEmpty() && waited != null && waited.isCompletedExceptionally()) {
                     waited.join();
                 }
                 return claimed;
@@ -137,7 +142,7 @@ final class ListClaimer implements Claimer {
         });
         claimId.renew();
         hold = result.hold();
-        return result.deliveries();
+        return result.parts(claimants.size());
     }
 
     /**

@@ -161,33 +161,34 @@ public final class ListQueue implements ReliableQueue {
     }
 
     @Override
-    public List<Delivery> claim(Claimant claimant, int max, ClaimId claimId) {
-        Claimed claimed = QueueCalls.await(claimBatch(null, claimant, max, claimId.value()));
+    public Claimed claim(Claimant owner, List<Claimant> claimants, int maxEach, ClaimId claimId) {
+        Claimed claimed = QueueCalls.await(claimBatch(null, owner, claimants, maxEach, claimId.value()));
         claimId.renew();
-        return claimed.deliveries();
+        return claimed;
     }
 
     /**
      * A claim on the given connection's commands (on the queue's command connection when null), not waited for.
-     * Dead letters are claimed without a record of the claim: a dead-letter consumer's lost claim waits out its lease.
+     * Dead letters are claimed without a record of the claim, all for the first claimant: a dead-letter consumer's
+     * lost claim waits out its lease.
      */
-    CompletableFuture<Claimed> claimBatch(RedisClusterAsyncCommands<byte[], byte[]> on, Claimant claimant, int max,
-            String claimId) {
+    CompletableFuture<Claimed> claimBatch(RedisClusterAsyncCommands<byte[], byte[]> on, Claimant owner,
+            List<Claimant> claimants, int maxEach, String claimId) {
         byte[] visibility = bytes(settings.visibilityTimeout().toMillis());
         RateLimit rate = settings.rateLimit();
         CompletableFuture<List<Object>> rows = deadLetters
                 ? calls.runAsync(on, "claim", CLAIM_DEAD, ScriptOutputType.MULTI,
                         keys(keys.dead, keys.deadInflight, keys.messages, keys.leases, keys.failure, keys.seq),
-                        visibility, bytes(max))
-                : calls.runAsync(on, "claim", CLAIM, ScriptOutputType.MULTI, claimKeys(claimant),
-                        claimArgs(visibility, max, claimant, claimId, rate));
-        return rows.thenApply(this::toClaimed);
+                        visibility, bytes(maxEach))
+                : calls.runAsync(on, "claim", CLAIM, ScriptOutputType.MULTI, claimKeys(owner),
+                        claimArgs(visibility, maxEach, claimants, claimId, rate));
+        return rows.thenApply(reply -> toClaimed(reply, claimants.size()));
     }
 
     /** The keys of list/claim.lua, with the meta hash when the shard count is checked. */
-    private byte[][] claimKeys(Claimant claimant) {
+    private byte[][] claimKeys(Claimant owner) {
         List<byte[]> keyList = new ArrayList<>(List.of(keys.ready, keys.inflight, keys.messages, keys.leases,
-                keys.seq, keys.wake, keys.claimers, keys.claim(claimant.id()), keys.paused, keys.resumed, keys.capped,
+                keys.seq, keys.wake, keys.claimers, keys.claim(owner.id()), keys.paused, keys.resumed, keys.capped,
                 keys.rate, keys.expires, keys.dead, keys.failure, keys.limited, keys.prioritized, keys.cursor,
                 keys.priority, keys.group, keys.groups, keys.grouped));
         if (shards != null) {
@@ -197,9 +198,10 @@ public final class ListQueue implements ReliableQueue {
     }
 
     /** The arguments of list/claim.lua, with the endpoint's shard count when it is checked. */
-    private byte[][] claimArgs(byte[] visibility, int max, Claimant claimant, String claimId, RateLimit rate) {
-        List<byte[]> args = new ArrayList<>(List.of(visibility, bytes(max), bytes(claimant.id()),
-                bytes(claimant.liveFor().toMillis()), bytes(claimId), bytes(settings.maxInflight()),
+    private byte[][] claimArgs(byte[] visibility, int maxEach, List<Claimant> claimants, String claimId,
+            RateLimit rate) {
+        List<byte[]> args = new ArrayList<>(List.of(visibility, bytes(maxEach), bytes(Claimant.ids(claimants)),
+                bytes(Claimant.liveFor(claimants).toMillis()), bytes(claimId), bytes(settings.maxInflight()),
                 bytes(rate.permits()), bytes(rate.period().toMillis()), bytes(rate.burst()),
                 bytes(settings.dropExpired() ? "drop" : "dead"),
                 bytes(settings.strictPriority() ? "strict" : "weighted"), groupOnDeadLetter()));
@@ -209,18 +211,22 @@ public final class ListQueue implements ReliableQueue {
         return args.toArray(new byte[0][]);
     }
 
-    /** The rows of a claim; the last number, the ready messages left behind, is for the claim's own wake-up. */
-    private Claimed toClaimed(List<Object> rows) {
-        Hold hold = Hold.ofReply(rows);
+    /**
+     * The rows of a claim, in parts for its claimants; the last number, the ready messages left behind, is for the
+     * claim's own wake-up. Claim-dead's rows carry a failure where the claim's carry a part: all go to the first.
+     */
+    private Claimed toClaimed(List<Object> reply, int claimants) {
+        Hold hold = Hold.ofReply(reply);
         if (hold != null) {
             return Claimed.held(hold);
         }
-        int count = rows.size() / FIELDS_PER_DELIVERY;
-        List<Delivery> deliveries = new ArrayList<>(count);
+        int count = reply.size() / FIELDS_PER_DELIVERY;
+        List<List<Object>> rows = new ArrayList<>(count);
         for (int i = 0; i < count * FIELDS_PER_DELIVERY; i += FIELDS_PER_DELIVERY) {
-            deliveries.add(toDelivery(rows.subList(i, i + FIELDS_PER_DELIVERY)));
+            rows.add(reply.subList(i, i + FIELDS_PER_DELIVERY));
         }
-        return Claimed.of(deliveries);
+        return Claimed.of(Claimed.split(claimants, rows,
+                row -> deadLetters ? 1 : ((Long) row.get(4)).intValue(), this::toDelivery));
     }
 
     /** A claimed message; a malformed record only comes from claim-dead, which delivers it whole. */
@@ -229,7 +235,7 @@ public final class ListQueue implements ReliableQueue {
         MessageRecord record = MessageRecord.parse((byte[]) row.get(3));
         return new Delivery(id, new Lease(id, id, text(row.get(1))), ((Long) row.get(2)).intValue(),
                 record.enqueuedAt(), record.body(), null, calls.headers(id, record.headers()),
-                record.malformed() != null ? record.malformed() : text(row.get(4)));
+                record.malformed() != null ? record.malformed() : deadLetters ? text(row.get(4)) : null);
     }
 
     @Override

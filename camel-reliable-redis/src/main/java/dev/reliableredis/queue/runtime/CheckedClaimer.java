@@ -3,6 +3,7 @@ package dev.reliableredis.queue.runtime;
 import java.time.Duration;
 import java.util.List;
 
+import dev.reliableredis.queue.Claimant;
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
 
@@ -25,6 +26,12 @@ public final class CheckedClaimer implements Claimer {
     public List<Delivery> claim(int max, Duration maxWait) {
         check.run();
         return claimer.claim(max, maxWait);
+    }
+
+    @Override
+    public List<List<Delivery>> claim(List<Claimant> claimants, int maxEach, Duration maxWait) {
+        check.run();
+        return claimer.claim(claimants, maxEach, maxWait);
     }
 
     @Override

@@ -20,6 +20,10 @@ final class ShardLeases {
         return deliveries.stream().map(d -> d.withLease(tag(shard, d.lease()))).toList();
     }
 
+    static List<List<Delivery>> tagParts(int shard, List<List<Delivery>> parts) {
+        return parts.stream().map(part -> tag(shard, part)).toList();
+    }
+
     static Lease tag(int shard, Lease lease) {
         return new Lease(lease.messageId(), shard + "#" + lease.ref(), lease.token());
     }

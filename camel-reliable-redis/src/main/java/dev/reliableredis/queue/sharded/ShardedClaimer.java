@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.reliableredis.queue.ClaimId;
 import dev.reliableredis.queue.Claimant;
+import dev.reliableredis.queue.Claimed;
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
 
@@ -37,9 +38,14 @@ final class ShardedClaimer implements Claimer {
 
     @Override
     public List<Delivery> claim(int max, Duration maxWait) {
-        List<Delivery> claimed = queue.claim(claimant, max, claimId);
+        return claim(List.of(claimant), max, maxWait).get(0);
+    }
+
+    @Override
+    public List<List<Delivery>> claim(List<Claimant> claimants, int maxEach, Duration maxWait) {
+        Claimed claimed = queue.claim(claimant, claimants, maxEach, claimId);
         if (!claimed.isEmpty()) {
-            return claimed;
+            return claimed.parts(claimants.size());
         }
         if (queue.isFailing(home)) {
             // waiting through the failing home shard would fail, or hold this thread for the command timeout
@@ -48,9 +54,9 @@ final class ShardedClaimer implements Claimer {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            return List.of();
+            return Claimed.none(claimants.size());
         }
-        return ShardLeases.tag(home, homeClaimer.claim(max, maxWait));
+        return ShardLeases.tagParts(home, homeClaimer.claim(claimants, maxEach, maxWait));
     }
 
     @Override

@@ -14,6 +14,7 @@ import java.util.function.ToLongFunction;
 import dev.reliableredis.queue.BrowsedMessage;
 import dev.reliableredis.queue.ClaimId;
 import dev.reliableredis.queue.Claimant;
+import dev.reliableredis.queue.Claimed;
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.Failure;
@@ -121,7 +122,7 @@ public final class ShardedQueue implements ReliableQueue {
      * claim whose reply nobody would take.
      */
     @Override
-    public List<Delivery> claim(Claimant claimant, int max, ClaimId claimId) {
+    public Claimed claim(Claimant owner, List<Claimant> claimants, int maxEach, ClaimId claimId) {
         int start = Math.floorMod(claimStart.getAndIncrement(), shards.size());
         RuntimeException failure = null;
         for (int k = 0; k < shards.size() && !Thread.currentThread().isInterrupted(); k++) {
@@ -130,10 +131,11 @@ public final class ShardedQueue implements ReliableQueue {
                 continue;
             }
             try {
-                List<Delivery> claimed = shards.get(shard).claim(claimant, max, claimId.shard(shard, shards.size()));
+                Claimed claimed = shards.get(shard).claim(owner, claimants, maxEach,
+                        claimId.shard(shard, shards.size()));
                 failing.succeeded(shard);
                 if (!claimed.isEmpty()) {
-                    return ShardLeases.tag(shard, claimed);
+                    return Claimed.of(ShardLeases.tagParts(shard, claimed.parts(claimants.size())));
                 }
             } catch (RuntimeException e) {
                 if (Thread.currentThread().isInterrupted()) {
@@ -146,7 +148,7 @@ public final class ShardedQueue implements ReliableQueue {
         if (failure != null) {
             throw failure;
         }
-        return List.of();
+        return Claimed.of(Claimed.none(claimants.size()));
     }
 
     /** Whether the shard's last claim failed, so that claims pass over it for a while. */
@@ -293,6 +295,11 @@ public final class ShardedQueue implements ReliableQueue {
             shard.leave();
             return null;
         });
+    }
+
+    @Override
+    public int shardCount() {
+        return shards.size();
     }
 
     /**

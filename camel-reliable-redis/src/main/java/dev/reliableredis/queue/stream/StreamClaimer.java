@@ -1,6 +1,7 @@
 package dev.reliableredis.queue.stream;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -18,6 +19,8 @@ import dev.reliableredis.queue.WakeableSleep;
 import dev.reliableredis.queue.internal.QueueCalls;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.api.StatefulConnection;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Claims from a stream-mode queue for one consumer thread: the claim script (due retries, then new entries, no
@@ -43,6 +46,7 @@ import io.lettuce.core.api.StatefulConnection;
  */
 final class StreamClaimer implements Claimer {
 
+    private static final Logger LOG = LoggerFactory.getLogger(StreamClaimer.class);
     private static final Duration MAX_BLOCK = Duration.ofSeconds(1);
     /** How long a stopping consumer waits for the read under way before it cuts the connection. */
     private static final long STOP_GRACE_NANOS = MAX_BLOCK.plusMillis(500).toNanos();
@@ -66,12 +70,18 @@ final class StreamClaimer implements Claimer {
 
     @Override
     public List<Delivery> claim(int max, Duration maxWait) {
+        return claim(List.of(claimant), max, maxWait).get(0);
+    }
+
+    @Override
+    public List<List<Delivery>> claim(List<Claimant> claimants, int maxEach, Duration maxWait) {
+        int parts = claimants.size();
         if (woken) {
-            return List.of();
+            return Claimed.none(parts);
         }
-        Claimed claimed = queue.claimOrHold(claimant, max, claimId);
-        if (!claimed.deliveries().isEmpty()) {
-            return claimed.deliveries();
+        Claimed claimed = queue.claim(claimant, claimants, maxEach, claimId);
+        if (!claimed.isEmpty()) {
+            return claimed.parts(parts);
         }
         Hold hold = claimed.hold();
         long deadline = System.nanoTime() + maxWait.toNanos();
@@ -80,34 +90,56 @@ final class StreamClaimer implements Claimer {
             Duration block = shortest(Duration.ofNanos(left), MAX_BLOCK, gateway.commandTimeout().dividedBy(2));
             if (hold != null && hold.reason() == Hold.Reason.LIMITED) {
                 if (!sleep.sleep(hold.waitAtMost(Duration.ofNanos(left)))) {
-                    return List.of();
+                    return Claimed.none(parts);
                 }
             } else if (hold != null) {
                 if (!ends(queue.await(connection(), hold, hold.waitAtMost(block)))) {
-                    return List.of();
+                    return Claimed.none(parts);
                 }
             } else {
                 CompletableFuture<StreamQueue.NewEntry> read = queue.readNew(connection(), block);
                 if (!ends(read)) {
-                    return List.of();
+                    return Claimed.none(parts);
                 }
                 StreamQueue.NewEntry arrived = QueueCalls.await(read);
                 if (!arrived.giveBack()) {
                     if (!arrived.deliveries().isEmpty()) {
-                        return arrived.deliveries();
+                        return withTheRest(arrived.deliveries(), claimants, maxEach);
                     }
                     continue;
                 }
                 // what a read under way when a pause landed took, or an entry with a time to live, goes back unrun
                 queue.release(arrived.deliveries().stream().map(Delivery::lease).toList());
             }
-            claimed = queue.claimOrHold(claimant, max, claimId);
-            if (!claimed.deliveries().isEmpty()) {
-                return claimed.deliveries();
+            claimed = queue.claim(claimant, claimants, maxEach, claimId);
+            if (!claimed.isEmpty()) {
+                return claimed.parts(parts);
             }
             hold = claimed.hold();
         }
-        return List.of();
+        return Claimed.none(parts);
+    }
+
+    /**
+     * The entry a read took, as the first claimant's part, and the other claimants' parts of a claim right after it,
+     * which takes the rest of a burst. A claim that fails leaves the read's entry to its claimant all the same; made
+     * again under the same claim id, it returns what it took.
+     */
+    private List<List<Delivery>> withTheRest(List<Delivery> read, List<Claimant> claimants, int maxEach) {
+        List<List<Delivery>> parts = new ArrayList<>(Claimed.none(claimants.size()));
+        parts.set(0, read);
+        if (claimants.size() > 1) {
+            try {
+                Claimed rest = queue.claim(claimant, claimants.subList(1, claimants.size()), maxEach, claimId);
+                for (int i = 1; i < claimants.size(); i++) {
+                    parts.set(i, rest.part(i - 1));
+                }
+            } catch (RuntimeException e) {
+                LOG.debug("The claim after a read of queue '{}' failed; it is made again with the next claim",
+                        queue.name(), e);
+            }
+        }
+        return parts;
     }
 
     /**

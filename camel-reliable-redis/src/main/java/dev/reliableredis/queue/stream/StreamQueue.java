@@ -83,6 +83,8 @@ public final class StreamQueue implements ReliableQueue {
      */
     private static final int INFLIGHT_AGE_LIMIT = 100;
     private static final int FIELDS_PER_BROWSED = 8;
+    /** The rows of one claimed entry: entry id, delivery count, fields, part. */
+    private static final int FIELDS_PER_CLAIMED = 4;
     /** The field of an entry with a time to live: when it expires (stream/enqueue). */
     private static final byte[] EXPIRES_FIELD = bytes("expires");
     /** Characters of a malformed value a failure shows, as the scripts do: anything else may have written it. */
@@ -226,19 +228,16 @@ public final class StreamQueue implements ReliableQueue {
         }
     }
 
+    /** Claims, telling of the pause or rate limit that made it take nothing ({@link Hold}). */
     @Override
-    public List<Delivery> claim(Claimant claimant, int max, ClaimId claimId) {
-        return claimOrHold(claimant, max, claimId).deliveries();
-    }
-
-    /** As {@link #claim}, telling of the pause or rate limit that made it take nothing ({@link Hold}). */
-    Claimed claimOrHold(Claimant claimant, int max, ClaimId claimId) {
+    public Claimed claim(Claimant owner, List<Claimant> claimants, int maxEach, ClaimId claimId) {
         RateLimit rate = rateLimit();
         List<byte[]> keyList = new ArrayList<>(List.of(source(), retry(), claimers(), deliveries(),
-                keys.claim(deadLetters, claimant.id()), keys.paused, keys.resumed, keys.rate, keys.capped, keys.freed,
+                keys.claim(deadLetters, owner.id()), keys.paused, keys.resumed, keys.rate, keys.capped, keys.freed,
                 keys.dead, keys.ids, keys.limited));
-        List<byte[]> args = new ArrayList<>(List.of(bytes(options.group()), bytes(options.consumerName()), bytes(max),
-                bytes(claimant.id()), bytes(claimant.liveFor().toMillis()), bytes(claimId.value()),
+        List<byte[]> args = new ArrayList<>(List.of(bytes(options.group()), bytes(options.consumerName()),
+                bytes(maxEach), bytes(Claimant.ids(claimants)), bytes(Claimant.liveFor(claimants).toMillis()),
+                bytes(claimId.value()),
                 bytes(settings.visibilityTimeout().toMillis()), bytes(deadLetters ? "0" : "1"),
                 bytes(rate.permits()), bytes(rate.period().toMillis()), bytes(rate.burst()),
                 bytes(deadLetters ? 0 : settings.maxInflight()), bytes(settings.dropExpired() ? "drop" : "dead"),
@@ -254,13 +253,15 @@ public final class StreamQueue implements ReliableQueue {
         if (hold != null) {
             return Claimed.held(hold);
         }
-        List<Delivery> deliveries = new ArrayList<>(rows.size() / 3);
-        for (int i = 0; i < rows.size(); i += 3) {
-            @SuppressWarnings("unchecked")
-            List<byte[]> fields = (List<byte[]>) rows.get(i + 2);
-            deliveries.add(toDelivery(deadLetters, text(rows.get(i)), (Long) rows.get(i + 1), fieldMap(fields)));
+        List<List<Object>> deliveries = new ArrayList<>(rows.size() / FIELDS_PER_CLAIMED);
+        for (int i = 0; i < rows.size(); i += FIELDS_PER_CLAIMED) {
+            deliveries.add(rows.subList(i, i + FIELDS_PER_CLAIMED));
         }
-        return Claimed.of(deliveries);
+        return Claimed.of(Claimed.split(claimants.size(), deliveries, row -> ((Long) row.get(3)).intValue(), row -> {
+            @SuppressWarnings("unchecked")
+            List<byte[]> fields = (List<byte[]>) row.get(2);
+            return toDelivery(deadLetters, text(row.get(0)), (Long) row.get(1), fieldMap(fields));
+        }));
     }
 
     /**

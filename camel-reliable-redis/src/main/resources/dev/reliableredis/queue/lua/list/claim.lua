@@ -1,17 +1,19 @@
 --[[
-  list/claim: takes up to ARGV[2] ready messages under a lease, as one batch of one claimant, and no more than the
-  claimant's share of what is ready.
+  list/claim: takes ready messages under a lease for the claimants of ARGV[3] (the idle threads of one consumer),
+  in parts, one batch per claimant: each part up to ARGV[2] messages, and no more than one claimant's share of what
+  is ready.
 
   The share: max(1, ceil(ready / live)), where live counts the claimants (consumer threads, in every JVM) that
-  claimed within their live window; each claim records its claimant in the claimers set (the reaper drops those
-  whose window has passed). So when fewer messages are ready than the live claimants could take, they are spread
-  over them instead of queueing in one batch.
+  claimed or were claimed for within their live window; each claim records every claimant it claims for in the
+  claimers set (the reaper drops those whose window has passed). So when fewer messages are ready than the live
+  claimants could take, they are spread over them instead of queueing in one batch. The parts are filled in the
+  order of ARGV[3], each up to the share before the next begins.
 
   Each claimed message moves to the in-flight set with deadline = server time + visibility timeout, its delivery
   count goes up by one, and it gets a fresh lease token: ack, nack and extend are refused for any other token. In
-  a batch of more than one, each lease is marked batched, so that the reaper fails none of them when their consumer
-  dies (see includes/lease). A message marked solo is claimed alone: the batch ends before it, or, when it is first
-  in line, it is the whole batch; what is not taken stays at the head of the ready list, in its order. A message
+  a part of more than one, each lease is marked batched, so that the reaper fails none of them when their consumer
+  dies (see includes/lease). A message marked solo is claimed alone: it is a part of its own, and when no part is
+  left for it the claim ends before it; what is not taken stays at the head of the ready list, in its order. A message
   whose record is malformed (written by something else; includes/record) is taken off the ready list with the
   batch and dead-lettered, its failure what is wrong with it and its delivery count unchanged; its group moves on as
   for an expired one. An id in the ready list without a stored message, or with an unreadable delivery state, is
@@ -26,7 +28,7 @@
   KEYS[5] seq       counter the lease tokens are drawn from
   KEYS[6] wake      list of wake-up tokens for idle consumers (see includes/wake)
   KEYS[7] claimers  zset claimant id -> server time (ms) until which it counts as live
-  KEYS[8] claim     the claimant's last claim (see includes/claim_record)
+  KEYS[8] claim     the claiming consumer's last claim (see includes/claim_record)
   KEYS[9] paused    exists while the queue is paused (see pause)
   KEYS[10] resumed  stream of the last resume (see resume)
   KEYS[11] capped   exists while a claim found the queue at its maxInflight (see includes/capacity)
@@ -45,10 +47,10 @@
                     without this key the count is not checked
 
   ARGV[1] visibility timeout in ms
-  ARGV[2] most messages to claim
-  ARGV[3] claimant id
-  ARGV[4] how long after this claim the claimant counts as live, in ms
-  ARGV[5] claim id: the same as the claimant's last claim when that claim's outcome is unknown to it
+  ARGV[2] most messages of one part
+  ARGV[3] the claimants' ids, separated by spaces: one part each
+  ARGV[4] how long after this claim a claimant counts as live, in ms
+  ARGV[5] claim id: the same as the consumer's last claim when that claim's outcome is unknown to it
   ARGV[6] maxInflight: the most messages of the queue in flight at once, across all its consumers; 0: no cap
   ARGV[7] rateLimit: the most messages claimed per period, across all consumers; 0: no limit
   ARGV[8] the rate limit's period in ms
@@ -84,16 +86,17 @@
   priorities pays one ZCARD.
 
   A claim that has run before with this claim id (includes/claim_record) takes nothing: it returns those of its
-  first run's messages that are still leased under their first run's tokens, in the same shape. Else, while the
+  first run's messages that are still leased under their first run's tokens, in the same shape and parts. Else, while the
   queue is paused, the claim takes nothing and returns {'paused', ms the pause has left (-1: until resumed), the id
   of the last resume} (includes/pause), and leaves no wake-up token.
 
   Returns a flat array, 5 entries per message, then the number of ready messages left behind:
-    id, lease token, delivery count, record ("enqueuedAt|payload"), nil
-  (the 5th, the failure, is only set by claim-dead; the shape is shared). When ready messages are left behind, a
+    id, lease token, delivery count, record ("enqueuedAt|payload"), part (1: the first claimant's)
+  (claim-dead shares the shape, with the failure in place of the part). When ready messages are left behind, a
   wake-up token is left for another consumer.
 
-  Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits), or for a shard
+  Fails with an error, before it writes anything, when ARGV[2] times the claimants is more than 1000
+  (includes/limits), or for a shard
   count the marker does not match: 'SHARDS <recorded> <resharding to, or 0> <count> <meta>' (includes/shards).
 ]]
 --- @include "includes/claim_record"
@@ -107,7 +110,12 @@
 --- @include "includes/shards"
 --- @include "includes/time"
 
-require_batch(tonumber(ARGV[2]), 'claim')
+local claimants = {}
+for claimant in string.gmatch(ARGV[3], '%S+') do
+  claimants[#claimants + 1] = claimant
+end
+local per_part = tonumber(ARGV[2])
+require_batch(per_part * #claimants, 'claim')
 local refused = KEYS[23] and shards_refusal(KEYS[23], ARGV[13])
 if refused then
   return refused
@@ -117,13 +125,19 @@ local now = now_ms()
 -- pcall: Redis at its maxmemory refuses a first write that may need memory; a full Redis must still be drained,
 -- so there the claimant goes unrecorded (and the share counts one claimant fewer). It is the one write before the
 -- reads, and a claimers key of the wrong type only leaves it unrecorded.
-redis.pcall('ZADD', KEYS[7], now + tonumber(ARGV[4]), ARGV[3])
+local live_until, members = now + tonumber(ARGV[4]), {}
+for _, claimant in ipairs(claimants) do
+  members[#members + 1] = live_until
+  members[#members + 1] = claimant
+end
+redis.pcall('ZADD', KEYS[7], unpack(members))
 local earlier = recorded_claim(KEYS[8], ARGV[5])
 if earlier then
-  local ids, tokens = {}, {}
-  for k = 1, #earlier, 2 do
+  local ids, tokens, parts = {}, {}, {}
+  for k = 1, #earlier, 3 do
     ids[#ids + 1] = earlier[k]
     tokens[#tokens + 1] = earlier[k + 1]
+    parts[#parts + 1] = earlier[k + 2]
   end
   local records = redis.call('HMGET', KEYS[3], unpack(ids))
   local states = redis.call('HMGET', KEYS[4], unpack(ids))
@@ -139,7 +153,7 @@ if earlier then
       out[n + 2] = token
       out[n + 3] = deliveries
       out[n + 4] = records[k]
-      out[n + 5] = false
+      out[n + 5] = parts[k]
     end
   end
   out[#out + 1] = redis.call('LLEN', KEYS[1]) + redis.call('ZCARD', KEYS[17])
@@ -154,7 +168,7 @@ local ready = redis.call('LLEN', KEYS[1]) + prioritized
 if ready == 0 then
   return {0}
 end
-local room = tonumber(ARGV[2])
+local room = per_part * #claimants
 local cap = tonumber(ARGV[6])
 if cap > 0 then
   room = math.min(room, cap - redis.call('ZCARD', KEYS[2]))
@@ -170,7 +184,8 @@ if allowed == 0 then
 end
 room = math.min(room, allowed)
 local live = math.max(1, redis.call('ZCOUNT', KEYS[7], now, '+inf'))
-local want = math.min(room, math.ceil(ready / live))
+local share = math.min(per_part, math.ceil(ready / live))
+local want = math.min(room, share * #claimants)
 local ids, levels, places
 if prioritized == 0 then
   ids = redis.call('LRANGE', KEYS[1], 0, want - 1)
@@ -190,9 +205,10 @@ if seq and not string.match(seq, '^%d+$') then
 end
 local tokens = redis.call('LLEN', KEYS[6])
 
--- the batch: the messages that can be delivered, up to the first solo one (which, first in line, goes alone); the
--- expired and malformed ones before it are taken off too, each {id, failure}
+-- the batch: the messages that can be delivered, in parts of up to share, a solo one in a part of its own, up to the
+-- first that no part is left for; the expired and malformed ones before it are taken off too, each {id, failure}
 local batch, expired, malformed, taken = {}, {}, {}, #ids
+local part, in_part, sizes = 1, 0, {}
 for i = 1, #ids do
   local record, state = records[i], states[i]
   local deliveries, _, credits, flags = 0, nil, 0, ''
@@ -207,15 +223,17 @@ for i = 1, #ids do
     local solo = is_solo(flags)
     if problem then
       malformed[#malformed + 1] = {ids[i], problem}
-    elseif solo and #batch > 0 then
-      taken = i - 1
-      break
     else
-      batch[#batch + 1] = {i = i, deliveries = deliveries + 1, credits = credits, solo = solo}
-      if solo then
-        taken = i
+      if in_part > 0 and (solo or in_part == share or batch[#batch].solo) then
+        part, in_part = part + 1, 0
+      end
+      if part > #claimants then
+        taken = i - 1
         break
       end
+      in_part = in_part + 1
+      sizes[part] = in_part
+      batch[#batch + 1] = {i = i, deliveries = deliveries + 1, credits = credits, solo = solo, part = part}
     end
   end
 end
@@ -292,14 +310,13 @@ if #batch == 0 then
 end
 
 local deadline = now + tonumber(ARGV[1])
-local batched = #batch > 1
 local firstToken = redis.call('INCRBY', KEYS[5], #batch) - #batch
 local out, leases, inflight, claimed = {}, {}, {}, {}
 for k, m in ipairs(batch) do
   local id = ids[m.i]
   local token = string.format('%d', firstToken + k)
   leases[#leases + 1] = id
-  leases[#leases + 1] = lease_value(m.deliveries, token, m.credits, lease_flags(batched, m.solo))
+  leases[#leases + 1] = lease_value(m.deliveries, token, m.credits, lease_flags(sizes[m.part] > 1, m.solo))
   inflight[#inflight + 1] = deadline
   inflight[#inflight + 1] = id
   local n = #out
@@ -307,9 +324,10 @@ for k, m in ipairs(batch) do
   out[n + 2] = token
   out[n + 3] = m.deliveries
   out[n + 4] = records[m.i]
-  out[n + 5] = false
+  out[n + 5] = m.part
   claimed[#claimed + 1] = id
   claimed[#claimed + 1] = token
+  claimed[#claimed + 1] = m.part
 end
 redis.call('HSET', KEYS[4], unpack(leases))
 redis.call('ZADD', KEYS[2], unpack(inflight))

@@ -1,24 +1,26 @@
 --[[
-  stream/claim: delivers up to ARGV[3] entries to one consumer of a group, as one batch of one claimant, and no
-  more than the claimant's share of what is ready: first the entries whose retry is due (re-claimed with XCLAIM,
+  stream/claim: delivers entries to one consumer of a group for the claimants of ARGV[4] (its idle threads), in
+  parts, one batch per claimant: each part up to ARGV[3] entries, and no more than one claimant's share of what is
+  ready; the parts are filled in the order of ARGV[4], each up to the share before the next begins. First the entries whose retry is due (re-claimed with XCLAIM,
   which counts the delivery in the pending entries list), then new entries (XREADGROUP '>'). Each step is one
   command for the whole batch (the due retries' counts are read with two). The same script serves the
   dead-letter stream for a dead-letter consumer.
 
   The share: max(1, ceil(ready / live)), where ready is the group's lag plus the due retries, and live counts the
-  claimants (consumer threads, in every JVM) that claimed within their live window; each claim records its
-  claimant in the claimers set (the reaper drops those whose window has passed). Where Redis does not know the group's
-  lag (Redis 6.2, or entries deleted behind the group's position), the claim takes up to ARGV[3].
+  claimants (consumer threads, in every JVM) that claimed or were claimed for within their live window; each claim
+  records every claimant it claims for in the claimers set (the reaper drops those whose window has passed). Where
+  Redis does not know the group's lag (Redis 6.2, or entries deleted behind the group's position), each part takes
+  up to ARGV[3].
 
-  In a batch of more than one, each entry's delivery is marked batched in the deliveries hash (see
+  In a part of more than one, each entry's delivery is marked batched in the deliveries hash (see
   stream/includes/deliveries), so that the reaper fails none of them when their consumer dies. An entry marked
-  solo is claimed alone: the batch ends before it, or, when it is the first due retry, it is the whole batch.
+  solo is claimed alone: it is a part of its own, and when no part is left for it the claim ends before it.
 
   KEYS[1] stream      the stream read (the dead-letter stream for a dead-letter consumer)
   KEYS[2] retry       zset entry id -> time its retry is due (ms), entries pending in the group
   KEYS[3] claimers    zset claimant id -> server time (ms) until which it counts as live
   KEYS[4] deliveries  hash entry id -> "batchedAt|credits|solo" (see stream/includes/deliveries)
-  KEYS[5] claim       the claimant's last claim (see includes/claim_record)
+  KEYS[5] claim       the consumer's last claim (see includes/claim_record)
   KEYS[6] paused      exists while the queue is paused (see pause)
   KEYS[7] resumed     stream of the last resume (see resume)
   KEYS[8] rate        the rate limit's theoretical arrival time (see includes/rate)
@@ -32,10 +34,10 @@
 
   ARGV[1] group
   ARGV[2] consumer
-  ARGV[3] most entries to deliver
-  ARGV[4] claimant id
-  ARGV[5] how long after this claim the claimant counts as live, in ms
-  ARGV[6] claim id: the same as the claimant's last claim when that claim's outcome is unknown to it
+  ARGV[3] most entries of one part
+  ARGV[4] the claimants' ids, separated by spaces: one part each
+  ARGV[5] how long after this claim a claimant counts as live, in ms
+  ARGV[6] claim id: the same as the consumer's last claim when that claim's outcome is unknown to it
   ARGV[7] visibility timeout in ms: how long the claim's record is kept
   ARGV[8] '1' when the queue's pause holds this claim; '0' for a dead-letter consumer, which a pause does not hold
   ARGV[9] rateLimit: the most entries claimed per period, across all consumers; 0: no limit (a dead-letter consumer)
@@ -49,7 +51,7 @@
 
   A claim that has run before with this claim id (includes/claim_record) takes nothing: it returns those of its
   first run's entries that are still pending for this consumer with the delivery count of that run, in the same
-  shape; when none is, a claim under a rate limit or a cap goes on as a new one. Else, while the queue is paused
+  shape and parts; when none is, a claim under a rate limit or a cap goes on as a new one. Else, while the queue is paused
   (and ARGV[8] is '1'), the claim takes nothing and returns {'paused', ms the pause has left (-1: until resumed),
   the id of the last resume} (includes/pause).
 
@@ -77,11 +79,13 @@
   index are type-checked only when an entry is dead-lettered: the claim's reads have written by then, so a wrong
   type there leaves the batch pending for the reaper to return.
 
-  Returns a flat array, 3 entries per delivery: entry id, delivery count, field array {k1, v1, ...}.
+  Returns a flat array, 4 entries per delivery: entry id, delivery count, field array {k1, v1, ...}, part (1: the
+  first claimant's).
   A due retry whose entry was deleted meanwhile is acked away and not returned.
   Errors with NOGROUP when the group does not exist (the caller creates it).
 
-  Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits), or for a shard
+  Fails with an error, before it writes anything, when ARGV[3] times the claimants is more than 1000
+  (includes/limits), or for a shard
   count the marker does not match: 'SHARDS <recorded> <resharding to, or 0> <count> <meta>' (includes/shards).
 ]]
 --- @include "includes/claim_record"
@@ -107,7 +111,12 @@ local function in_flight(stream, group)
   return summary[1] - parked
 end
 
-require_batch(tonumber(ARGV[3]), 'claim')
+local claimants = {}
+for claimant in string.gmatch(ARGV[4], '%S+') do
+  claimants[#claimants + 1] = claimant
+end
+local per_part = tonumber(ARGV[3])
+require_batch(per_part * #claimants, 'claim')
 local refused = KEYS[14] and shards_refusal(KEYS[14], ARGV[15])
 if refused then
   return refused
@@ -120,11 +129,16 @@ local now = now_ms()
 local stream, group, consumer = KEYS[1], ARGV[1], ARGV[2]
 -- pcall: Redis at its maxmemory refuses a first write that may need memory; a full Redis must still be drained,
 -- so there the claimant goes unrecorded (and the share counts one claimant fewer)
-redis.pcall('ZADD', KEYS[3], now + tonumber(ARGV[5]), ARGV[4])
+local live_until, members = now + tonumber(ARGV[5]), {}
+for _, claimant in ipairs(claimants) do
+  members[#members + 1] = live_until
+  members[#members + 1] = claimant
+end
+redis.pcall('ZADD', KEYS[3], unpack(members))
 local earlier = recorded_claim(KEYS[5], ARGV[6])
 if earlier then
   local out = {}
-  for k = 1, #earlier, 2 do
+  for k = 1, #earlier, 3 do
     local entry, count = earlier[k], earlier[k + 1]
     local pending = redis.call('XPENDING', stream, group, entry, entry, 1, consumer)[1]
     local read = pending and pending[4] == count and redis.call('XRANGE', stream, entry, entry)[1]
@@ -132,6 +146,7 @@ if earlier then
       out[#out + 1] = entry
       out[#out + 1] = count
       out[#out + 1] = read[2]
+      out[#out + 1] = earlier[k + 2]
     end
   end
   -- none of them left: a claimant under a rate limit or a cap claims anew rather than read by itself
@@ -147,7 +162,7 @@ local interval, allowed, wait = rate_allows(KEYS[8], now, ARGV[9], ARGV[10], ARG
 if allowed == 0 then
   return rate_limited(KEYS[13], wait)
 end
-local count = math.min(tonumber(ARGV[3]), allowed)
+local count = math.min(per_part * #claimants, allowed)
 local cap = tonumber(ARGV[12])
 if cap > 0 then
   require_type(KEYS[9], 'string')
@@ -163,31 +178,41 @@ if cap > 0 then
 end
 local info = group_info(stream, group)
 local lag = info and info['lag']
+local share = per_part
 if type(lag) == 'number' then
   local ready = lag + redis.call('ZCOUNT', KEYS[2], '-inf', now)
   local live = math.max(1, redis.call('ZCOUNT', KEYS[3], now, '+inf'))
-  count = math.min(count, math.max(1, math.ceil(ready / live)))
+  share = math.min(share, math.max(1, math.ceil(ready / live)))
+  count = math.min(count, share * #claimants)
 end
 
--- each delivery: entry id, delivery count, fields, and its credits and solo flag
+-- the part of the next delivery, a solo one in a part of its own; nil when no part is left for it
+local part, in_part, last_solo = 1, 0, false
+local function next_part(alone)
+  if in_part > 0 and (alone or in_part == share or last_solo) then
+    part, in_part = part + 1, 0
+  end
+  if part > #claimants then
+    return nil
+  end
+  in_part, last_solo = in_part + 1, alone
+  return part
+end
+
+-- each delivery: entry id, delivery count, fields, its credits and solo flag, and its part
 local batch = {}
-local solo = false
--- the due retries, up to the first solo one (which, first in line, goes alone), re-claimed with one XCLAIM, their
--- counts read with two commands
+-- the due retries, in parts, re-claimed with one XCLAIM, their counts read with two commands
 local due = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now, 'LIMIT', 0, count)
 local states = #due > 0 and redis.call('HMGET', KEYS[4], unpack(due)) or {}
 local taken, ids = {}, {}
 for k, entry in ipairs(due) do
   local _, credits, alone = parse_delivery(states[k])
-  if alone and #taken > 0 then
+  local p = next_part(alone)
+  if not p then
     break
   end
-  taken[#taken + 1] = {entry, credits, alone}
+  taken[#taken + 1] = {entry, credits, alone, p}
   ids[#ids + 1] = entry
-  if alone then
-    solo = true
-    break
-  end
 end
 if #taken > 0 then
   redis.call('ZREM', KEYS[2], unpack(ids))
@@ -211,16 +236,17 @@ if #taken > 0 then
   local counts = #gone < #taken and pending_counts(stream, group, consumer, ids) or {}
   for _, t in ipairs(taken) do
     if fields[t[1]] then
-      batch[#batch + 1] = {t[1], tonumber(counts[t[1]]), fields[t[1]], t[2], t[3]}
+      batch[#batch + 1] = {t[1], tonumber(counts[t[1]]), fields[t[1]], t[2], t[3], t[4]}
     end
   end
 end
-local room = count - #batch
-if room > 0 and not solo then
+-- the parts left: a solo retry's part is full, and the others up to the share
+local room = math.min(count - #taken, (#claimants - part + 1) * share - (last_solo and share or in_part))
+if room > 0 then
   local read = redis.call('XREADGROUP', 'GROUP', group, consumer, 'COUNT', room, 'STREAMS', stream, '>')
   if read then
     for _, e in ipairs(read[1][2]) do
-      batch[#batch + 1] = {e[1], 1, e[2], 0, false}
+      batch[#batch + 1] = {e[1], 1, e[2], 0, false, next_part(false)}
     end
   end
 end
@@ -265,21 +291,25 @@ for _, d in ipairs(batch) do
 end
 batch = delivered
 
-local out, claimed = {}, {}
-if #batch > 1 then
-  local marks = {}
-  for _, d in ipairs(batch) do
+local out, claimed, sizes, marks = {}, {}, {}, {}
+for _, d in ipairs(batch) do
+  sizes[d[6]] = (sizes[d[6]] or 0) + 1
+end
+for _, d in ipairs(batch) do
+  if sizes[d[6]] > 1 then
     marks[#marks + 1] = d[1]
     marks[#marks + 1] = string.format('%d|%d|%s', d[2], d[4], d[5] and '1' or '0')
   end
-  redis.call('HSET', KEYS[4], unpack(marks))
-end
-for _, d in ipairs(batch) do
   out[#out + 1] = d[1]
   out[#out + 1] = d[2]
   out[#out + 1] = d[3]
+  out[#out + 1] = d[6]
   claimed[#claimed + 1] = d[1]
   claimed[#claimed + 1] = d[2]
+  claimed[#claimed + 1] = d[6]
+end
+if #marks > 0 then
+  redis.call('HSET', KEYS[4], unpack(marks))
 end
 if #batch > 0 then
   record_claim(KEYS[5], ARGV[6], claimed, ARGV[7])
