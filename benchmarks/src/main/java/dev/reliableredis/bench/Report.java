@@ -147,11 +147,14 @@ final class Report {
         md.append("## Messages per Redis call, the component's own counts\n\n")
           .append("Averages over the throughput phase: messages per `enqueue.lua` call (the sends that were waiting")
           .append(" while the call before was under way), per claim (empty claims of idle threads included: the fair")
-          .append(" share shrinks claims when the backlog is short), and per `ack.lua` call.\n\n")
-          .append("| run | per enqueue call | per claim call | per ack call |\n|---|---:|---:|---:|\n");
+          .append(" share shrinks claims when the backlog is short), per claim that took something (a claim for")
+          .append(" several idle threads counts once), and per `ack.lua` call.\n\n")
+          .append("| run | per enqueue call | per claim call | per non-empty claim call | per ack call |\n")
+          .append("|---|---:|---:|---:|---:|\n");
         for (String label : labels) {
             md.append("| ").append(label).append(" | ").append(fmt(median(label, "none", "msgsPerEnqueueCall"), 1))
               .append(" | ").append(fmt(median(label, "none", "msgsPerClaimCall"), 1)).append(" | ")
+              .append(fmt(median(label, "none", "msgsPerNonEmptyClaimCall"), 1)).append(" | ")
               .append(fmt(median(label, "none", "msgsPerAckCall"), 1)).append(" |\n");
         }
         md.append("\n");

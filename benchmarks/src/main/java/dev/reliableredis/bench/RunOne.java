@@ -140,9 +140,11 @@ public final class RunOne {
         }
     }
 
-    /** Messages per enqueue, claim and ack call over the phase, where the contender counts its calls. */
+    /**
+     * Messages per enqueue, claim, non-empty claim and ack call over the phase, where the contender counts its calls.
+     */
     private void perCall(Map<String, Long> before, Map<String, Long> after) {
-        for (String call : List.of("enqueue", "claim", "ack")) {
+        for (String call : List.of("enqueue", "claim", "nonEmptyClaim", "ack")) {
             Long calls = delta(before, after, call + "Calls");
             Long messages = delta(before, after, call + "Messages");
             if (calls != null && messages != null && calls > 0) {

@@ -23,7 +23,7 @@ import org.apache.camel.util.TimeUtils;
 @UriParams
 public class ReliableRedisConfiguration {
 
-    /** Each consumer thread holds a connection of its own and counts in the queue's claimers. */
+    /** Each consumer thread counts in the queue's claimers, and each claim passes the ids of the idle ones. */
     static final int MAX_CONCURRENT_CONSUMERS = 1000;
     /** A requester waiting longer holds its thread or exchange and its inbox key for nothing (docs/decisions.md). */
     static final long MAX_REQUEST_TIMEOUT = Duration.ofHours(24).toMillis();
@@ -674,7 +674,10 @@ public class ReliableRedisConfiguration {
         return concurrentConsumers;
     }
 
-    /** Consumer threads: each claims batches of its own and runs their exchanges one after the other. */
+    /**
+     * Consumer threads: each runs batches of its own, their exchanges one after the other; the idle threads claim
+     * together, one script call for all of them.
+     */
     public void setConcurrentConsumers(int concurrentConsumers) {
         this.concurrentConsumers = concurrentConsumers;
     }
@@ -684,8 +687,8 @@ public class ReliableRedisConfiguration {
     }
 
     /**
-     * The most messages one consumer thread claims in one script call (its batch), and no more than its fair share of
-     * what is ready; 1: one message per claim.
+     * The most messages of one consumer thread's batch, which a claim takes for each idle thread, and no more than
+     * its fair share of what is ready; 1: one message per batch.
      */
     public void setMaxMessagesPerPoll(int maxMessagesPerPoll) {
         this.maxMessagesPerPoll = maxMessagesPerPoll;

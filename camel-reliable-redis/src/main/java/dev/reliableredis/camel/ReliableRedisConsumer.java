@@ -19,6 +19,7 @@ import dev.reliableredis.queue.ScheduleTicks;
 import dev.reliableredis.queue.runtime.BatchLoop;
 import dev.reliableredis.queue.runtime.CheckedClaimer;
 import dev.reliableredis.queue.runtime.ConsumerNames;
+import dev.reliableredis.queue.runtime.JointClaim;
 import dev.reliableredis.queue.runtime.LeaseKeeper;
 import dev.reliableredis.queue.runtime.OutageReport;
 import dev.reliableredis.queue.runtime.QueueActivity.Count;
@@ -44,8 +45,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code concurrentConsumers} threads, each a {@link BatchLoop} with a claimer of its own: each claims a batch of up
- * to {@code maxMessagesPerPoll} messages in one script call (no more than its fair share), holds their leases from
+ * {@code concurrentConsumers} threads, each a {@link BatchLoop}, whose idle threads claim together
+ * ({@link JointClaim}): one of them waits (per shard) and claims for all in one script call, each thread a batch of
+ * up to {@code maxMessagesPerPoll} messages (no more than its fair share). Each thread holds its batch's leases from
  * the claim on, and runs their exchanges one after the other on its own thread, with Camel's batch properties, as
  * camel-aws2-sqs and camel-kafka batch consumers do. Each exchange's outcome goes to a {@link Settler} through a
  * {@link SettleOnCompletion}; acks and nacks go to Redis in grouped asynchronous calls; one timer thread extends
@@ -63,6 +65,7 @@ public class ReliableRedisConsumer extends DefaultConsumer implements ShutdownAw
     private OutageReport outage;
     private Settler settler;
     private List<BatchLoop> loops;
+    private JointClaim claims;
     private ExecutorService workers;
     private ScheduledExecutorService leaseTimer;
     private ScheduledExecutorService housekeeping;
@@ -120,7 +123,7 @@ public class ReliableRedisConsumer extends DefaultConsumer implements ShutdownAw
         }
         Duration pollTimeout = Duration.ofMillis(configuration.getPollTimeout());
         String consumer = ConsumerNames.generate();
-        BatchLoop.Events events = new BatchLoop.Events() {
+        JointClaim.Events events = new JointClaim.Events() {
             @Override
             public void claimSucceeded(int claimed) {
                 outage.succeeded("claim");
@@ -132,12 +135,20 @@ public class ReliableRedisConsumer extends DefaultConsumer implements ShutdownAw
                 outage.failed("claim", cause);
             }
         };
+        // a wait per shard, each with a claimant of its own, whose id names the record of its last claim
+        List<Claimer> waits = new ArrayList<>();
+        for (int w = 0; w < Math.min(threads, queue.shardCount()); w++) {
+            waits.add(new CheckedClaimer(endpoint::checkShardCount,
+                    queue.newClaimer(Claimant.waiting(consumer, w, pollTimeout))));
+        }
+        List<Claimant> claimants = new ArrayList<>(threads);
+        for (int i = 0; i < threads; i++) {
+            claimants.add(Claimant.thread(consumer, i, pollTimeout));
+        }
+        claims = new JointClaim(waits, claimants, configuration.getMaxMessagesPerPoll(), pollTimeout, events);
         loops = new ArrayList<>(threads);
         for (int i = 0; i < threads; i++) {
-            Claimer claimer = new CheckedClaimer(endpoint::checkShardCount,
-                    queue.newClaimer(Claimant.thread(consumer, i, pollTimeout)));
-            loops.add(new BatchLoop(queue, claimer, leases, configuration.getMaxMessagesPerPoll(), pollTimeout,
-                    this::process, events));
+            loops.add(new BatchLoop(queue, claims, i, leases, this::process));
         }
         loops.forEach(workers::execute);
         endpoint.consumerStarted();
@@ -170,13 +181,14 @@ public class ReliableRedisConsumer extends DefaultConsumer implements ShutdownAw
         try {
             boolean finishBatches = completesAllTasks();
             loops.forEach(loop -> loop.stop(finishBatches));
+            claims.stop();
             // the exchanges running finish (with CompleteAllTasks, their batches too); the rest of each batch is
             // given back; settlements go out, retried while their leases are extended
             executors.shutdownGraceful(workers, millisLeft(deadline));
             settled = settler.awaitSettled(deadline);
         } finally {
             settler.stop();
-            loops.forEach(BatchLoop::close);
+            claims.close();
             executors.shutdownNow(leaseTimer);
             executors.shutdownNow(housekeeping);
             if (settled) {
@@ -346,6 +358,11 @@ public class ReliableRedisConsumer extends DefaultConsumer implements ShutdownAw
                                     + "also those that found nothing")
     public long getClaimCallCount() {
         return getEndpoint().activity().get(Count.CLAIM_CALLS);
+    }
+
+    @ManagedAttribute(description = "Claim calls of those that took at least one message")
+    public long getNonEmptyClaimCallCount() {
+        return getEndpoint().activity().get(Count.NON_EMPTY_CLAIM_CALLS);
     }
 
     @ManagedAttribute(description = "Messages those claim calls took")

@@ -90,6 +90,33 @@ class BatchConsumptionTest extends CamelRedisTestBase {
     }
 
     @Test
+    void fiveIdleThreadsRunFiveSlowMessagesQueuedBeforeTheyStartedSideBySideFromTheFirstClaim() throws Exception {
+        enqueueAtOnce("backlog", 5);
+        CountDownLatch allRunning = new CountDownLatch(5);
+        try {
+            routes(new RouteBuilder() {
+                public void configure() {
+                    from("reliable-redis:backlog?mode=" + mode + "&concurrentConsumers=5&maxMessagesPerPoll=10")
+                            .process(e -> {
+                                received.add(e);
+                                allRunning.countDown();
+                                allRunning.await(STUCK_MS, TimeUnit.MILLISECONDS);
+                            });
+                }
+            });
+
+            await("all 5 run at once").atMost(Duration.ofSeconds(15)).until(() -> allRunning.getCount() == 0);
+            assertThat(received).as("each thread's part of the one claim is a batch of one")
+                    .extracting(e -> e.getProperty(Exchange.BATCH_SIZE)).containsOnly(1);
+            assertThat(received).extracting(e -> e.getMessage().getHeader(ReliableRedisConstants.DELIVERY_COUNT))
+                    .containsOnly(1);
+        } finally {
+            IntStream.range(0, 5).forEach(i -> allRunning.countDown());
+        }
+        awaitStats("backlog", 0, 0, 0, 0);
+    }
+
+    @Test
     void aSmallBacklogOfSlowMessagesRunsSideBySideOnTheIdleThreadsOfTwoContexts() throws Exception {
         CountDownLatch allRunning = new CountDownLatch(8);
         String uri = "reliable-redis:share?mode=" + mode + "&concurrentConsumers=4&maxMessagesPerPoll=10";

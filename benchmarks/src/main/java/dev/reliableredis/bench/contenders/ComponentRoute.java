@@ -82,8 +82,9 @@ public final class ComponentRoute extends CamelRouteContender {
                 "enqueueMessages", endpoint.getEnqueuedCount() + endpoint.getDuplicateCount()));
         if (camel.getRoute("bench").getConsumer() instanceof ReliableRedisConsumer consumer) {
             calls.putAll(Map.of("claimCalls", consumer.getClaimCallCount(), "claimMessages",
-                    consumer.getClaimedCount(), "ackCalls", consumer.getAckCallCount(), "ackMessages",
-                    consumer.getAckedCount()));
+                    consumer.getClaimedCount(), "nonEmptyClaimCalls", consumer.getNonEmptyClaimCallCount(),
+                    "nonEmptyClaimMessages", consumer.getClaimedCount(), "ackCalls", consumer.getAckCallCount(),
+                    "ackMessages", consumer.getAckedCount()));
         }
         return calls;
     }

@@ -1,12 +1,7 @@
 package dev.reliableredis.queue.runtime;
 
-import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
-import dev.reliableredis.queue.CallBackoff;
-import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.Lease;
 import dev.reliableredis.queue.OneLine;
@@ -15,12 +10,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The loop of one consumer thread: claims a batch of up to {@code maxPerClaim} messages (no more than its share),
- * holds every lease of the batch from the claim on, so that waiting messages are extended as running ones are, and
+ * The loop of one consumer thread: takes its next batch from its consumer's {@link JointClaim} (up to
+ * {@code maxMessagesPerPoll} messages, no more than its share), holds every lease of the batch from the claim on, so that waiting messages are extended as running ones are, and
  * runs the deliveries one after the other on this thread. A waiting delivery whose lease an extension found lost is
  * skipped. Once stopped, the deliveries not started yet are given back to the queue at once, without a delivery
- * counted, unless the stop asked for the whole batch to run first. A claim that fails is retried with backoff,
- * for as long as the loop runs.
+ * counted, unless the stop asked for the whole batch to run first.
  */
 public final class BatchLoop implements Runnable {
 
@@ -32,63 +26,33 @@ public final class BatchLoop implements Runnable {
         void run(Delivery delivery, int index, int size);
     }
 
-    /** What the loop tells about its claims. */
-    public interface Events {
-        /** A claim landed, with this many messages (0: there were none). */
-        void claimSucceeded(int claimed);
-
-        void claimFailed(RuntimeException cause);
-    }
-
     private final ReliableQueue queue;
-    private final Claimer claimer;
+    private final JointClaim claims;
+    private final int thread;
     private final LeaseKeeper leases;
-    private final int maxPerClaim;
-    private final Duration pollTimeout;
     private final Runner runner;
-    private final Events events;
-    private final CountDownLatch stopping = new CountDownLatch(1);
     private volatile boolean running = true;
     private volatile boolean finishBatch;
     /** Deliveries claimed and not started yet. */
     private volatile int waiting;
 
-    public BatchLoop(ReliableQueue queue, Claimer claimer, LeaseKeeper leases, int maxPerClaim, Duration pollTimeout,
-            Runner runner, Events events) {
+    /** Thread {@code thread} of the consumer whose threads claim through {@code claims}. */
+    public BatchLoop(ReliableQueue queue, JointClaim claims, int thread, LeaseKeeper leases, Runner runner) {
         this.queue = queue;
-        this.claimer = claimer;
+        this.claims = claims;
+        this.thread = thread;
         this.leases = leases;
-        this.maxPerClaim = maxPerClaim;
-        this.pollTimeout = pollTimeout;
         this.runner = runner;
-        this.events = events;
     }
 
     @Override
     public void run() {
-        int failures = 0;
         try {
             while (running) {
-                List<Delivery> batch;
-                try {
-                    batch = claimer.claim(maxPerClaim, pollTimeout);
-                    failures = 0;
-                    events.claimSucceeded(batch.size());
-                } catch (RuntimeException e) {
-                    if (!running) {
-                        // a claim cut short by the stop
-                        return;
-                    }
-                    events.claimFailed(e);
-                    stopping.await(CallBackoff.after(++failures).toMillis(), TimeUnit.MILLISECONDS);
-                    continue;
-                }
-                runBatch(batch);
+                runBatch(claims.next(thread));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } finally {
-            claimer.close();
         }
     }
 
@@ -126,18 +90,11 @@ public final class BatchLoop implements Runnable {
 
     /**
      * Stops the loop: the exchange running now completes; the rest of the batch is given back, or with
-     * {@code finishBatch} runs first. A claim under way ends as soon as its claimer can.
+     * {@code finishBatch} runs first. The claim under way is ended by its {@link JointClaim}'s stop.
      */
     public void stop(boolean finishBatch) {
         this.finishBatch = finishBatch;
         running = false;
-        stopping.countDown();
-        claimer.wakeUp();
-    }
-
-    /** Closes the claimer now, cutting a claim that the stop did not end in time. */
-    public void close() {
-        claimer.close();
     }
 
     /** Deliveries claimed and not started yet. */

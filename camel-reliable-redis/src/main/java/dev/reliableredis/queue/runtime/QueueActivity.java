@@ -31,6 +31,8 @@ public final class QueueActivity implements RoundTrips {
         /** Redis calls of the hot paths and the messages claimed: the average messages per call are read from them. */
         ENQUEUE_CALLS("enqueueCalls"),
         CLAIM_CALLS("claimCalls"),
+        /** The claim calls that took something: what a message costs in claims, idle waits apart. */
+        NON_EMPTY_CLAIM_CALLS("nonEmptyClaimCalls"),
         CLAIMED("claimed"),
         ACK_CALLS("ackCalls");
 
@@ -78,6 +80,9 @@ public final class QueueActivity implements RoundTrips {
     /** One claim call landed, with this many messages (0: it found none). */
     public void claimed(int messages) {
         add(Count.CLAIM_CALLS, 1);
+        if (messages > 0) {
+            add(Count.NON_EMPTY_CLAIM_CALLS, 1);
+        }
         add(Count.CLAIMED, messages);
     }
 

@@ -175,8 +175,9 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
-         * Consumer threads: each claims batches of its own and runs their
-         * exchanges one after the other.
+         * Consumer threads: each runs batches of its own, their exchanges one
+         * after the other; the idle threads claim together, one script call for
+         * all of them.
          * 
          * The option is a: <code>int</code> type.
          * 
@@ -191,8 +192,9 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
-         * Consumer threads: each claims batches of its own and runs their
-         * exchanges one after the other.
+         * Consumer threads: each runs batches of its own, their exchanges one
+         * after the other; the idle threads claim together, one script call for
+         * all of them.
          * 
          * The option will be converted to a <code>int</code> type.
          * 
@@ -383,9 +385,9 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
-         * The most messages one consumer thread claims in one script call (its
-         * batch), and no more than its fair share of what is ready; 1: one
-         * message per claim.
+         * The most messages of one consumer thread's batch, which a claim takes
+         * for each idle thread, and no more than its fair share of what is
+         * ready; 1: one message per batch.
          * 
          * The option is a: <code>int</code> type.
          * 
@@ -400,9 +402,9 @@ public interface ReliableRedisEndpointBuilderFactory {
             return this;
         }
         /**
-         * The most messages one consumer thread claims in one script call (its
-         * batch), and no more than its fair share of what is ready; 1: one
-         * message per claim.
+         * The most messages of one consumer thread's batch, which a claim takes
+         * for each idle thread, and no more than its fair share of what is
+         * ready; 1: one message per batch.
          * 
          * The option will be converted to a <code>int</code> type.
          * 
