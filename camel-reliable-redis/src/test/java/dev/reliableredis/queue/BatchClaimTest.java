@@ -59,8 +59,7 @@ class BatchClaimTest extends QueueTestBase {
         Claimed claimed = q.claim(claimant("w"), List.of(claimant("a"), claimant("b"), claimant("c")), 10,
                 new ClaimId());
 
-        assertThat(claimed.parts()).as("6 ready, 3 live: a share of 2 each, in order")
-                .extracting(part -> part.stream().map(Delivery::messageId).toList())
+        assertThat(ids(claimed)).as("6 ready, 3 live: a share of 2 each, in order")
                 .containsExactly(List.of("m0", "m1"), List.of("m2", "m3"), List.of("m4", "m5"));
         q.enqueue(messages(8).stream().map(m -> message("n" + m.id(), "x")).toList());
         assertThat(q.claim(claimant("d"), 10)).as("8 ready, a, b, c and d live: a share of 2").hasSize(2);
@@ -92,8 +91,7 @@ class BatchClaimTest extends QueueTestBase {
         Claimed claimed = q.claim(claimant("w"), List.of(claimant("a"), claimant("b"), claimant("c")), 10,
                 new ClaimId());
 
-        assertThat(claimed.parts()).as("6 ready, 4 live (the direct claimant too): a share of 2, the crashed two alone")
-                .extracting(part -> part.stream().map(Delivery::messageId).toList())
+        assertThat(ids(claimed)).as("6 ready, 4 live (the direct claimant too): a share of 2, the crashed two alone")
                 .containsExactly(List.of("m0"), List.of("m1"), List.of("later0", "later1"));
     }
 
@@ -162,6 +160,11 @@ class BatchClaimTest extends QueueTestBase {
         assertThat(again.deliveryCount()).isEqualTo(2);
         assertThat(q.nack(List.of(new Failure(again.lease(), "boom"))))
                 .as("one failed delivery of the two allowed: a retry").containsExactly(Settled.RETRY_SCHEDULED);
+    }
+
+    /** The message ids of each part of the claim. */
+    private static List<List<String>> ids(Claimed claimed) {
+        return claimed.parts().stream().map(part -> part.stream().map(Delivery::messageId).toList()).toList();
     }
 
     /** Reaps until the expired leases of {@code count} messages are returned. */

@@ -100,6 +100,7 @@
   count the marker does not match: 'SHARDS <recorded> <resharding to, or 0> <count> <meta>' (includes/shards).
 ]]
 --- @include "includes/claim_record"
+--- @include "includes/claimants"
 --- @include "list/includes/group"
 --- @include "list/includes/lease"
 --- @include "includes/limits"
@@ -110,10 +111,7 @@
 --- @include "includes/shards"
 --- @include "includes/time"
 
-local claimants = {}
-for claimant in string.gmatch(ARGV[3], '%S+') do
-  claimants[#claimants + 1] = claimant
-end
+local claimants = claimants_of(ARGV[3])
 local per_part = tonumber(ARGV[2])
 require_batch(per_part * #claimants, 'claim')
 local refused = KEYS[23] and shards_refusal(KEYS[23], ARGV[13])
@@ -122,15 +120,8 @@ if refused then
 end
 
 local now = now_ms()
--- pcall: Redis at its maxmemory refuses a first write that may need memory; a full Redis must still be drained,
--- so there the claimant goes unrecorded (and the share counts one claimant fewer). It is the one write before the
--- reads, and a claimers key of the wrong type only leaves it unrecorded.
-local live_until, members = now + tonumber(ARGV[4]), {}
-for _, claimant in ipairs(claimants) do
-  members[#members + 1] = live_until
-  members[#members + 1] = claimant
-end
-redis.pcall('ZADD', KEYS[7], unpack(members))
+-- the one write before the reads
+mark_live(KEYS[7], now, tonumber(ARGV[4]), claimants)
 local earlier = recorded_claim(KEYS[8], ARGV[5])
 if earlier then
   local ids, tokens, parts = {}, {}, {}

@@ -89,6 +89,7 @@
   count the marker does not match: 'SHARDS <recorded> <resharding to, or 0> <count> <meta>' (includes/shards).
 ]]
 --- @include "includes/claim_record"
+--- @include "includes/claimants"
 --- @include "includes/limits"
 --- @include "includes/pause"
 --- @include "includes/rate"
@@ -111,10 +112,7 @@ local function in_flight(stream, group)
   return summary[1] - parked
 end
 
-local claimants = {}
-for claimant in string.gmatch(ARGV[4], '%S+') do
-  claimants[#claimants + 1] = claimant
-end
+local claimants = claimants_of(ARGV[4])
 local per_part = tonumber(ARGV[3])
 require_batch(per_part * #claimants, 'claim')
 local refused = KEYS[14] and shards_refusal(KEYS[14], ARGV[15])
@@ -127,14 +125,7 @@ require_type(KEYS[3], 'zset')
 require_type(KEYS[4], 'hash')
 local now = now_ms()
 local stream, group, consumer = KEYS[1], ARGV[1], ARGV[2]
--- pcall: Redis at its maxmemory refuses a first write that may need memory; a full Redis must still be drained,
--- so there the claimant goes unrecorded (and the share counts one claimant fewer)
-local live_until, members = now + tonumber(ARGV[5]), {}
-for _, claimant in ipairs(claimants) do
-  members[#members + 1] = live_until
-  members[#members + 1] = claimant
-end
-redis.pcall('ZADD', KEYS[3], unpack(members))
+mark_live(KEYS[3], now, tonumber(ARGV[5]), claimants)
 local earlier = recorded_claim(KEYS[5], ARGV[6])
 if earlier then
   local out = {}
