@@ -18,6 +18,11 @@ import org.quartz.CronExpression;
  */
 public final class ScheduleTicks {
 
+    /**
+     * The stored header that carries the tick a schedule's message was fired for, epoch ms: the Camel layer's
+     * CamelReliableRedisScheduledFor. A Camel header name, which consumers do not let in.
+     */
+    public static final String SCHEDULED_FOR_HEADER = "CamelReliableRedisScheduledFor";
     /** Quartz's default misfire threshold: a tick later than this is missed. */
     public static final long MISFIRE_MS = 60_000;
     /** The most missed ticks {@link Missed#ALL} fires at once. */

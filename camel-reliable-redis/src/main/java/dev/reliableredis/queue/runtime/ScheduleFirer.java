@@ -6,7 +6,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
-import dev.reliableredis.camel.ReliableRedisConstants;
 import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.OneLine;
 import dev.reliableredis.queue.QueueSchedule;
@@ -123,7 +122,7 @@ public final class ScheduleFirer {
     }
 
     private NewMessage message(long tick) {
-        return new NewMessage(tickId(tick), new byte[0], Map.of(ReliableRedisConstants.SCHEDULED_FOR, tick), 0);
+        return new NewMessage(tickId(tick), new byte[0], Map.of(ScheduleTicks.SCHEDULED_FOR_HEADER, tick), 0);
     }
 
     private String tickId(long tick) {
