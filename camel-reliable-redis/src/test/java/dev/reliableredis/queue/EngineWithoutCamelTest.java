@@ -18,8 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class EngineWithoutCamelTest {
 
     private static final Path ENGINE = Path.of("src/main/java/dev/reliableredis/queue");
-    private static final Pattern CAMEL_IMPORT =
-            Pattern.compile("^import (static )?(org\\.apache\\.camel|dev\\.reliableredis\\.camel)\\.", Pattern.MULTILINE);
+    private static final Pattern CAMEL_IMPORT = Pattern.compile(
+            "^import (static )?(org\\.apache\\.camel|dev\\.reliableredis\\.camel)\\.", Pattern.MULTILINE);
 
     @Test
     void noEngineSourceImportsCamel() throws IOException {

@@ -130,7 +130,8 @@ final class ListClaimer implements Claimer {
             CompletableFuture<?> waited = wait;
             first = false;
             long deadline = System.nanoTime() + maxWait.plus(gateway.commandTimeout()).toNanos();
-            return await(deadline, queue.claimBatch(waiting, claimant, claimants, maxEach, claimId.value()).thenApply(claimed -> {
+            CompletableFuture<Claimed> claim = queue.claimBatch(waiting, claimant, claimants, maxEach, claimId.value());
+            return await(deadline, claim.thenApply(claimed -> {
                 // Redis answered the wait before the claim behind it. A refused wait (BLPOP not allowed to the user)
                 // ends at once, and an idle consumer would claim again and again without pause: an empty claim
                 // fails with the wait's error instead (join throws it)

@@ -11,10 +11,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The loop of one consumer thread: takes its next batch from its consumer's {@link JointClaim} (up to
- * {@code maxMessagesPerPoll} messages, no more than its share), holds every lease of the batch from the claim on, so that waiting messages are extended as running ones are, and
- * runs the deliveries one after the other on this thread. A waiting delivery whose lease an extension found lost is
- * skipped. Once stopped, the deliveries not started yet are given back to the queue at once, without a delivery
- * counted, unless the stop asked for the whole batch to run first.
+ * {@code maxMessagesPerPoll} messages, no more than its share), holds every lease of the batch from the claim on,
+ * so that waiting messages are extended as running ones are, and runs the deliveries one after the other on this
+ * thread. A waiting delivery whose lease an extension found lost is skipped. Once stopped, the deliveries not started
+ * yet are given back to the queue at once, without a delivery counted, unless the stop asked for the whole batch to
+ * run first.
  */
 public final class BatchLoop implements Runnable {
 
