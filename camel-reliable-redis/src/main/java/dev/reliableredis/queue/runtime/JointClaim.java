@@ -7,6 +7,8 @@ import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 
 import dev.reliableredis.queue.CallBackoff;
 import dev.reliableredis.queue.Claimant;
@@ -44,11 +46,19 @@ public final class JointClaim {
     private final Events events;
     private final CountDownLatch stopping = new CountDownLatch(1);
 
-    /** Guarded by this: the idle threads that no claim is under way for, in the order they became idle. */
+    /**
+     * Guards what follows; each thread waits on a condition of its own, so that a claim wakes only the threads it
+     * handed a part to and one idle thread to take the wait over, not every idle thread.
+     */
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition[] turn;
+    /** The idle threads that no claim is under way for, in the order they became idle. */
     private final Deque<Integer> idle = new ArrayDeque<>();
     private final boolean[] waitTaken;
     private final int[] failures;
     private final boolean[] inClaim;
+    /** Threads interrupted while a claim was under way for them, which wait for it to end without their part. */
+    private final boolean[] interrupted;
     private final List<List<Delivery>> handed;
     private boolean claimedOnce;
     private boolean stopped;
@@ -69,9 +79,12 @@ public final class JointClaim {
         this.waitTaken = new boolean[waits.size()];
         this.failures = new int[waits.size()];
         this.inClaim = new boolean[threads.size()];
+        this.interrupted = new boolean[threads.size()];
         this.handed = new ArrayList<>(threads.size());
+        this.turn = new Condition[threads.size()];
         for (int i = 0; i < threads.size(); i++) {
             handed.add(null);
+            turn[i] = lock.newCondition();
         }
     }
 
@@ -83,7 +96,8 @@ public final class JointClaim {
     public List<Delivery> next(int thread) throws InterruptedException {
         int wait;
         List<Integer> party;
-        synchronized (this) {
+        lock.lock();
+        try {
             idle.addLast(thread);
             while (true) {
                 List<Delivery> part = handed.get(thread);
@@ -101,9 +115,11 @@ public final class JointClaim {
                         break;
                     }
                 }
-                awaitChange(thread);
+                awaitTurn(thread);
             }
             party = takeParty(thread, wait);
+        } finally {
+            lock.unlock();
         }
         return claim(wait, party);
     }
@@ -112,22 +128,32 @@ public final class JointClaim {
      * Waits for a part, a free wait or the stop. Interrupted while a claim is under way for it, the thread waits on
      * for its part (the claim ends within its wait and command timeout), so that no part is handed to no one.
      */
-    private void awaitChange(int thread) throws InterruptedException {
+    private void awaitTurn(int thread) throws InterruptedException {
         try {
-            wait();
+            turn[thread].await();
         } catch (InterruptedException e) {
-            if (!inClaim[thread]) {
-                idle.remove(thread);
-                throw e;
-            }
-            while (inClaim[thread]) {
-                try {
-                    wait();
-                } catch (InterruptedException again) {
-                    // still waiting for the part
+            if (inClaim[thread]) {
+                interrupted[thread] = true;
+                while (inClaim[thread]) {
+                    turn[thread].awaitUninterruptibly();
+                }
+                interrupted[thread] = false;
+                if (handed.get(thread) != null) {
+                    // the part goes back to the loop, which gives it back as the consumer stops
+                    Thread.currentThread().interrupt();
+                    return;
                 }
             }
-            Thread.currentThread().interrupt();
+            idle.remove(thread);
+            throw e;
+        }
+    }
+
+    /** Wakes the idle thread that has waited longest, to take a wait that is free. */
+    private void wakeNextWaiter() {
+        Integer next = idle.peekFirst();
+        if (next != null) {
+            turn[next].signal();
         }
     }
 
@@ -157,8 +183,9 @@ public final class JointClaim {
             party.add(idle.pollFirst());
         }
         party.forEach(t -> inClaim[t] = true);
-        // another free wait may find its waiter among the idle threads left
-        notifyAll();
+        if (freeWaits > 1) {
+            wakeNextWaiter();
+        }
         return party;
     }
 
@@ -180,33 +207,54 @@ public final class JointClaim {
         return parts == null ? List.of() : parts.get(0);
     }
 
-    /** Frees the wait, and hands each thread of the party its part, or makes it idle again without one. */
-    private synchronized void hand(int wait, List<Integer> party, List<List<Delivery>> parts) {
-        waitTaken[wait] = false;
-        for (int i = 0; i < party.size(); i++) {
-            int thread = party.get(i);
-            inClaim[thread] = false;
-            if (i > 0) {
-                List<Delivery> part = parts == null ? List.of() : parts.get(i);
-                if (part.isEmpty()) {
-                    idle.addLast(thread);
-                } else {
-                    handed.set(thread, part);
+    /**
+     * Frees the wait, and hands each thread of the party its part, or makes it idle again without one; wakes the
+     * threads with a part, those that wait for the claim only to stop, and one idle thread to take the wait over.
+     */
+    private void hand(int wait, List<Integer> party, List<List<Delivery>> parts) {
+        lock.lock();
+        try {
+            waitTaken[wait] = false;
+            for (int i = 0; i < party.size(); i++) {
+                int thread = party.get(i);
+                inClaim[thread] = false;
+                if (i > 0) {
+                    List<Delivery> part = parts == null ? List.of() : parts.get(i);
+                    if (part.isEmpty()) {
+                        idle.addLast(thread);
+                    } else {
+                        handed.set(thread, part);
+                    }
+                    if (!part.isEmpty() || stopped || interrupted[thread]) {
+                        turn[thread].signal();
+                    }
                 }
             }
+            wakeNextWaiter();
+        } finally {
+            lock.unlock();
         }
-        notifyAll();
     }
 
-    private synchronized boolean isStopped() {
-        return stopped;
+    private boolean isStopped() {
+        lock.lock();
+        try {
+            return stopped;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Ends the waits: no claim starts any more, and the one under way ends as soon as its claimer can. */
     public void stop() {
-        synchronized (this) {
+        lock.lock();
+        try {
             stopped = true;
-            notifyAll();
+            for (Condition each : turn) {
+                each.signal();
+            }
+        } finally {
+            lock.unlock();
         }
         stopping.countDown();
         waits.forEach(Claimer::wakeUp);
