@@ -19,8 +19,6 @@ import dev.reliableredis.queue.WakeableSleep;
 import dev.reliableredis.queue.internal.QueueCalls;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.api.StatefulConnection;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Claims from a stream-mode queue for one consumer thread: the claim script (due retries, then new entries, no
@@ -46,7 +44,6 @@ import org.slf4j.LoggerFactory;
  */
 final class StreamClaimer implements Claimer {
 
-    private static final Logger LOG = LoggerFactory.getLogger(StreamClaimer.class);
     private static final Duration MAX_BLOCK = Duration.ofSeconds(1);
     /** How long a stopping consumer waits for the read under way before it cuts the connection. */
     private static final long STOP_GRACE_NANOS = MAX_BLOCK.plusMillis(500).toNanos();
@@ -104,7 +101,10 @@ final class StreamClaimer implements Claimer {
                 StreamQueue.NewEntry arrived = QueueCalls.await(read);
                 if (!arrived.giveBack()) {
                     if (!arrived.deliveries().isEmpty()) {
-                        return withTheRest(arrived.deliveries(), claimants, maxEach);
+                        // the waiter's part: it runs at once, and the next waiter's claim takes the rest of a burst
+                        List<List<Delivery>> taken = new ArrayList<>(Claimed.none(parts));
+                        taken.set(0, arrived.deliveries());
+                        return taken;
                     }
                     continue;
                 }
@@ -118,28 +118,6 @@ final class StreamClaimer implements Claimer {
             hold = claimed.hold();
         }
         return Claimed.none(parts);
-    }
-
-    /**
-     * The entry a read took, as the first claimant's part, and the other claimants' parts of a claim right after it,
-     * which takes the rest of a burst. A claim that fails leaves the read's entry to its claimant all the same; made
-     * again under the same claim id, it returns what it took.
-     */
-    private List<List<Delivery>> withTheRest(List<Delivery> read, List<Claimant> claimants, int maxEach) {
-        List<List<Delivery>> parts = new ArrayList<>(Claimed.none(claimants.size()));
-        parts.set(0, read);
-        if (claimants.size() > 1) {
-            try {
-                Claimed rest = queue.claim(claimant, claimants.subList(1, claimants.size()), maxEach, claimId);
-                for (int i = 1; i < claimants.size(); i++) {
-                    parts.set(i, rest.part(i - 1));
-                }
-            } catch (RuntimeException e) {
-                LOG.debug("The claim after a read of queue '{}' failed; it is made again with the next claim",
-                        queue.name(), e);
-            }
-        }
-        return parts;
     }
 
     /**
