@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.LockSupport;
 
@@ -82,11 +83,27 @@ public final class ComponentRoute extends CamelRouteContender {
                 "enqueueMessages", endpoint.getEnqueuedCount() + endpoint.getDuplicateCount()));
         if (camel.getRoute("bench").getConsumer() instanceof ReliableRedisConsumer consumer) {
             calls.putAll(Map.of("claimCalls", consumer.getClaimCallCount(), "claimMessages",
-                    consumer.getClaimedCount(), "nonEmptyClaimCalls", consumer.getNonEmptyClaimCallCount(),
-                    "nonEmptyClaimMessages", consumer.getClaimedCount(), "ackCalls", consumer.getAckCallCount(),
-                    "ackMessages", consumer.getAckedCount()));
+                    consumer.getClaimedCount(), "ackCalls", consumer.getAckCallCount(), "ackMessages",
+                    consumer.getAckedCount()));
+            nonEmptyClaimCalls(consumer).ifPresent(count -> calls.putAll(Map.of("nonEmptyClaimCalls", count,
+                    "nonEmptyClaimMessages", consumer.getClaimedCount())));
         }
         return calls;
+    }
+
+    /**
+     * The consumer's claim calls that took something; empty for a baseline build (bench.baseline) from before the
+     * count, which this class runs as well.
+     */
+    private static Optional<Long> nonEmptyClaimCalls(ReliableRedisConsumer consumer) {
+        try {
+            return Optional.of((Long) ReliableRedisConsumer.class.getMethod("getNonEmptyClaimCallCount")
+                    .invoke(consumer));
+        } catch (NoSuchMethodException olderBuild) {
+            return Optional.empty();
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @Override
