@@ -2,6 +2,7 @@ package dev.reliableredis.queue;
 
 import java.time.Duration;
 
+import dev.reliableredis.queue.list.ListQueue;
 import dev.reliableredis.queue.stream.StreamOptions;
 import dev.reliableredis.queue.stream.StreamQueue;
 import dev.reliableredis.testsupport.RedisProcess;
@@ -10,6 +11,7 @@ import io.lettuce.core.resource.ClientResources;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** What Redis 6.2, the oldest Redis the component supports, does differently: on a real 6.2 server. */
 class Redis62Test {
@@ -27,6 +29,28 @@ class Redis62Test {
             assertThat(queue.reap().total()).isZero();
             assertThat(queue.claim(1)).extracting(Delivery::messageId).containsExactly("m1");
             assertThat(redis.commands().xinfoGroups("rr:{orders}:stream")).hasSize(1);
+        } finally {
+            resources.shutdown();
+        }
+    }
+
+    /**
+     * A script's own refusal names its cause on 6.2 too, whose error handler cannot take the table that Redis 7 reads
+     * an error code from (it said "attempt to concatenate local 'err' (a table value)"); nothing is stored.
+     */
+    @Test
+    void aScriptsRefusalNamesItsCauseOnRedis62() {
+        ClientResources resources = RedisGateway.newClientResources();
+        try (RedisProcess redis = RedisProcess.startRedis62();
+             RedisGateway gateway = RedisGateway.create(resources, RedisURI.create(redis.uri()), Duration.ofSeconds(5))) {
+            redis.commands().set("rr:{orders}:ready", "not a list");
+            ReliableQueue queue = ListQueue.of(gateway, "rr", "orders", QueueSettings.defaults());
+
+            assertThatThrownBy(() -> queue.enqueue(new NewMessage("m1", "x".getBytes(), null, 0)))
+                    .isInstanceOf(NotStoredException.class)
+                    .hasMessageContaining("WRONGTYPE rr:{orders}:ready holds a string, not a list")
+                    .hasMessageNotContaining("concatenate");
+            assertThat(RedisProcess.keys(redis.commands(), "rr:*")).containsExactly("rr:{orders}:ready");
         } finally {
             resources.shutdown();
         }

@@ -24,7 +24,7 @@ class RedisLayoutDocTest {
             "list/purge", "list/stats", "list/browse", "shard-count", "includes/shards", "includes/wake",
             "list/includes/lease",
             "includes/time", "includes/types", "includes/backoff", "includes/limits", "includes/claim_record",
-            "includes/claimants",
+            "includes/claimants", "includes/errors",
             "list/reshard-read", "list/reshard-put", "list/reshard-drop", "pause", "resume", "includes/pause",
             "list/includes/capacity", "includes/rate", "list/includes/priority", "list/includes/group",
             "list/includes/ack_steps", "list/includes/enqueue_steps", "schedule-declare", "schedule-read",

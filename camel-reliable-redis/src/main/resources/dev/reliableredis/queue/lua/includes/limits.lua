@@ -5,11 +5,13 @@
   than failing halfway through its writes.
 ]]
 
+--- @include "includes/errors"
+
 local MAX_BATCH = 1000
 
 -- fails the script with an error naming the operation and the count when count is more than MAX_BATCH
 local function require_batch(count, operation)
   if count > MAX_BATCH then
-    error({err = 'ERR ' .. operation .. ' of ' .. count .. ' in one call; at most ' .. MAX_BATCH})
+    fail('ERR ' .. operation .. ' of ' .. count .. ' in one call; at most ' .. MAX_BATCH)
   end
 end

@@ -2,6 +2,8 @@
   Included by every script that reads the clock: the Redis server's, never a client's.
 ]]
 
+--- @include "includes/errors"
+
 -- the Redis server time in epoch milliseconds
 local function now_ms()
   local t = redis.call('TIME')
@@ -14,8 +16,8 @@ end
 local function now_before(deadline)
   local now = now_ms()
   if deadline and now > tonumber(deadline) then
-    error({err = 'DEADLINE the call ran ' .. string.format('%d', now - tonumber(deadline)) .. ' ms after its '
-        .. 'deadline on the Redis server clock; nothing was stored'})
+    fail('DEADLINE the call ran ' .. string.format('%d', now - tonumber(deadline)) .. ' ms after its '
+        .. 'deadline on the Redis server clock; nothing was stored')
   end
   return now
 end

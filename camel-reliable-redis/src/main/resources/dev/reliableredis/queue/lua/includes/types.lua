@@ -4,11 +4,13 @@
   key and in none. Redis does not undo a script's writes when it fails.
 ]]
 
+--- @include "includes/errors"
+
 -- errors when the key exists with a type other than kind ('list', 'zset', 'hash', 'stream', 'string')
 local function require_type(key, kind)
   local found = redis.call('TYPE', key)['ok']
   if found ~= kind and found ~= 'none' then
-    error({err = 'WRONGTYPE ' .. key .. ' holds a ' .. found .. ', not a ' .. kind})
+    fail('WRONGTYPE ' .. key .. ' holds a ' .. found .. ', not a ' .. kind)
   end
 end
 
@@ -17,6 +19,6 @@ local function require_counter(key)
   require_type(key, 'string')
   local value = redis.call('GET', key)
   if value and not string.match(value, '^%d+$') then
-    error({err = 'ERR ' .. key .. ' holds ' .. value .. ', not a counter'})
+    fail('ERR ' .. key .. ' holds ' .. value .. ', not a counter')
   end
 end

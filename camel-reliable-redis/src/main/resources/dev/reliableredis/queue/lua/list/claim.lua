@@ -101,6 +101,7 @@
 ]]
 --- @include "includes/claim_record"
 --- @include "includes/claimants"
+--- @include "includes/errors"
 --- @include "list/includes/group"
 --- @include "list/includes/lease"
 --- @include "includes/limits"
@@ -192,7 +193,7 @@ local expiries = redis.call('HMGET', KEYS[13], unpack(ids))
 redis.call('ZSCORE', KEYS[2], ids[1])
 local seq = redis.call('GET', KEYS[5])
 if seq and not string.match(seq, '^%d+$') then
-  error({err = 'ERR ' .. KEYS[5] .. ' holds ' .. seq .. ', not a counter'})
+  fail('ERR ' .. KEYS[5] .. ' holds ' .. seq .. ', not a counter')
 end
 local tokens = redis.call('LLEN', KEYS[6])
 

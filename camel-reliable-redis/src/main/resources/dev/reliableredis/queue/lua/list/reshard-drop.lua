@@ -15,6 +15,7 @@
   Returns the number of messages removed. Fails with an error, before it writes anything, when the head of the
   ready list is not the chunk (the queue was used during the reshard), or for a chunk of more than 1000.
 ]]
+--- @include "includes/errors"
 --- @include "includes/limits"
 
 require_batch((#ARGV - 1) / 2, 'reshard drop')
@@ -32,11 +33,11 @@ if section == 'ready' then
   local head = redis.call('LRANGE', KEYS[1], 0, (#ARGV - 1) / 2 - 1)
   for k = 1, #head do
     if head[k] ~= ARGV[2 * k] then
-      error({err = 'ERR the ready list of ' .. KEYS[1] .. ' changed during the reshard'})
+      fail('ERR the ready list of ' .. KEYS[1] .. ' changed during the reshard')
     end
   end
   if #head ~= (#ARGV - 1) / 2 then
-    error({err = 'ERR the ready list of ' .. KEYS[1] .. ' changed during the reshard'})
+    fail('ERR the ready list of ' .. KEYS[1] .. ' changed during the reshard')
   end
   redis.call('LTRIM', KEYS[1], #head, -1)
   if #stays > 0 then

@@ -4,6 +4,7 @@
   arguments of a message are enqueue's (see list/enqueue.lua).
 ]]
 
+--- @include "includes/errors"
 --- @include "list/includes/group"
 --- @include "list/includes/priority"
 --- @include "includes/types"
@@ -45,12 +46,12 @@ local function enqueue_plan(k, args, first, last, stride, now)
       end
       local level = stride >= 5 and tonumber(args[at + 5]) or DEFAULT_LEVEL
       if not level or level < 0 or level > 9 or level % 1 ~= 0 then
-        error({err = 'ERR enqueue: the priority of message ' .. id .. " is '" .. args[at + 5] .. "', not 0 to 9"})
+        fail('ERR enqueue: the priority of message ' .. id .. " is '" .. args[at + 5] .. "', not 0 to 9")
       end
       local gid = stride == 6 and args[at + 6] or ''
       if gid ~= '' and (delay > 0 or level ~= DEFAULT_LEVEL) then
-        error({err = 'ERR enqueue: message ' .. id .. " of group '" .. gid .. "' has a delay or a priority; a group"
-            .. ' is delivered in its order'})
+        fail('ERR enqueue: message ' .. id .. " of group '" .. gid .. "' has a delay or a priority; a group"
+            .. ' is delivered in its order')
       end
       if gid ~= '' then
         plan.grouped[#plan.grouped + 1] = {id = id, gid = gid}

@@ -4,6 +4,7 @@
   The keys (k) and the arguments of a message (4 each) are stream/enqueue's (see stream/enqueue.lua).
 ]]
 
+--- @include "includes/errors"
 --- @include "includes/types"
 --- @include "stream/includes/add"
 
@@ -39,7 +40,7 @@ local function stream_enqueue_plan(k, args, first, last, now)
     local id = args[i]
     local delay, ttl = string.match(args[i + 3], '^(%d+)|?(%d*)$')
     if not delay then
-      error({err = 'ERR enqueue: the delay of message ' .. id .. " is '" .. args[i + 3] .. "', not ms[|ms]"})
+      fail('ERR enqueue: the delay of message ' .. id .. " is '" .. args[i + 3] .. "', not ms[|ms]")
     end
     if seen[id] or known(k, id, now) then
       plan.codes[#plan.codes + 1] = 0
