@@ -16,6 +16,9 @@ import java.util.function.Supplier;
  * it at {@code commandTimeout} does not land later. An estimate is measured with one {@code TIME} on first use, and
  * again when it is older than {@link #MAX_AGE} or after {@link #forgetAll} (a call failed on its connection or timed
  * out): not per call. It is kept against {@link System#nanoTime}, so a step of the local wall clock does not move it.
+ * One measured over a long round trip (more than a tenth of the timeout: Redis paused, a busy client) may be off by
+ * half of it, more than a deadline's margin allows for: it serves the calls that waited for it, and the next call
+ * measures again.
  */
 public final class ServerClock {
 
@@ -65,7 +68,11 @@ public final class ServerClock {
                     estimates.remove(node, fresh);
                     fresh.completeExceptionally(error);
                 } else {
-                    fresh.complete(Estimate.of(reply, sent, System.nanoTime()));
+                    Estimate estimate = Estimate.of(reply, sent, System.nanoTime());
+                    if (estimate.roundTripMillis() > commandTimeout.toMillis() / 10) {
+                        estimates.remove(node, fresh);
+                    }
+                    fresh.complete(estimate);
                 }
             });
         } catch (RuntimeException e) {
