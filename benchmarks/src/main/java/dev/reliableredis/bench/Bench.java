@@ -23,8 +23,8 @@ import dev.reliableredis.testsupport.RedisProcess;
  * {@code bench.docs} (the docs folder to write into), {@code bench.bullmq} (benchmarks/bullmq),
  * {@code bench.reportOnly} (write the page again from the results of the last run, measuring nothing),
  * {@code bench.baselineJar} (a jar of the component built at another revision, which {@code benchmarks/run} builds
- * from {@code bench.baseline}: the component's plain runs with 64 senders run with it too, each right beside the
- * current build's, labelled {@code @<bench.baseline>}).
+ * from {@code bench.baseline}: the component's plain runs, with 64 and with 8 senders and the latter's latency, run
+ * with it too, each right beside the current build's, labelled {@code @<bench.baseline>}).
  */
 public final class Bench {
 
@@ -147,7 +147,7 @@ public final class Bench {
                 }
                 Spec current = spec("component", mode, send, PER_POLL, round, redis, port, senders, queuedFirst);
                 specs.add(current);
-                if (baseline != null && senders == 64 && send.equals("plain")) {
+                if (baseline != null && send.equals("plain")) {
                     // right beside the current build's run, and first in every other round, so that what the run
                     // before leaves (a Redis just worked, a busier machine) does not always fall on the same build
                     specs.add(round % 2 == 0 ? specs.size() - 1 : specs.size(), current.withBuild(baseline));

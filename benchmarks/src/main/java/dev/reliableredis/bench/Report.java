@@ -102,36 +102,45 @@ final class Report {
         md.append("\n");
     }
 
-    /** The component's plain runs with 64 senders beside the same runs of a baseline build (bench.baselineJar). */
+    /**
+     * The component's plain runs beside the same runs of a baseline build (bench.baselineJar): throughput and CPU
+     * with 64 and with 8 senders, and idle latency, which the 8-sender runs measure.
+     */
     private void baseline() {
         for (String build : results.stream().map(Report::build).filter(b -> !b.isEmpty()).distinct().toList()) {
-            md.append("## This build beside the baseline ").append(build).append(", 64 plain senders\n\n")
-              .append("The component's `plain c=8 p=100 s=64` runs, Redis without persistence, and the same runs")
-              .append(" with the component's jar built at `").append(build).append("`, each right beside this")
-              .append(" build's in the same round on the same Redis; the third row of each mode divides this build's")
-              .append(" figures by the baseline's.\n\n")
-              .append("| mode | build | msgs/s | Redis CPU µs/msg | JVM CPU µs/msg |\n|---|---|---:|---:|---:|\n");
+            md.append("## This build beside the baseline ").append(build).append(", plain senders\n\n")
+              .append("The component's `plain c=8 p=100` runs with 64 and with 8 senders, Redis without persistence,")
+              .append(" and the same runs with the component's jar built at `").append(build).append("`, each right")
+              .append(" beside this build's in the same round on the same Redis; the third row of each divides this")
+              .append(" build's figures by the baseline's. Idle latency is measured after the 8-sender runs.\n\n")
+              .append("| mode | senders | build | msgs/s | Redis CPU µs/msg | JVM CPU µs/msg | idle p50 ms")
+              .append(" | idle p99 ms |\n")
+              .append("|---|---:|---|---:|---:|---:|---:|---:|\n");
             for (String mode : List.of("list", "stream")) {
-                String label = "component " + mode + " plain c=8 p=100 s=64";
-                String base = label + " @" + build;
-                if (median(base, "none", "msgsPerSec") == null) {
-                    continue;
+                for (String senders : List.of(" s=64", "")) {
+                    String label = "component " + mode + " plain c=8 p=100" + senders;
+                    String base = label + " @" + build;
+                    if (median(base, "none", "msgsPerSec") == null) {
+                        continue;
+                    }
+                    StringBuilder thisRow = new StringBuilder();
+                    StringBuilder baseRow = new StringBuilder();
+                    StringBuilder ratioRow = new StringBuilder();
+                    for (String field : List.of("msgsPerSec", "cpuUsPerMsg", "clientCpuUsPerMsg", "idleP50",
+                            "idleP99")) {
+                        Double value = median(label, "none", field);
+                        Double baseValue = median(base, "none", field);
+                        int decimals = field.equals("msgsPerSec") ? 0 : field.startsWith("idle") ? 3 : 1;
+                        thisRow.append(" | ").append(fmt(value, decimals));
+                        baseRow.append(" | ").append(fmt(baseValue, decimals));
+                        ratioRow.append(" | ").append(value == null || baseValue == null ? "–"
+                                : fmt(value / baseValue, 2) + "×");
+                    }
+                    String row = "| " + mode + " | " + (senders.isEmpty() ? "8" : "64") + " | ";
+                    md.append(row).append("this").append(thisRow).append(" |\n").append(row).append(build)
+                      .append(baseRow).append(" |\n").append(row).append("this ÷ ").append(build).append(ratioRow)
+                      .append(" |\n");
                 }
-                StringBuilder thisRow = new StringBuilder();
-                StringBuilder baseRow = new StringBuilder();
-                StringBuilder ratioRow = new StringBuilder();
-                for (String field : List.of("msgsPerSec", "cpuUsPerMsg", "clientCpuUsPerMsg")) {
-                    Double value = median(label, "none", field);
-                    Double baseValue = median(base, "none", field);
-                    int decimals = field.equals("msgsPerSec") ? 0 : 1;
-                    thisRow.append(" | ").append(fmt(value, decimals));
-                    baseRow.append(" | ").append(fmt(baseValue, decimals));
-                    ratioRow.append(" | ").append(value == null || baseValue == null ? "–"
-                            : fmt(value / baseValue, 2) + "×");
-                }
-                md.append("| ").append(mode).append(" | this").append(thisRow).append(" |\n| ").append(mode)
-                  .append(" | ").append(build).append(baseRow).append(" |\n| ").append(mode).append(" | this ÷ ")
-                  .append(build).append(ratioRow).append(" |\n");
             }
             md.append("\n");
         }
