@@ -80,13 +80,19 @@ class BatchClaimTest extends QueueTestBase {
         assertThat(q.browse(QueueSection.DEAD, 10)).extracting(BrowsedMessage::messageId).containsExactly("m2");
     }
 
-    @Test
-    void aMessageClaimedAloneIsAPartOfItsOwnInAJointClaim() {
+    /** m0 and m1 claimed in one batch whose consumer died, reaped (each to be claimed alone), then later ones. */
+    private ReliableQueue batchCrashedThen(List<NewMessage> later) {
         ReliableQueue q = orders(200, 3);
         q.enqueue(messages(2));
         assertThat(q.claim(2)).hasSize(2);
         awaitReaped(q, 2);
-        q.enqueue(IntStream.range(0, 4).mapToObj(i -> message("later" + i, "x")).toList());
+        q.enqueue(later);
+        return q;
+    }
+
+    @Test
+    void aMessageClaimedAloneIsAPartOfItsOwnInAJointClaim() {
+        ReliableQueue q = batchCrashedThen(IntStream.range(0, 4).mapToObj(i -> message("later" + i, "x")).toList());
 
         Claimed claimed = q.claim(claimant("w"), List.of(claimant("a"), claimant("b"), claimant("c")), 10,
                 new ClaimId());
@@ -134,11 +140,7 @@ class BatchClaimTest extends QueueTestBase {
 
     @Test
     void aMessageClaimedAloneIsNotTakenIntoABatchOfTheMessagesAfterIt() {
-        ReliableQueue q = orders(200, 3);
-        q.enqueue(messages(2));
-        assertThat(q.claim(2)).hasSize(2);
-        awaitReaped(q, 2);
-        q.enqueue(List.of(message("later1", "x"), message("later2", "y")));
+        ReliableQueue q = batchCrashedThen(List.of(message("later1", "x"), message("later2", "y")));
 
         List<Delivery> first = q.claim(10);
         List<Delivery> second = q.claim(10);
