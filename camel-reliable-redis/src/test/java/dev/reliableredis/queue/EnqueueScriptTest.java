@@ -3,10 +3,12 @@ package dev.reliableredis.queue;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 import dev.reliableredis.queue.internal.LuaScript;
 import dev.reliableredis.queue.internal.QueueCalls;
 import dev.reliableredis.queue.list.ListQueue;
+import dev.reliableredis.testsupport.CommandStats;
 import io.lettuce.core.ScriptOutputType;
 import org.junit.jupiter.api.Test;
 
@@ -116,5 +118,20 @@ class EnqueueScriptTest extends QueueTestBase {
         assertThat(raw.lrange(key("orders", "ready"), 0, -1)).containsExactly("known", "m1", "m2");
         assertThat(raw.zrange(key("orders", "delayed"), 0, -1)).containsExactly("later");
         assertThat(q.claim(10)).extracting(d -> new String(d.body())).containsExactly("a", "x", "w");
+    }
+
+    /** Whether each id is known is read in one command per call, whatever the call's size. */
+    @Test
+    void aBatchLooksItsIdsUpInOneReadOfTheRecords() {
+        ListQueue q = queue("orders", settings(30_000, 3, 1000));
+        assertThat(q.enqueue(new NewMessage("known", "a".getBytes(), null, 0))).isTrue();
+        raw.configResetstat();
+
+        List<NewMessage> batch = IntStream.range(0, 20)
+                .mapToObj(i -> new NewMessage(i == 7 ? "known" : "m" + i, "x".getBytes(), null, 0)).toList();
+        assertThat(q.enqueue(batch)).containsOnlyOnce(false);
+
+        assertThat(CommandStats.of(raw, "hexists", "calls")).isZero();
+        assertThat(CommandStats.of(raw, "hmget", "calls")).isEqualTo(1);
     }
 }

@@ -24,13 +24,16 @@ local function enqueue_plan(k, args, first, last, stride, now)
     ids[#ids + 1] = args[i]
   end
   local remembered = redis.call('ZMSCORE', k[4], unpack(ids))
+  -- the records of the ids already queued or in flight, in one read for the call: a new id has none, so nothing is
+  -- copied for it
+  local stored = redis.call('HMGET', k[3], unpack(ids))
   local stamp = string.format('%d', now) .. '|'
   local plan = {codes = {}, records = {}, ready = {}, delayed = {}, forget = {}, expiring = {}, levels = {},
     leveled = {}, grouped = {}}
   local seen = {}
   for n, id in ipairs(ids) do
     local until_ms = remembered[n] and tonumber(remembered[n])
-    if seen[id] or (until_ms and until_ms > now) or redis.call('HEXISTS', k[3], id) == 1 then
+    if seen[id] or (until_ms and until_ms > now) or stored[n] then
       plan.codes[n] = 0
     else
       seen[id] = true
