@@ -99,6 +99,27 @@ class StreamQueueTest extends QueueTestBase {
         assertThat(q.stats().dead()).isEqualTo(1);
     }
 
+    /**
+     * Whether each id is known is read with one command per key for the whole call; a stream entry is looked up only
+     * for an id that names one (here the one known id: its entry is still in the stream).
+     */
+    @Test
+    void aBatchLooksItsIdsUpWithOneReadPerKey() {
+        StreamQueue q = orders(30_000, 0, 1000, "c1");
+        q.enqueue(message("known", "a"));
+        raw.configResetstat();
+
+        List<NewMessage> batch = IntStream.range(0, 20).mapToObj(i -> message(i == 7 ? "known" : "m" + i, "x"))
+                .toList();
+        assertThat(q.enqueue(batch)).containsOnlyOnce(false);
+
+        assertThat(CommandStats.of(raw, "hget", "calls")).isZero();
+        assertThat(CommandStats.of(raw, "zscore", "calls")).isZero();
+        assertThat(CommandStats.of(raw, "hmget", "calls")).isEqualTo(1);
+        assertThat(CommandStats.of(raw, "zmscore", "calls")).isEqualTo(2);
+        assertThat(CommandStats.of(raw, "xrange", "calls")).isEqualTo(1);
+    }
+
     @Test
     void aFailedEntryStaysPendingAndIsDeliveredAgainWhenItsRetryIsDue() {
         StreamQueue q = orders(30_000, 3, 200, "c1");

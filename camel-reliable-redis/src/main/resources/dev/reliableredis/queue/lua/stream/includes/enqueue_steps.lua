@@ -8,45 +8,57 @@
 --- @include "includes/types"
 --- @include "stream/includes/add"
 
--- whether the id is known to the queue of the keys: its entry still in the stream or the dead stream, delayed, or
--- acked within the window
-local function known(k, id, now)
-  local ref = redis.call('HGET', k[3], id)
-  if ref then
-    local stream, entry = k[1], ref
-    if string.sub(ref, 1, 2) == 'd:' then
-      stream, entry = k[2], string.sub(ref, 3)
-    end
-    if #redis.call('XRANGE', stream, entry, entry) > 0 then
-      return true
+-- which of the ids are known to the queue of the keys, by their index: the entry still in the stream or the dead
+-- stream, delayed, or acked within the window. Three reads for the whole call (ids, delayed, acked), which also
+-- check those keys' types, and an XRANGE only for an id that names an entry, which a new id does not
+local function known_ids(k, ids, now)
+  if #ids == 0 then
+    return {}
+  end
+  local refs = redis.call('HMGET', k[3], unpack(ids))
+  local delayed = redis.call('ZMSCORE', k[5], unpack(ids))
+  local remembered = redis.call('ZMSCORE', k[4], unpack(ids))
+  local known = {}
+  for n in ipairs(ids) do
+    local ref = refs[n]
+    if delayed[n] or (remembered[n] and tonumber(remembered[n]) > now) then
+      known[n] = true
+    elseif ref then
+      local stream, entry = k[1], ref
+      if string.sub(ref, 1, 2) == 'd:' then
+        stream, entry = k[2], string.sub(ref, 3)
+      end
+      known[n] = #redis.call('XRANGE', stream, entry, entry) > 0
     end
   end
-  if redis.call('ZSCORE', k[5], id) then
-    return true
-  end
-  local remembered = redis.call('ZSCORE', k[4], id)
-  return remembered and tonumber(remembered) > now
+  return known
 end
 
 -- reads and checks the messages in args[first .. last]: a plan with one code per message (1 stored, 0 a no-op: the
 -- id is known, or earlier in the batch). Fails with an error, before anything is written, for a key of the wrong
--- type or a delay argument of another shape. known() reads ids, delayed and acked for every message, which checks
--- their types; the stream and delayed-msg are checked here, delayed-msg only when a message of the call is delayed.
+-- type or a delay argument of another shape. known_ids() reads ids, delayed and acked, which checks their types;
+-- the stream and delayed-msg are checked here, delayed-msg only when a message of the call is delayed.
 local function stream_enqueue_plan(k, args, first, last, now)
   require_type(k[1], 'stream')
+  local ids = {}
+  for i = first, last, 4 do
+    ids[#ids + 1] = args[i]
+  end
+  local known = known_ids(k, ids, now)
   local plan = {codes = {}, messages = {}}
   local seen, delays_checked = {}, false
   for i = first, last, 4 do
+    local n = #plan.codes + 1
     local id = args[i]
     local delay, ttl = string.match(args[i + 3], '^(%d+)|?(%d*)$')
     if not delay then
       fail('ERR enqueue: the delay of message ' .. id .. " is '" .. args[i + 3] .. "', not ms[|ms]")
     end
-    if seen[id] or known(k, id, now) then
-      plan.codes[#plan.codes + 1] = 0
+    if seen[id] or known[n] then
+      plan.codes[n] = 0
     else
       seen[id] = true
-      plan.codes[#plan.codes + 1] = 1
+      plan.codes[n] = 1
       plan.messages[#plan.messages + 1] = {id = id, body = args[i + 1], headers = args[i + 2],
         delay = tonumber(delay), expires = ttl ~= '' and string.format('%d', now + tonumber(ttl)) or nil}
       if tonumber(delay) > 0 and not delays_checked then
