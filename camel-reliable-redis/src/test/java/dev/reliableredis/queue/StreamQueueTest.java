@@ -267,7 +267,9 @@ class StreamQueueTest extends QueueTestBase {
         raw.hset("rr:{orders}:delayed-msg", Map.of("cut", "\u00da", "json", "{\"body\":\"x\"}"));
         raw.zadd("rr:{orders}:delayed", 0, "cut");
         raw.zadd("rr:{orders}:delayed", 0, "json");
-        q.enqueue(new NewMessage("after", "b".getBytes(), null, 1));
+        // due a millisecond later than "before" even when both are sent within the same millisecond: the delayed set
+        // orders equal times by id, and "after" sorts before "before"
+        q.enqueue(new NewMessage("after", "b".getBytes(), null, 2));
         String failure = "malformed record: a delayed message that is not {body, headers, enqueued[, expires]} packed";
 
         List<BrowsedMessage> delayed = q.browse(QueueSection.DELAYED, 10);
