@@ -69,7 +69,8 @@ final class Report {
           .append(messages).append(" messages of 100 bytes per headline run, sent by 64 and by 8 threads (one message")
           .append(" per send for the plain senders) while consumed and acked, every id checked. Client CPU is the")
           .append(" CPU time of the contender's whole process (its senders, consumers and the benchmark's ledger) per")
-          .append(" message.\n\n");
+          .append(" message. Redis capacity is 1,000,000 ÷ Redis CPU µs per message: what one Redis core carries at")
+          .append(" that cost on the machine above, a figure that moves less between machines than throughput.\n\n");
         if (!node) {
             md.append("BullMQ was skipped: Node.js or its `npm ci` was missing.\n\n");
         }
@@ -86,13 +87,16 @@ final class Report {
         Double ceiling = median("ceiling" + suffix, redis, "msgsPerSec");
         md.append(redis.equals("none") ? "## Throughput end to end, " + senders + " senders, Redis without persistence\n\n"
                 : "## Throughput end to end, " + senders + " senders, Redis with `appendonly yes`, `appendfsync everysec`\n\n");
-        md.append("| contender | msgs/s | × ceiling | Redis CPU µs/msg | client CPU µs/msg | keys left | bytes left/msg"
-                  + " | lost | duplicated |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        md.append("| contender | msgs/s | × ceiling | Redis CPU µs/msg | Redis capacity msgs/s | client CPU µs/msg"
+                  + " | keys left | bytes left/msg | lost | duplicated |\n"
+                  + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (String label : labels) {
             Double rate = median(label, redis, "msgsPerSec");
+            Double redisCpu = median(label, redis, "cpuUsPerMsg");
             md.append("| ").append(label).append(" | ").append(fmt(rate, 0)).append(" | ")
               .append(ceiling == null ? "" : fmt(rate / ceiling, 3)).append(" | ")
-              .append(fmt(median(label, redis, "cpuUsPerMsg"), 1)).append(" | ")
+              .append(fmt(redisCpu, 1)).append(" | ")
+              .append(redisCpu == null || redisCpu <= 0 ? "–" : fmt(1_000_000 / redisCpu, 0)).append(" | ")
               .append(fmt(median(label, redis, "clientCpuUsPerMsg"), 1)).append(" | ")
               .append(fmt(median(label, redis, "leftKeys"), 0)).append(" | ")
               .append(fmt(median(label, redis, "leftBytesPerMsg"), 0)).append(" | ")
