@@ -210,7 +210,8 @@ final class Report {
         Double floor99 = median("ceiling", "none", "idleP99");
         md.append("## Latency, send to route start (ms)\n\n")
           .append("Idle: one message at a time. Loaded: paced at half the throughput the same contender reached in")
-          .append(" the same round, counted from when each message was due. `ceiling` here is the raw hand-off")
+          .append(" the same round (at most ").append(String.format(Locale.ROOT, "%,d", Bench.MAX_LOADED_RATE))
+          .append(" msgs/s), counted from when each message was due. `ceiling` here is the raw hand-off")
           .append(" floor: an RPUSH to a consumer blocked in BLPOP; its loaded figures measure its senders, one")
           .append(" RPUSH per message, which cannot keep up with half of what its batched sends reached.\n\n")
           .append("| contender | idle p50 | idle p99 | idle p99.9 | idle p50 × floor | idle p99 × floor | loaded msgs/s"
