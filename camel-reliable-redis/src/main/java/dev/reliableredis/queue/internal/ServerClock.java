@@ -69,7 +69,7 @@ public final class ServerClock {
                     fresh.completeExceptionally(error);
                 } else {
                     Estimate estimate = Estimate.of(reply, sent, System.nanoTime());
-                    if (estimate.roundTripMillis() > commandTimeout.toMillis() / 10) {
+                    if (!estimate.keepable(commandTimeout)) {
                         estimates.remove(node, fresh);
                     }
                     fresh.complete(estimate);
@@ -106,6 +106,14 @@ public final class ServerClock {
             long timeout = commandTimeout.toMillis();
             long margin = Math.min(roundTripMillis + timeout / 10, timeout / 2);
             return TimeUnit.NANOSECONDS.toMillis(start) + offsetMillis + timeout - margin;
+        }
+
+        /**
+         * Whether it may serve later calls: with a round trip of at most a tenth of the timeout the deadline's margin
+         * stays below its cap of half the timeout, so it covers the estimate's error (up to half the round trip).
+         */
+        boolean keepable(Duration commandTimeout) {
+            return roundTripMillis <= commandTimeout.toMillis() / 10;
         }
 
         private static String text(byte[] bytes) {
