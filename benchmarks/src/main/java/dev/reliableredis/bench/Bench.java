@@ -22,6 +22,7 @@ import dev.reliableredis.testsupport.RedisProcess;
  * {@code bench.only} (a regex on the run labels),
  * {@code bench.docs} (the docs folder to write into), {@code bench.bullmq} (benchmarks/bullmq),
  * {@code bench.reportOnly} (write the page again from the results of the last run, measuring nothing),
+ * {@code bench.jfr} (a folder: each run's JVM records a JFR profile there),
  * {@code bench.baselineJar} (a jar of the component built at another revision, which {@code benchmarks/run} builds
  * from {@code bench.baseline}: the component's plain runs, with 64 and with 8 senders and the latter's latency, run
  * with it too, each right beside the current build's, labelled {@code @<bench.baseline>}).

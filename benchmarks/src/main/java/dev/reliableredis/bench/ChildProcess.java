@@ -31,11 +31,22 @@ final class ChildProcess {
     private ChildProcess() {
     }
 
-    /** A fresh JVM running {@link RunOne} with the spec. */
+    /**
+     * A fresh JVM running {@link RunOne} with the spec; with {@code bench.jfr} (a folder), it records a JFR profile
+     * there, one file per run, named by its label and round, with the settings {@code bench.jfrSettings} names
+     * ({@code profile}, or a .jfc file).
+     */
     static Map<String, Object> jvm(Spec spec, File log) throws Exception {
         List<String> command = new ArrayList<>(List.of(
-                ProcessHandle.current().info().command().orElse("java"),
-                "-Xms1g", "-Xmx1g", "-cp", classPath(spec.build()),
+                ProcessHandle.current().info().command().orElse("java"), "-Xms1g", "-Xmx1g"));
+        String jfr = System.getProperty("bench.jfr", "");
+        if (!jfr.isEmpty()) {
+            Path folder = Files.createDirectories(Path.of(jfr));
+            String file = spec.label().replaceAll("[^\\w=.-]+", "_") + "-round" + spec.round() + ".jfr";
+            command.add("-XX:StartFlightRecording=settings=" + System.getProperty("bench.jfrSettings", "profile")
+                    + ",filename=" + folder.resolve(file).toAbsolutePath());
+        }
+        command.addAll(List.of("-cp", classPath(spec.build()),
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Dorg.slf4j.simpleLogger.logFile=System.err",
                 RunOne.class.getName(), JSON.writeValueAsString(spec)));
         return run(command, null, log);
