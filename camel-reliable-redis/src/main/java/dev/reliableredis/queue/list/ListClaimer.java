@@ -130,16 +130,16 @@ final class ListClaimer implements Claimer {
             CompletableFuture<?> waited = wait;
             first = false;
             long deadline = System.nanoTime() + maxWait.plus(gateway.commandTimeout()).toNanos();
-            CompletableFuture<Claimed> claim = queue.claimBatch(waiting, claimant, claimants, maxEach, claimId.value());
-            return await(deadline, claim.thenApply(claimed -> {
-                // Redis answered the wait before the claim behind it. A refused wait (BLPOP not allowed to the user)
-                // ends at once, and an idle consumer would claim again and again without pause: an empty claim
-                // fails with the wait's error instead (join throws it)
-                if (claimed.isEmpty() && waited != null && waited.isCompletedExceptionally()) {
-                    waited.join();
-                }
-                return claimed;
-            }));
+            Claimed claimed = queue.toClaimed(
+                    await(deadline, queue.claimRows(waiting, claimant, claimants, maxEach, claimId.value())),
+                    claimants.size());
+            // Redis answered the wait before the claim behind it. A refused wait (BLPOP not allowed to the user) ends
+            // at once, and an idle consumer would claim again and again without pause: an empty claim fails with the
+            // wait's error instead (join throws it)
+            if (claimed.isEmpty() && waited != null && waited.isCompletedExceptionally()) {
+                waited.join();
+            }
+            return claimed;
         });
         claimId.renew();
         hold = result.hold();
@@ -160,7 +160,7 @@ final class ListClaimer implements Claimer {
      * an application's client has a longer timeout of its own); once the consumer stops, ends the wait it may be
      * behind.
      */
-    private Claimed await(long deadline, CompletableFuture<Claimed> claim) {
+    private List<Object> await(long deadline, CompletableFuture<List<Object>> claim) {
         try {
             while (true) {
                 try {

@@ -162,27 +162,28 @@ public final class ListQueue implements ReliableQueue {
 
     @Override
     public Claimed claim(Claimant owner, List<Claimant> claimants, int maxEach, ClaimId claimId) {
-        Claimed claimed = QueueCalls.await(claimBatch(null, owner, claimants, maxEach, claimId.value()));
+        Claimed claimed = toClaimed(QueueCalls.await(claimRows(null, owner, claimants, maxEach, claimId.value())),
+                claimants.size());
         claimId.renew();
         return claimed;
     }
 
     /**
-     * A claim on the given connection's commands (on the queue's command connection when null), not waited for.
-     * Dead letters are claimed without a record of the claim, all for the first claimant: a dead-letter consumer's
-     * lost claim waits out its lease.
+     * A claim on the given connection's commands (on the queue's command connection when null), not waited for: its
+     * reply as Redis gave it, which the thread that waits for it reads ({@link #toClaimed}), not Lettuce's I/O thread,
+     * which every call of the connection shares. Dead letters are claimed without a record of the claim, all for the
+     * first claimant: a dead-letter consumer's lost claim waits out its lease.
      */
-    CompletableFuture<Claimed> claimBatch(RedisClusterAsyncCommands<byte[], byte[]> on, Claimant owner,
+    CompletableFuture<List<Object>> claimRows(RedisClusterAsyncCommands<byte[], byte[]> on, Claimant owner,
             List<Claimant> claimants, int maxEach, String claimId) {
         byte[] visibility = bytes(settings.visibilityTimeout().toMillis());
         RateLimit rate = settings.rateLimit();
-        CompletableFuture<List<Object>> rows = deadLetters
+        return deadLetters
                 ? calls.runAsync(on, "claim", CLAIM_DEAD, ScriptOutputType.MULTI,
                         keys(keys.dead, keys.deadInflight, keys.messages, keys.leases, keys.failure, keys.seq),
                         visibility, bytes(maxEach))
                 : calls.runAsync(on, "claim", CLAIM, ScriptOutputType.MULTI, claimKeys(owner),
                         claimArgs(visibility, maxEach, claimants, claimId, rate));
-        return rows.thenApply(reply -> toClaimed(reply, claimants.size()));
     }
 
     /** The keys of list/claim.lua, with the meta hash when the shard count is checked. */
@@ -215,7 +216,7 @@ public final class ListQueue implements ReliableQueue {
      * The rows of a claim, in parts for its claimants; the last number, the ready messages left behind, is for the
      * claim's own wake-up. Claim-dead's rows carry a failure where the claim's carry a part: all go to the first.
      */
-    private Claimed toClaimed(List<Object> reply, int claimants) {
+    Claimed toClaimed(List<Object> reply, int claimants) {
         Hold hold = Hold.ofReply(reply);
         if (hold != null) {
             return Claimed.held(hold);
