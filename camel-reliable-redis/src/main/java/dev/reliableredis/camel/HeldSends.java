@@ -29,9 +29,12 @@ final class HeldSends {
     private final ReliableQueue consumed;
     private final String consumedSlotGroup;
     private final String messageId;
-    /** Guarded by this, as is everything below: a split's parts may send from several threads. */
-    private final Map<ReliableQueue, List<NewMessage>> held = new LinkedHashMap<>();
-    private final Map<String, Integer> sends = new HashMap<>();
+    /**
+     * Guarded by this, as is everything below: a split's parts may send from several threads. Made by the first send
+     * that needs them: every delivery has a HeldSends, and most routes send nothing with exactlyOnce.
+     */
+    private Map<ReliableQueue, List<NewMessage>> held;
+    private Map<String, Integer> sends;
     private boolean settled;
 
     /** @param consumedSlotGroup the slotGroup of the consumed queue's endpoint, null for none */
@@ -54,6 +57,9 @@ final class HeldSends {
      */
     synchronized String nextId(Exchange exchange, String queue) {
         Integer part = exchange.getProperty(ExchangePropertyKey.SPLIT_INDEX, Integer.class);
+        if (sends == null) {
+            sends = new HashMap<>();
+        }
         int k = sends.merge((part == null ? "" : part + "/") + queue, 1, Integer::sum) - 1;
         String n = part == null ? String.valueOf(k) : k == 0 ? String.valueOf(part) : part + "." + k;
         return messageId + "/" + queue + "/" + n;
@@ -87,6 +93,9 @@ final class HeldSends {
         if (settled) {
             return false;
         }
+        if (held == null) {
+            held = new LinkedHashMap<>();
+        }
         List<NewMessage> queued = held.computeIfAbsent(target, t -> new ArrayList<>());
         if (queued.size() + messages.size() > MAX_PER_QUEUE) {
             throw new IllegalArgumentException("Message '" + messageId + "' of queue '" + consumed.name()
@@ -100,9 +109,12 @@ final class HeldSends {
     /** The delivery settles: what was held, to enqueue with its ack; nothing is held from now on. */
     synchronized List<HandOff> settle() {
         settled = true;
+        if (held == null) {
+            return List.of();
+        }
         List<HandOff> handOffs = new ArrayList<>(held.size());
         held.forEach((target, messages) -> handOffs.add(new HandOff(target, messages)));
-        held.clear();
+        held = null;
         return handOffs;
     }
 }

@@ -37,6 +37,12 @@ public final class OutageReport {
     private Throwable outageCause;
     private boolean authenticationReported;
     private Outage lastOutage;
+    /**
+     * Written under the lock: Redis has been reached and no activity fails. Read without it by {@link #succeeded},
+     * which then has nothing to change: a settlement call succeeds for every lease it settled, and those calls would
+     * otherwise all queue on this monitor.
+     */
+    private volatile boolean healthy;
 
     /**
      * What the consumer knows of Redis now.
@@ -83,6 +89,7 @@ public final class OutageReport {
         synchronized (this) {
             boolean first = failing.isEmpty();
             failing.add(activity);
+            healthy = false;
             attempt = ++failures;
             // the latest cause: it says what is wrong now
             outageCause = cause;
@@ -119,10 +126,15 @@ public final class OutageReport {
         }
     }
 
-    /** The activity's Redis calls succeed again. */
-    public synchronized void succeeded(String activity) {
-        reached = true;
-        idle(activity);
+    /** The activity's Redis calls succeed (again). */
+    public void succeeded(String activity) {
+        if (healthy) {
+            return;
+        }
+        synchronized (this) {
+            reached = true;
+            idle(activity);
+        }
     }
 
     /**
@@ -137,6 +149,7 @@ public final class OutageReport {
             outageStart = null;
             outageCause = null;
         }
+        healthy = reached && failing.isEmpty();
     }
 
     public synchronized State state() {
