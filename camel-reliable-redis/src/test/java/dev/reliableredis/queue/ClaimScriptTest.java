@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.reliableredis.queue.list.ListQueue;
+import dev.reliableredis.testsupport.CommandStats;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -31,6 +32,20 @@ class ClaimScriptTest extends QueueTestBase {
             assertThat(raw.hget(key("orders", "leases"), d.messageId())).as("a lease of a batch of three").isEqualTo("1|" + d.lease().token() + "|0|b");
         }
         assertThat(raw.lrange(key("orders", "ready"), 0, -1)).containsExactly("m3", "m4");
+    }
+
+    /** Messages without a time to live: the claim reads their records and leases, and no expiry. */
+    @Test
+    void aClaimLooksUpExpiriesOnlyWhileSomeMessageHasOne() {
+        ListQueue q = queue("orders", settings(30_000, 3, 1000));
+        for (int i = 0; i < 5; i++) {
+            q.enqueue(message("m" + i, "body" + i));
+        }
+        raw.configResetstat();
+
+        assertThat(q.claim(5)).hasSize(5);
+
+        assertThat(CommandStats.of(raw, "hmget", "calls")).as("records and leases").isEqualTo(2);
     }
 
     @Test

@@ -2,8 +2,10 @@ package dev.reliableredis.queue;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.stream.IntStream;
 
 import dev.reliableredis.queue.list.ListQueue;
+import dev.reliableredis.testsupport.CommandStats;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -24,6 +26,40 @@ class SettleScriptsTest extends QueueTestBase {
         assertThat(raw.hexists(key("orders", "leases"), "m1")).isFalse();
         assertThat(raw.zcard(key("orders", "inflight"))).isZero();
         assertThat(raw.zscore(key("orders", "acked"), "m1")).isNotNull();
+    }
+
+    /**
+     * Messages without a failure, time to live, priority or group: their ack deletes their record and lease, and
+     * touches none of the hashes that keep those (each is counted, and left alone while empty).
+     */
+    @Test
+    void anAckDeletesOnlyWhatItsMessagesHave() {
+        ListQueue q = queue("orders", settings(30_000, 3, 1000));
+        q.enqueue(IntStream.range(0, 10).mapToObj(i -> message("m" + i, "x")).toList());
+        List<Delivery> claimed = q.claim(10);
+        raw.configResetstat();
+
+        assertThat(q.ack(claimed.stream().map(Delivery::lease).toList())).hasSize(10).containsOnly(Settled.ACKED);
+
+        assertThat(CommandStats.of(raw, "hdel", "calls")).as("messages and leases").isEqualTo(2);
+        assertThat(CommandStats.of(raw, "hmget", "calls")).as("the leases").isEqualTo(1);
+        assertThat(raw.exists(key("orders", "messages"), key("orders", "leases"), key("orders", "inflight"))).isZero();
+    }
+
+    /** A message that failed once: its ack deletes its failure too, while the other messages' stay. */
+    @Test
+    void anAckAfterARetryForgetsTheFailure() {
+        ListQueue q = queue("orders", settings(30_000, 3, 0));
+        q.enqueue(List.of(message("m1", "a"), message("m2", "b")));
+        List<Delivery> first = q.claim(2);
+        assertThat(q.nack(first.stream().map(d -> new Failure(d.lease(), "boom " + d.messageId())).toList()))
+                .containsOnly(Settled.RETRY_SCHEDULED);
+        q.reap();
+        Delivery again = q.claim(1).get(0);
+
+        assertThat(q.ack(List.of(again.lease()))).containsExactly(Settled.ACKED);
+
+        assertThat(raw.hgetall(key("orders", "failure"))).containsOnlyKeys(again.messageId().equals("m1") ? "m2" : "m1");
     }
 
     /** The figure docs/user-guide.md gives for sizing idempotencyWindow. */

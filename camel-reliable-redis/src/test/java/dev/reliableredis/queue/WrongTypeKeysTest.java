@@ -6,6 +6,8 @@ import dev.reliableredis.queue.list.ListQueue;
 import dev.reliableredis.queue.stream.StreamOptions;
 import dev.reliableredis.queue.stream.StreamQueue;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -45,6 +47,29 @@ class WrongTypeKeysTest extends QueueTestBase {
         assertThat(raw.zscore(key("orders", "inflight"), "m1")).isNotNull();
         raw.del(key("orders", "dead"));
         assertThat(q.nack(List.of(new Failure(d.lease(), "boom")))).containsExactly(Settled.DEAD_LETTERED);
+    }
+
+    /** The ack's first write is to the messages hash; the hashes it deletes from only while not empty are read. */
+    @ParameterizedTest
+    @ValueSource(strings = {"messages", "failure", "expires", "priority", "group", "acked", "wake"})
+    void anAckStopsBeforeItTakesTheMessageOutOfFlight(String broken) {
+        ListQueue q = queue("orders", settings(30_000, 3, 1000));
+        q.enqueue(message("m1", "x"));
+        Delivery d = q.claim(1).get(0);
+        String record = raw.hget(key("orders", "messages"), "m1");
+        raw.del(key("orders", broken));
+        raw.set(key("orders", broken), "not what it should be");
+
+        assertThatThrownBy(() -> q.ack(List.of(d.lease()))).isInstanceOf(QueueException.class)
+                .hasMessageContaining("WRONGTYPE");
+
+        assertThat(raw.zscore(key("orders", "inflight"), "m1")).isNotNull();
+        assertThat(raw.hget(key("orders", "leases"), "m1")).endsWith("|" + d.lease().token());
+        raw.del(key("orders", broken));
+        if (broken.equals("messages")) {
+            raw.hset(key("orders", "messages"), "m1", record);
+        }
+        assertThat(q.ack(List.of(d.lease()))).containsExactly(Settled.ACKED);
     }
 
     @Test

@@ -188,7 +188,8 @@ else
 end
 local records = redis.call('HMGET', KEYS[3], unpack(ids))
 local states = redis.call('HMGET', KEYS[4], unpack(ids))
-local expiries = redis.call('HMGET', KEYS[13], unpack(ids))
+-- a queue whose messages have no time to live has an empty expires hash: nothing to look up
+local expiries = redis.call('HLEN', KEYS[13]) > 0 and redis.call('HMGET', KEYS[13], unpack(ids)) or {}
 -- reads that also check the types of the keys written below
 redis.call('ZSCORE', KEYS[2], ids[1])
 local seq = redis.call('GET', KEYS[5])

@@ -11,16 +11,15 @@
 --- @include "includes/wake"
 
 -- reads and checks the deliveries: a plan with one code per delivery (1 acked, 0 refused: not the current lease).
--- Fails with an error, before anything is written, for a key of the wrong type.
+-- Fails with an error, before anything is written, for a key of the wrong type: the messages hash by the first
+-- write, the others by reads. The hashes of what only some messages have (a failure, a time to live, a priority, a
+-- group) are counted, and an empty one is left alone: a queue whose messages have none of them deletes nothing there.
 local function ack_plan(k, first, last)
-  require_type(k[2], 'hash')
-  require_type(k[4], 'hash')
+  local plan = {codes = {}, done = {}, failed = redis.call('HLEN', k[4]) > 0, expiring = redis.call('HLEN', k[8]) > 0,
+    levelled = redis.call('HLEN', k[9]) > 0}
   require_type(k[5], 'zset')
   require_type(k[7], 'list')
-  require_type(k[8], 'hash')
-  require_type(k[9], 'hash')
   local ids, held = held_leases(k[1], k[3], first, 2, last)
-  local plan = {codes = {}, done = {}}
   for n, id in ipairs(ids) do
     plan.codes[n] = held[n] and 1 or 0
     if held[n] then
@@ -39,13 +38,20 @@ local function ack_write(k, plan, window, now)
   if #done == 0 then
     return
   end
-  -- ZREM first: on a Redis at its maxmemory only a script whose first write cannot need memory runs
-  redis.call('ZREM', k[1], unpack(done))
+  -- HDEL first: on a Redis at its maxmemory only a script whose first write cannot need memory runs, and a messages
+  -- hash of the wrong type fails the script here, before it has written anything
   redis.call('HDEL', k[2], unpack(done))
+  redis.call('ZREM', k[1], unpack(done))
   redis.call('HDEL', k[3], unpack(done))
-  redis.call('HDEL', k[4], unpack(done))
-  redis.call('HDEL', k[8], unpack(done))
-  redis.call('HDEL', k[9], unpack(done))
+  if plan.failed then
+    redis.call('HDEL', k[4], unpack(done))
+  end
+  if plan.expiring then
+    redis.call('HDEL', k[8], unpack(done))
+  end
+  if plan.levelled then
+    redis.call('HDEL', k[9], unpack(done))
+  end
   if window > 0 then
     local remember = {}
     for _, id in ipairs(done) do

@@ -14,10 +14,9 @@
 -- message (1 stored, 0 a no-op: the id is known). Fails with an error, before anything is written, for a key of
 -- the wrong type, a priority that is not 0 to 9, or a grouped message with a delay or a priority.
 local function enqueue_plan(k, args, first, last, stride, now)
+  -- the messages hash and the acked set are read below, which checks their types
   require_type(k[1], 'list')
   require_type(k[2], 'zset')
-  require_type(k[3], 'hash')
-  require_type(k[4], 'zset')
   require_type(k[5], 'list')
   local ids = {}
   for i = first, last, stride do

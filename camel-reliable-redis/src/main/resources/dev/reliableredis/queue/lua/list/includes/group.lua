@@ -65,9 +65,13 @@ local function join_group(ready, groups, grouped, counter, gid, id, front)
   return false
 end
 
--- the group ids of the messages (nil for one without), and whether any has one: one HMGET, a read that also checks
--- the group hash's type, and the types of the keys a group's move writes when there is a group
+-- the group ids of the messages (nil for one without), and whether any has one: an HLEN of the group hash, and one
+-- HMGET only while some message has a group; reads that also check the group hash's type, and the types of the keys
+-- a group's move writes when there is a group
 local function groups_of(group, groups, grouped, ready, ids)
+  if redis.call('HLEN', group) == 0 then
+    return {}, false
+  end
   local gids = redis.call('HMGET', group, unpack(ids))
   local any = false
   for k = 1, #ids do
