@@ -16,7 +16,7 @@ end
 -- may need memory; a full Redis must still be drained, so there the claimants go unrecorded (and the share counts
 -- them out), and a claimers key of the wrong type only leaves them unrecorded
 local function mark_live(key, now, live_for, claimants)
-  local until_ms, members = now + live_for, {}
+  local until_ms, members = string.format('%d', now + live_for), {}
   for _, claimant in ipairs(claimants) do
     members[#members + 1] = until_ms
     members[#members + 1] = claimant

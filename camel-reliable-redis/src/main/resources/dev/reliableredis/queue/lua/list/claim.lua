@@ -302,7 +302,8 @@ if #batch == 0 then
   return {left}
 end
 
-local deadline = now + tonumber(ARGV[1])
+-- as text once: Redis formats a number argument for each element it is passed in, at several times the cost
+local deadline = string.format('%d', now + tonumber(ARGV[1]))
 local firstToken = redis.call('INCRBY', KEYS[5], #batch) - #batch
 local out, leases, inflight, claimed = {}, {}, {}, {}
 for k, m in ipairs(batch) do

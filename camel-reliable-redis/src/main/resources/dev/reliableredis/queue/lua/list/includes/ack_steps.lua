@@ -53,9 +53,9 @@ local function ack_write(k, plan, window, now)
     redis.call('HDEL', k[9], unpack(done))
   end
   if window > 0 then
-    local remember = {}
+    local remember, until_ms = {}, string.format('%d', now + window)
     for _, id in ipairs(done) do
-      remember[#remember + 1] = now + window
+      remember[#remember + 1] = until_ms
       remember[#remember + 1] = id
     end
     redis.call('ZADD', k[5], unpack(remember))

@@ -44,7 +44,7 @@ local function enqueue_plan(k, args, first, last, stride, now)
       local ttl = stride >= 4 and tonumber(args[at + 4]) or 0
       if ttl > 0 then
         plan.expiring[#plan.expiring + 1] = id
-        plan.expiring[#plan.expiring + 1] = now + ttl
+        plan.expiring[#plan.expiring + 1] = string.format('%d', now + ttl)
       end
       local level = stride >= 5 and tonumber(args[at + 5]) or DEFAULT_LEVEL
       if not level or level < 0 or level > 9 or level % 1 ~= 0 then
@@ -62,7 +62,7 @@ local function enqueue_plan(k, args, first, last, stride, now)
         plan.levels[#plan.levels + 1] = level
       end
       if delay > 0 then
-        plan.delayed[#plan.delayed + 1] = now + delay
+        plan.delayed[#plan.delayed + 1] = string.format('%d', now + delay)
         plan.delayed[#plan.delayed + 1] = id
       elseif level ~= DEFAULT_LEVEL then
         plan.leveled[#plan.leveled + 1] = id

@@ -41,11 +41,11 @@ local function stream_ack_write(k, group, plan, window, deletion, refPrefix, now
   redis.call('ZREM', k[2], unpack(acked))
   redis.call('HDEL', k[5], unpack(acked))
   local indexed = redis.call('HMGET', k[3], unpack(ids))
-  local forget, remember = {}, {}
+  local forget, remember, until_ms = {}, {}, string.format('%d', now + window)
   for n, id in ipairs(ids) do
     if indexed[n] == refPrefix .. acked[n] then
       forget[#forget + 1] = id
-      remember[#remember + 1] = now + window
+      remember[#remember + 1] = until_ms
       remember[#remember + 1] = id
     end
   end

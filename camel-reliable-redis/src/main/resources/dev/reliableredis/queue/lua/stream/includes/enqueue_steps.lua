@@ -80,7 +80,7 @@ local function stream_enqueue_write(k, plan, maxLen, now)
       local packed = m.expires and cmsgpack.pack(m.body, m.headers, now, m.expires)
           or cmsgpack.pack(m.body, m.headers, now)
       redis.call('HSET', k[6], m.id, packed)
-      redis.call('ZADD', k[5], now + m.delay, m.id)
+      redis.call('ZADD', k[5], string.format('%d', now + m.delay), m.id)
     else
       add_message(k[1], k[3], maxLen, m.id, m.body, m.headers, enqueued, m.expires)
     end
