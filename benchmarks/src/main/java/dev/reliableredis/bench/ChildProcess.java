@@ -76,6 +76,13 @@ final class ChildProcess {
         return String.join(File.pathSeparator, entries);
     }
 
+    /** A fresh JVM running {@code main} of the class with the argument, on the class path of the build. */
+    static Map<String, Object> jvm(Class<?> main, String build, String argument, File log) throws Exception {
+        return run(List.of(ProcessHandle.current().info().command().orElse("java"), "-Xms512m", "-Xmx512m", "-cp",
+                classPath(build), "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                "-Dorg.slf4j.simpleLogger.logFile=System.err", main.getName(), argument), null, log);
+    }
+
     /** A Node process running the BullMQ contender (benchmarks/bullmq). */
     static Map<String, Object> node(Map<String, Object> spec, File dir, File log) throws Exception {
         return run(List.of("node", "bench.mjs", JSON.writeValueAsString(spec)), dir, log);
