@@ -25,7 +25,8 @@ class ClaimScriptTest extends QueueTestBase {
         assertThat(claimed).extracting(Delivery::messageId).containsExactly("m0", "m1", "m2");
         assertThat(claimed).extracting(Delivery::deliveryCount).containsOnly(1);
         assertThat(claimed).extracting(d -> new String(d.body())).containsExactly("body0", "body1", "body2");
-        assertThat(claimed).extracting(d -> d.lease().token()).doesNotHaveDuplicates();
+        assertThat(claimed).extracting(d -> d.lease().token()).as("the call's token").containsOnly(
+                claimed.get(0).lease().token());
         for (Delivery d : claimed) {
             assertThat(raw.zscore(key("orders", "inflight"), d.messageId()))
                     .isBetween(before + 30_000.0, now() + 30_000.0);
@@ -66,6 +67,27 @@ class ClaimScriptTest extends QueueTestBase {
         assertThat(second.deliveryCount()).isEqualTo(2);
         assertThat(second.lease().token()).isNotEqualTo(first.lease().token());
         assertThat(second.enqueuedAt()).isEqualTo(first.enqueuedAt());
+    }
+
+    /**
+     * A call's messages share its token, drawn once: a call claims a message once, so that id and token name one
+     * delivery. A message released and claimed again, in a call that claims another one too, has a token none of its
+     * deliveries had, and its old lease is refused.
+     */
+    @Test
+    void aTokenNamesOneDeliveryOfOneMessage() {
+        ListQueue q = queue("orders", settings(30_000, 3, 1000));
+        q.enqueue(List.of(message("m1", "a"), message("m2", "b")));
+        Delivery first = q.claim(1).get(0);
+        assertThat(q.release(List.of(first.lease()))).isEqualTo(1);
+
+        List<Delivery> again = q.claim(2);
+
+        assertThat(again).extracting(Delivery::messageId).containsExactly("m1", "m2");
+        assertThat(again.get(0).lease().token()).isEqualTo(again.get(1).lease().token())
+                .isNotEqualTo(first.lease().token());
+        assertThat(q.ack(List.of(first.lease()))).containsExactly(Settled.REFUSED);
+        assertThat(q.ack(again.stream().map(Delivery::lease).toList())).containsOnly(Settled.ACKED);
     }
 
     @Test

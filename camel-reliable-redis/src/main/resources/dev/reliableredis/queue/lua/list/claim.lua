@@ -10,7 +10,8 @@
   order of ARGV[3], each up to the share before the next begins.
 
   Each claimed message moves to the in-flight set with deadline = server time + visibility timeout, its delivery
-  count goes up by one, and it gets a fresh lease token: ack, nack and extend are refused for any other token. In
+  count goes up by one, and it gets a fresh lease token, the call's (one per call: a call claims a message once, so
+  that id and token name one delivery): ack, nack and extend are refused for any other token. In
   a part of more than one, each lease is marked batched, so that the reaper fails none of them when their consumer
   dies (see includes/lease). A message marked solo is claimed alone: it is a part of its own, and when no part is
   left for it the claim ends before it; what is not taken stays at the head of the ready list, in its order. A message
@@ -304,13 +305,25 @@ end
 
 -- as text once: Redis formats a number argument for each element it is passed in, at several times the cost
 local deadline = string.format('%d', now + tonumber(ARGV[1]))
-local firstToken = redis.call('INCRBY', KEYS[5], #batch) - #batch
+-- one token for the call: a call claims a message once, so that the pair of id and token names one delivery
+local token = string.format('%d', redis.call('INCRBY', KEYS[5], 1))
+-- most messages of a call share their lease value (first delivery, batched or not): each is made once, found by
+-- deliveries, credits and flags (numbers as keys: a number made text costs as much as the value)
+local values = {}
 local out, leases, inflight, claimed = {}, {}, {}, {}
-for k, m in ipairs(batch) do
+for _, m in ipairs(batch) do
   local id = ids[m.i]
-  local token = string.format('%d', firstToken + k)
+  local flags = lease_flags(sizes[m.part] > 1, m.solo)
+  values[m.deliveries] = values[m.deliveries] or {}
+  local byCredits = values[m.deliveries]
+  byCredits[m.credits] = byCredits[m.credits] or {}
+  local value = byCredits[m.credits][flags]
+  if not value then
+    value = lease_value(m.deliveries, token, m.credits, flags)
+    byCredits[m.credits][flags] = value
+  end
   leases[#leases + 1] = id
-  leases[#leases + 1] = lease_value(m.deliveries, token, m.credits, lease_flags(sizes[m.part] > 1, m.solo))
+  leases[#leases + 1] = value
   inflight[#inflight + 1] = deadline
   inflight[#inflight + 1] = id
   local n = #out
