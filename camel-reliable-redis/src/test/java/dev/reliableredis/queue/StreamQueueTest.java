@@ -120,6 +120,21 @@ class StreamQueueTest extends QueueTestBase {
         assertThat(CommandStats.of(raw, "xrange", "calls")).isEqualTo(1);
     }
 
+    /** With no retry due, an ack leaves the retry set alone; its reads check the types of what it writes. */
+    @Test
+    void anAckWithoutRetriesTouchesNoRetrySet() {
+        StreamQueue q = orders(30_000, 3, 1000, "c1");
+        q.enqueue(IntStream.range(0, 10).mapToObj(i -> message("m" + i, "x")).toList());
+        List<Delivery> claimed = q.claim(10);
+        raw.configResetstat();
+
+        assertThat(q.ack(claimed.stream().map(Delivery::lease).toList())).hasSize(10).containsOnly(Settled.ACKED);
+
+        assertThat(CommandStats.of(raw, "zrem", "calls")).isZero();
+        assertThat(CommandStats.of(raw, "type", "calls")).as("the acked set's").isEqualTo(1);
+        assertThat(raw.hlen(key("orders", "ids"))).isZero();
+    }
+
     @Test
     void aFailedEntryStaysPendingAndIsDeliveredAgainWhenItsRetryIsDue() {
         StreamQueue q = orders(30_000, 3, 200, "c1");

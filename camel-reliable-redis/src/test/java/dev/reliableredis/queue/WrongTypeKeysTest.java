@@ -72,6 +72,27 @@ class WrongTypeKeysTest extends QueueTestBase {
         assertThat(q.ack(List.of(d.lease()))).containsExactly(Settled.ACKED);
     }
 
+    /** A stream ack reads every key it writes before its XACK, the first write. */
+    @ParameterizedTest
+    @ValueSource(strings = {"ids", "acked", "group:g:retry", "group:g:deliveries"})
+    void aStreamAckStopsBeforeItAcksTheEntry(String broken) {
+        StreamQueue q = streamQueue("orders", settings(30_000, 3, 1000), group("g", "c1"));
+        q.enqueue(message("m1", "x"));
+        Delivery d = q.claim(1).get(0);
+        raw.del(key("orders", broken));
+        raw.set(key("orders", broken), "not what it should be");
+
+        assertThatThrownBy(() -> q.ack(List.of(d.lease()))).isInstanceOf(QueueException.class)
+                .hasMessageContaining("WRONGTYPE");
+
+        assertThat(raw.xpending(key("orders", "stream"), "g").getConsumerMessageCount()).containsOnlyKeys("c1");
+        raw.del(key("orders", broken));
+        if (broken.equals("ids")) {
+            raw.hset(key("orders", "ids"), "m1", d.lease().ref());
+        }
+        assertThat(q.ack(List.of(d.lease()))).containsExactly(Settled.ACKED);
+    }
+
     @Test
     void aStreamNackStopsBeforeItParksTheEntry() {
         StreamQueue q = streamQueue("orders", settings(30_000, 0, 1000), group("g", "c1"));

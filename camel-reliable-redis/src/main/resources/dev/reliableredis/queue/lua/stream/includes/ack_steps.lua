@@ -10,20 +10,22 @@
 --- @include "stream/includes/groups"
 
 -- reads and checks the deliveries of the consumer of the group: a plan with one code per delivery (1 acked, 0
--- refused). Fails with an error, before anything is written, for a key of the wrong type.
+-- refused). Fails with an error, before anything is written, for a key of the wrong type: its reads check the keys
+-- written after them. An empty retry set or deliveries hash (no retry due, no batch mark) has nothing to delete.
 local function stream_ack_plan(k, group, consumer, first, last)
-  require_type(k[2], 'zset')
-  require_type(k[3], 'hash')
+  local plan = {codes = {}, acked = {}, ids = {}, retrying = redis.call('ZCARD', k[2]) > 0,
+    marked = redis.call('HLEN', k[5]) > 0}
   require_type(k[4], 'zset')
-  require_type(k[5], 'hash')
   local entries, held = held_entries(k[1], group, consumer, first, 3, last)
-  local plan = {codes = {}, acked = {}, ids = {}}
   for n, entry in ipairs(entries) do
     plan.codes[n] = held[n] and 1 or 0
     if held[n] then
       plan.acked[#plan.acked + 1] = entry
       plan.ids[#plan.ids + 1] = ARGV[first + 3 * (n - 1) + 2]
     end
+  end
+  if #plan.ids > 0 then
+    plan.indexed = redis.call('HMGET', k[3], unpack(plan.ids))
   end
   return plan
 end
@@ -38,9 +40,13 @@ local function stream_ack_write(k, group, plan, window, deletion, refPrefix, now
   end
   -- XACK first: on a Redis at its maxmemory only a script whose first write cannot need memory runs
   redis.call('XACK', k[1], group, unpack(acked))
-  redis.call('ZREM', k[2], unpack(acked))
-  redis.call('HDEL', k[5], unpack(acked))
-  local indexed = redis.call('HMGET', k[3], unpack(ids))
+  if plan.retrying then
+    redis.call('ZREM', k[2], unpack(acked))
+  end
+  if plan.marked then
+    redis.call('HDEL', k[5], unpack(acked))
+  end
+  local indexed = plan.indexed
   local forget, remember, until_ms = {}, {}, string.format('%d', now + window)
   for n, id in ipairs(ids) do
     if indexed[n] == refPrefix .. acked[n] then
