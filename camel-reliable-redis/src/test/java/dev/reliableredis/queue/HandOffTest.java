@@ -57,6 +57,23 @@ class HandOffTest extends QueueTestBase {
         assertThat(new String(claimOne(b).body())).isEqualTo("out 0");
     }
 
+    /** The enqueues write before the ack: a consumed queue's messages hash of the wrong type stops them all. */
+    @Test
+    void aBrokenMessagesHashOfTheConsumedQueueEnqueuesNothing() {
+        ListQueue a = queue("a", SETTINGS);
+        ListQueue b = queue("b", SETTINGS);
+        a.enqueue(message("m1", "in"));
+        Delivery delivery = claimOne(a);
+        raw.del(key("a", "messages"));
+        raw.set(key("a", "messages"), "not a hash");
+
+        assertThatThrownBy(() -> QueueCalls.await(a.handOffAsync(delivery.lease(),
+                List.of(new HandOff(b, List.of(message("m1/b/0", "out"))))))).hasMessageContaining("WRONGTYPE");
+
+        assertThat(counts(b)).isEqualTo(new QueueStats(0, 0, 0, 0));
+        assertThat(raw.zscore(key("a", "inflight"), "m1")).isNotNull();
+    }
+
     @Test
     void aLeaseThatIsNoLongerCurrentEnqueuesNothingAndTheCurrentOneEnqueuesOnce() {
         ListQueue a = queue("a", SETTINGS);

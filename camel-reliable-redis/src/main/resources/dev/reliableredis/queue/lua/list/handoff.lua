@@ -41,6 +41,8 @@ local ack = ack_plan(KEYS, 2, 3)
 if ack.codes[1] == 0 then
   return {0}
 end
+-- the ack's first write checks the messages hash's type (list/includes/ack_steps), but here the enqueues write first
+require_type(KEYS[2], 'hash')
 local inbox = ARGV[4] ~= '' and KEYS[ACK_KEYS + 1] or nil
 if inbox then
   reply_check(inbox)
