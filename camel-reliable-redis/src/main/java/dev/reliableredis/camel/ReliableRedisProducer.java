@@ -21,6 +21,7 @@ import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
 import org.apache.camel.ExchangeTimedOutException;
 import org.apache.camel.Message;
+import org.apache.camel.TypeConversionException;
 import org.apache.camel.health.HealthCheckHelper;
 import org.apache.camel.health.WritableHealthCheckRepository;
 import org.apache.camel.support.DefaultAsyncProducer;
@@ -111,8 +112,7 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
                 case "reshard" -> message.setBody(reshard(queue, message));
                 // admin operations are rare and may take many calls: they run on the caller's thread
                 case "stats" -> message.setBody(queue.statsWithSchedule());
-                case "redrive" -> message.setBody(queue.redrive(
-                        message.getHeader(ReliableRedisConstants.LIMIT, Long.MAX_VALUE, Long.class)));
+                case "redrive" -> message.setBody(queue.redrive(redriveLimit(queue, message)));
                 case "purge" -> message.setBody(queue.purge());
                 case "pause" -> message.setBody(pause(queue, message));
                 case "resume" -> message.setBody(queue.resume());
@@ -126,6 +126,29 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
         }
         callback.done(true);
         return true;
+    }
+
+    /**
+     * The most dead letters a redrive moves: all without the header; a value that is no whole number (NaN, "ten")
+     * fails the exchange naming the header, where Camel's conversion would hand on null or its own error.
+     */
+    private static long redriveLimit(ReliableQueue queue, Message message) {
+        Object value = message.getHeader(ReliableRedisConstants.LIMIT);
+        if (value == null) {
+            return Long.MAX_VALUE;
+        }
+        Long limit = null;
+        try {
+            limit = message.getHeader(ReliableRedisConstants.LIMIT, Long.class);
+        } catch (TypeConversionException notANumber) {
+            // refused below, with the header's name
+        }
+        if (limit == null) {
+            throw new IllegalArgumentException(ReliableRedisConstants.LIMIT + " '" + OneLine.of(String.valueOf(value))
+                    + "' is not a whole number: the most dead letters the redrive of queue '" + queue.name()
+                    + "' moves");
+        }
+        return limit;
     }
 
     /**

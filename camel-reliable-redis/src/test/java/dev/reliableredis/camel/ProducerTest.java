@@ -16,6 +16,7 @@ import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.support.DefaultMessage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -415,6 +416,20 @@ class ProducerTest extends CamelRedisTestBase {
         Object purged = template.requestBodyAndHeader("reliable-redis:q?mode=" + mode, null, ReliableRedisConstants.OPERATION, "purge");
         assertThat(purged).isEqualTo(6L);
         assertThat(stats("q")).isEqualTo(Map.of("ready", 0L, "inflight", 0L, "delayed", 0L, "dead", 0L));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"NaN", "ten"})
+    void aRedriveLimitThatIsNoWholeNumberFailsTheExchangeNamingIt(String limit) {
+        Object value = limit.equals("NaN") ? Double.NaN : limit;
+        Exchange result = template.request("reliable-redis:q?mode=" + mode, e -> {
+            e.getMessage().setHeader(ReliableRedisConstants.OPERATION, "redrive");
+            e.getMessage().setHeader(ReliableRedisConstants.LIMIT, value);
+        });
+
+        assertThat(result.getException()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(ReliableRedisConstants.LIMIT + " '" + limit + "' is not a whole number")
+                .hasMessageContaining("queue 'q'");
     }
 
     @Test
