@@ -307,23 +307,22 @@ end
 local deadline = string.format('%d', now + tonumber(ARGV[1]))
 -- one token for the call: a call claims a message once, so that the pair of id and token names one delivery
 local token = string.format('%d', redis.call('INCRBY', KEYS[5], 1))
--- most messages of a call share their lease value (first delivery, batched or not): each is made once, found by
--- deliveries, credits and flags (numbers as keys: a number made text costs as much as the value)
-local values = {}
+-- the lease value of a message of the call; most share one (first delivery, batched or not), so each is made once,
+-- found by deliveries, credits and flags (numbers as keys: a number made text costs as much as the value itself)
+local made = {}
+local function lease_of(m)
+  local flags = lease_flags(sizes[m.part] > 1, m.solo)
+  made[m.deliveries] = made[m.deliveries] or {}
+  local by_flags = made[m.deliveries][m.credits] or {}
+  made[m.deliveries][m.credits] = by_flags
+  by_flags[flags] = by_flags[flags] or lease_value(m.deliveries, token, m.credits, flags)
+  return by_flags[flags]
+end
 local out, leases, inflight, claimed = {}, {}, {}, {}
 for _, m in ipairs(batch) do
   local id = ids[m.i]
-  local flags = lease_flags(sizes[m.part] > 1, m.solo)
-  values[m.deliveries] = values[m.deliveries] or {}
-  local byCredits = values[m.deliveries]
-  byCredits[m.credits] = byCredits[m.credits] or {}
-  local value = byCredits[m.credits][flags]
-  if not value then
-    value = lease_value(m.deliveries, token, m.credits, flags)
-    byCredits[m.credits][flags] = value
-  end
   leases[#leases + 1] = id
-  leases[#leases + 1] = value
+  leases[#leases + 1] = lease_of(m)
   inflight[#inflight + 1] = deadline
   inflight[#inflight + 1] = id
   local n = #out

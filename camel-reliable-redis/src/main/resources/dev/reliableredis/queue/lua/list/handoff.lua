@@ -37,12 +37,11 @@
 local ACK_KEYS, ENQUEUE_KEYS, STRIDE = 13, 13, 6
 
 local now = now_before(ARGV[#ARGV])
-local ack = ack_plan(KEYS, 2, 3)
+-- the enqueues write before the ack
+local ack = ack_plan(KEYS, 2, 3, true)
 if ack.codes[1] == 0 then
   return {0}
 end
--- the ack's first write checks the messages hash's type (list/includes/ack_steps), but here the enqueues write first
-require_type(KEYS[2], 'hash')
 local inbox = ARGV[4] ~= '' and KEYS[ACK_KEYS + 1] or nil
 if inbox then
   reply_check(inbox)

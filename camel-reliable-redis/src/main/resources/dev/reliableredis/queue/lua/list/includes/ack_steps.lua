@@ -11,10 +11,14 @@
 --- @include "includes/wake"
 
 -- reads and checks the deliveries: a plan with one code per delivery (1 acked, 0 refused: not the current lease).
--- Fails with an error, before anything is written, for a key of the wrong type: the messages hash by the first
--- write, the others by reads. The hashes of what only some messages have (a failure, a time to live, a priority, a
--- group) are counted, and an empty one is left alone: a queue whose messages have none of them deletes nothing there.
-local function ack_plan(k, first, last)
+-- Fails with an error, before anything is written, for a key of the wrong type: the messages hash by ack_write's
+-- first write, or, with writes_first (a script that writes elsewhere before ack_write), by a TYPE here; the others
+-- by reads. The hashes of what only some messages have (a failure, a time to live, a priority, a group) are counted,
+-- and an empty one is left alone: a queue whose messages have none of them deletes nothing there.
+local function ack_plan(k, first, last, writes_first)
+  if writes_first then
+    require_type(k[2], 'hash')
+  end
   local plan = {codes = {}, done = {}, failed = redis.call('HLEN', k[4]) > 0, expiring = redis.call('HLEN', k[8]) > 0,
     levelled = redis.call('HLEN', k[9]) > 0}
   require_type(k[5], 'zset')
