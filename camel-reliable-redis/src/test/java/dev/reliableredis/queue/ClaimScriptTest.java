@@ -49,6 +49,20 @@ class ClaimScriptTest extends QueueTestBase {
         assertThat(CommandStats.of(raw, "hmget", "calls")).as("records and leases").isEqualTo(2);
     }
 
+    /** The token is the claim's id: no counter is read or written, and a dead letter's claim draws none either. */
+    @Test
+    void aClaimDrawsItsTokenFromNoKey() {
+        ListQueue q = queue("orders", settings(30_000, 3, 1000));
+        q.enqueue(List.of(message("m1", "a"), message("m2", "b")));
+        raw.configResetstat();
+
+        assertThat(q.claim(2)).hasSize(2);
+
+        assertThat(CommandStats.of(raw, "incrby", "calls")).as("tokens drawn").isZero();
+        assertThat(CommandStats.of(raw, "get", "calls")).as("the claim record only").isEqualTo(1);
+        assertThat(raw.exists(key("orders", "seq"))).isZero();
+    }
+
     @Test
     void anEmptyQueueClaimsNothing() {
         assertThat(queue("orders", settings(30_000, 3, 1000)).claim(10)).isEmpty();

@@ -180,8 +180,8 @@ public final class ListQueue implements ReliableQueue {
         RateLimit rate = settings.rateLimit();
         return deadLetters
                 ? calls.runAsync(on, "claim", CLAIM_DEAD, ScriptOutputType.MULTI,
-                        keys(keys.dead, keys.deadInflight, keys.messages, keys.leases, keys.failure, keys.seq),
-                        visibility, bytes(maxEach))
+                        keys(keys.dead, keys.deadInflight, keys.messages, keys.leases, keys.failure),
+                        visibility, bytes(maxEach), bytes(ClaimId.next()))
                 : calls.runAsync(on, "claim", CLAIM, ScriptOutputType.MULTI, claimKeys(owner),
                         claimArgs(visibility, maxEach, claimants, claimId, rate));
     }
@@ -189,7 +189,7 @@ public final class ListQueue implements ReliableQueue {
     /** The keys of list/claim.lua, with the meta hash when the shard count is checked. */
     private byte[][] claimKeys(Claimant owner) {
         List<byte[]> keyList = new ArrayList<>(List.of(keys.ready, keys.inflight, keys.messages, keys.leases,
-                keys.seq, keys.wake, keys.claimers, keys.claim(owner.id()), keys.paused, keys.resumed, keys.capped,
+                keys.wake, keys.claimers, keys.claim(owner.id()), keys.paused, keys.resumed, keys.capped,
                 keys.rate, keys.expires, keys.dead, keys.failure, keys.limited, keys.prioritized, keys.cursor,
                 keys.priority, keys.group, keys.groups, keys.grouped));
         if (shards != null) {

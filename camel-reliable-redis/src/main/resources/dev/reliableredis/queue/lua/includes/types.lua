@@ -13,12 +13,3 @@ local function require_type(key, kind)
     fail('WRONGTYPE ' .. key .. ' holds a ' .. found .. ', not a ' .. kind)
   end
 end
-
--- errors when the key holds something other than an integer counter
-local function require_counter(key)
-  require_type(key, 'string')
-  local value = redis.call('GET', key)
-  if value and not string.match(value, '^%d+$') then
-    fail('ERR ' .. key .. ' holds ' .. value .. ', not a counter')
-  end
-end

@@ -13,10 +13,10 @@
   KEYS[3] messages       hash id -> "enqueuedAt|payload"
   KEYS[4] leases         hash id -> "deliveries|leaseToken[|credits|flags]"
   KEYS[5] failure        hash id -> last failure
-  KEYS[6] seq            counter the lease tokens are drawn from
 
   ARGV[1] visibility timeout in ms
   ARGV[2] most messages to claim
+  ARGV[3] the claim's lease token, one no other claim has
 
   Returns a flat array, 5 entries per message, then 0:
     id, lease token, delivery count, record, failure
@@ -34,7 +34,6 @@ require_type(KEYS[2], 'zset')
 for _, key in ipairs({KEYS[3], KEYS[4], KEYS[5]}) do
   require_type(key, 'hash')
 end
-require_counter(KEYS[6])
 local now = now_ms()
 local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[2]))
 if #ids == 0 then
@@ -46,20 +45,18 @@ local records = redis.call('HMGET', KEYS[3], unpack(ids))
 local states = redis.call('HMGET', KEYS[4], unpack(ids))
 local failures = redis.call('HMGET', KEYS[5], unpack(ids))
 local deadline = now + tonumber(ARGV[1])
-local firstToken = redis.call('INCRBY', KEYS[6], #ids) - #ids
 local out, leases, inflight = {}, {}, {}
 for i, id in ipairs(ids) do
   local record = records[i]
   local deliveries = deliveries_of(states[i])
   if record and deliveries then
-    local token = string.format('%d', firstToken + i)
     leases[#leases + 1] = id
-    leases[#leases + 1] = lease_value(deliveries, token)
+    leases[#leases + 1] = lease_value(deliveries, ARGV[3])
     inflight[#inflight + 1] = deadline
     inflight[#inflight + 1] = id
     local n = #out
     out[n + 1] = id
-    out[n + 2] = token
+    out[n + 2] = ARGV[3]
     out[n + 3] = deliveries
     out[n + 4] = record
     out[n + 5] = failures[i]

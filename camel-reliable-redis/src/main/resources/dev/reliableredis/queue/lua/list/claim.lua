@@ -10,8 +10,8 @@
   order of ARGV[3], each up to the share before the next begins.
 
   Each claimed message moves to the in-flight set with deadline = server time + visibility timeout, its delivery
-  count goes up by one, and it gets a fresh lease token, the call's (one per call: a call claims a message once, so
-  that id and token name one delivery): ack, nack and extend are refused for any other token. In
+  count goes up by one, and it gets the claim id ARGV[5] as its lease token (a call claims a message once, so that id
+  and token name one delivery, and no claim id is made twice): ack, nack and extend are refused for any other token. In
   a part of more than one, each lease is marked batched, so that the reaper fails none of them when their consumer
   dies (see includes/lease). A message marked solo is claimed alone: it is a part of its own, and when no part is
   left for it the claim ends before it; what is not taken stays at the head of the ready list, in its order. A message
@@ -26,32 +26,32 @@
   KEYS[2] inflight  zset id -> lease deadline (ms)
   KEYS[3] messages  hash id -> "enqueuedAt|payload" (see enqueue)
   KEYS[4] leases    hash id -> "deliveries|leaseToken[|credits|flags]" (see includes/lease)
-  KEYS[5] seq       counter the lease tokens are drawn from
-  KEYS[6] wake      list of wake-up tokens for idle consumers (see includes/wake)
-  KEYS[7] claimers  zset claimant id -> server time (ms) until which it counts as live
-  KEYS[8] claim     the claiming consumer's last claim (see includes/claim_record)
-  KEYS[9] paused    exists while the queue is paused (see pause)
-  KEYS[10] resumed  stream of the last resume (see resume)
-  KEYS[11] capped   exists while a claim found the queue at its maxInflight (see includes/capacity)
-  KEYS[12] rate     the rate limit's theoretical arrival time (see includes/rate)
-  KEYS[13] expires  hash id -> server time (ms) after which the message is not delivered (see enqueue)
-  KEYS[14] dead     zset id -> time available to a dead-letter consumer (ms)
-  KEYS[15] failure  hash id -> last failure
-  KEYS[16] limited  exists while the rate limit holds claims back (written here, read by stats)
-  KEYS[17] prioritized  zset id -> level and place of a ready message with a priority (see includes/priority)
-  KEYS[18] cursor   the weighted round-robin's place in its cycle of levels (see includes/priority)
-  KEYS[19] priority hash id -> priority level of a message sent with one (see includes/priority)
-  KEYS[20] group    hash id -> group id of a message sent with one (see includes/group)
-  KEYS[21] groups   hash group id -> id of its current message
-  KEYS[22] grouped  zset of the groups' lines
-  KEYS[23] meta     hash of the queue's own settings, whose shard count marker ARGV[13] must match (includes/shards);
+  KEYS[5] wake      list of wake-up tokens for idle consumers (see includes/wake)
+  KEYS[6] claimers  zset claimant id -> server time (ms) until which it counts as live
+  KEYS[7] claim     the claiming consumer's last claim (see includes/claim_record)
+  KEYS[8] paused    exists while the queue is paused (see pause)
+  KEYS[9] resumed   stream of the last resume (see resume)
+  KEYS[10] capped   exists while a claim found the queue at its maxInflight (see includes/capacity)
+  KEYS[11] rate     the rate limit's theoretical arrival time (see includes/rate)
+  KEYS[12] expires  hash id -> server time (ms) after which the message is not delivered (see enqueue)
+  KEYS[13] dead     zset id -> time available to a dead-letter consumer (ms)
+  KEYS[14] failure  hash id -> last failure
+  KEYS[15] limited  exists while the rate limit holds claims back (written here, read by stats)
+  KEYS[16] prioritized  zset id -> level and place of a ready message with a priority (see includes/priority)
+  KEYS[17] cursor   the weighted round-robin's place in its cycle of levels (see includes/priority)
+  KEYS[18] priority hash id -> priority level of a message sent with one (see includes/priority)
+  KEYS[19] group    hash id -> group id of a message sent with one (see includes/group)
+  KEYS[20] groups   hash group id -> id of its current message
+  KEYS[21] grouped  zset of the groups' lines
+  KEYS[22] meta     hash of the queue's own settings, whose shard count marker ARGV[13] must match (includes/shards);
                     without this key the count is not checked
 
   ARGV[1] visibility timeout in ms
   ARGV[2] most messages of one part
   ARGV[3] the claimants' ids, separated by spaces: one part each
   ARGV[4] how long after this claim a claimant counts as live, in ms
-  ARGV[5] claim id: the same as the consumer's last claim when that claim's outcome is unknown to it
+  ARGV[5] claim id, and the lease token of what the claim takes: the same as the consumer's last claim when that
+          claim's outcome is unknown to it
   ARGV[6] maxInflight: the most messages of the queue in flight at once, across all its consumers; 0: no cap
   ARGV[7] rateLimit: the most messages claimed per period, across all consumers; 0: no limit
   ARGV[8] the rate limit's period in ms
@@ -59,7 +59,7 @@
   ARGV[10] 'drop' to drop expired messages; else they are dead-lettered
   ARGV[11] 'strict' to take the highest priority level first; else the levels are served by weighted round-robin
   ARGV[12] groupOnDeadLetter: 'block' keeps the group of an expired, dead-lettered message waiting for it
-  ARGV[13] the endpoint's shard count, with KEYS[23]
+  ARGV[13] the endpoint's shard count, with KEYS[22]
 
   With a cap, a claim takes at most cap - in flight, where in flight counts every lease of the in-flight set,
   those of batch-mates waiting their turn and expired ones the reaper has not returned yet included. A claim that
@@ -102,7 +102,6 @@
 ]]
 --- @include "includes/claim_record"
 --- @include "includes/claimants"
---- @include "includes/errors"
 --- @include "list/includes/group"
 --- @include "list/includes/lease"
 --- @include "includes/limits"
@@ -116,15 +115,15 @@
 local claimants = claimants_of(ARGV[3])
 local per_part = tonumber(ARGV[2])
 require_batch(per_part * #claimants, 'claim')
-local refused = KEYS[23] and shards_refusal(KEYS[23], ARGV[13])
+local refused = KEYS[22] and shards_refusal(KEYS[22], ARGV[13])
 if refused then
   return refused
 end
 
 local now = now_ms()
 -- the one write before the reads
-mark_live(KEYS[7], now, tonumber(ARGV[4]), claimants)
-local earlier = recorded_claim(KEYS[8], ARGV[5])
+mark_live(KEYS[6], now, tonumber(ARGV[4]), claimants)
+local earlier = recorded_claim(KEYS[7], ARGV[5])
 if earlier then
   local ids, tokens, parts = {}, {}, {}
   for k = 1, #earlier, 3 do
@@ -149,14 +148,14 @@ if earlier then
       out[n + 5] = parts[k]
     end
   end
-  out[#out + 1] = redis.call('LLEN', KEYS[1]) + redis.call('ZCARD', KEYS[17])
+  out[#out + 1] = redis.call('LLEN', KEYS[1]) + redis.call('ZCARD', KEYS[16])
   return out
 end
-local paused = paused_reply(KEYS[9], KEYS[10])
+local paused = paused_reply(KEYS[8], KEYS[9])
 if paused then
   return paused
 end
-local prioritized = redis.call('ZCARD', KEYS[17])
+local prioritized = redis.call('ZCARD', KEYS[16])
 local ready = redis.call('LLEN', KEYS[1]) + prioritized
 if ready == 0 then
   return {0}
@@ -167,37 +166,33 @@ if cap > 0 then
   room = math.min(room, cap - redis.call('ZCARD', KEYS[2]))
   if room <= 0 then
     -- pcall: on a Redis at its maxmemory the mark is lost, and the consumers find the room by their pollTimeout
-    redis.pcall('SET', KEYS[11], '1')
+    redis.pcall('SET', KEYS[10], '1')
     return {ready}
   end
 end
-local interval, allowed, wait = rate_allows(KEYS[12], now, ARGV[7], ARGV[8], ARGV[9])
+local interval, allowed, wait = rate_allows(KEYS[11], now, ARGV[7], ARGV[8], ARGV[9])
 if allowed == 0 then
-  return rate_limited(KEYS[16], wait)
+  return rate_limited(KEYS[15], wait)
 end
 room = math.min(room, allowed)
-local live = math.max(1, redis.call('ZCOUNT', KEYS[7], now, '+inf'))
+local live = math.max(1, redis.call('ZCOUNT', KEYS[6], now, '+inf'))
 local share = math.min(per_part, math.ceil(ready / live))
 local want = math.min(room, share * #claimants)
 local ids, levels, places
 if prioritized == 0 then
   ids = redis.call('LRANGE', KEYS[1], 0, want - 1)
 else
-  local cursor = tonumber(redis.call('GET', KEYS[18]) or '0') or 0
-  ids, levels, places = next_in_line(KEYS[1], KEYS[17], level_counts(KEYS[1], KEYS[17]), want, ARGV[11] == 'strict',
+  local cursor = tonumber(redis.call('GET', KEYS[17]) or '0') or 0
+  ids, levels, places = next_in_line(KEYS[1], KEYS[16], level_counts(KEYS[1], KEYS[16]), want, ARGV[11] == 'strict',
       cursor % #CYCLE)
 end
 local records = redis.call('HMGET', KEYS[3], unpack(ids))
 local states = redis.call('HMGET', KEYS[4], unpack(ids))
 -- a queue whose messages have no time to live has an empty expires hash: nothing to look up
-local expiries = redis.call('HLEN', KEYS[13]) > 0 and redis.call('HMGET', KEYS[13], unpack(ids)) or {}
+local expiries = redis.call('HLEN', KEYS[12]) > 0 and redis.call('HMGET', KEYS[12], unpack(ids)) or {}
 -- reads that also check the types of the keys written below
 redis.call('ZSCORE', KEYS[2], ids[1])
-local seq = redis.call('GET', KEYS[5])
-if seq and not string.match(seq, '^%d+$') then
-  fail('ERR ' .. KEYS[5] .. ' holds ' .. seq .. ', not a counter')
-end
-local tokens = redis.call('LLEN', KEYS[6])
+local tokens = redis.call('LLEN', KEYS[5])
 
 -- the batch: the messages that can be delivered, in parts of up to share, a solo one in a part of its own, up to the
 -- first that no part is left for; the expired and malformed ones before it are taken off too, each {id, failure}
@@ -241,7 +236,7 @@ local function taken_off(messages)
   if #off == 0 then
     return off, nil, false
   end
-  return off, groups_of(KEYS[20], KEYS[21], KEYS[22], KEYS[1], off)
+  return off, groups_of(KEYS[19], KEYS[20], KEYS[21], KEYS[1], off)
 end
 
 local function dead_letter(messages)
@@ -252,15 +247,15 @@ local function dead_letter(messages)
     failures[#failures + 1] = m[1]
     failures[#failures + 1] = m[2]
   end
-  redis.call('ZADD', KEYS[14], unpack(dead))
-  redis.call('HSET', KEYS[15], unpack(failures))
+  redis.call('ZADD', KEYS[13], unpack(dead))
+  redis.call('HSET', KEYS[14], unpack(failures))
 end
 
 if #expired + #malformed > 0 then
   -- reads that check the types of the keys a dead letter writes, only when there is one
   local first = (expired[1] or malformed[1])[1]
-  redis.call('ZSCORE', KEYS[14], first)
-  redis.call('HEXISTS', KEYS[15], first)
+  redis.call('ZSCORE', KEYS[13], first)
+  redis.call('HEXISTS', KEYS[14], first)
 end
 local gone, gids, grouped = taken_off(expired)
 local bad, badGids, badGrouped = taken_off(malformed)
@@ -268,36 +263,36 @@ local bad, badGids, badGrouped = taken_off(malformed)
 if prioritized == 0 then
   redis.call('LTRIM', KEYS[1], taken, -1)
 elseif taken > 0 then
-  take_in_line(KEYS[1], KEYS[17], ids, levels, taken)
+  take_in_line(KEYS[1], KEYS[16], ids, levels, taken)
   if ARGV[11] ~= 'strict' then
-    redis.call('SET', KEYS[18], places[taken])
+    redis.call('SET', KEYS[17], places[taken])
   end
 end
 local left = ready - taken
 local drop = ARGV[10] == 'drop'
 if #expired > 0 then
-  redis.call('HDEL', KEYS[13], unpack(gone))
+  redis.call('HDEL', KEYS[12], unpack(gone))
   if drop then
     redis.call('HDEL', KEYS[3], unpack(gone))
     redis.call('HDEL', KEYS[4], unpack(gone))
-    redis.call('HDEL', KEYS[15], unpack(gone))
-    redis.call('HDEL', KEYS[19], unpack(gone))
+    redis.call('HDEL', KEYS[14], unpack(gone))
+    redis.call('HDEL', KEYS[18], unpack(gone))
   else
     dead_letter(expired)
   end
   if grouped then
-    left = left + groups_move_on(KEYS[1], KEYS[20], KEYS[21], KEYS[22], gone, gids, not drop,
+    left = left + groups_move_on(KEYS[1], KEYS[19], KEYS[20], KEYS[21], gone, gids, not drop,
         not drop and ARGV[12] == 'block')
   end
 end
 if #malformed > 0 then
   dead_letter(malformed)
   if badGrouped then
-    left = left + groups_move_on(KEYS[1], KEYS[20], KEYS[21], KEYS[22], bad, badGids, true, ARGV[12] == 'block')
+    left = left + groups_move_on(KEYS[1], KEYS[19], KEYS[20], KEYS[21], bad, badGids, true, ARGV[12] == 'block')
   end
 end
 if left > 0 and tokens == 0 then
-  redis.call('RPUSH', KEYS[6], '1')
+  redis.call('RPUSH', KEYS[5], '1')
 end
 if #batch == 0 then
   return {left}
@@ -305,8 +300,8 @@ end
 
 -- as text once: Redis formats a number argument for each element it is passed in, at several times the cost
 local deadline = string.format('%d', now + tonumber(ARGV[1]))
--- one token for the call: a call claims a message once, so that the pair of id and token names one delivery
-local token = string.format('%d', redis.call('INCRBY', KEYS[5], 1))
+-- the claim id is the token: a call claims a message once, so that the pair of id and token names one delivery
+local token = ARGV[5]
 -- the lease value of a message of the call; most share one (first delivery, batched or not), so each is made once,
 -- found by deliveries, credits and flags (numbers as keys: a number made text costs as much as the value itself)
 local made = {}
@@ -337,9 +332,9 @@ for _, m in ipairs(batch) do
 end
 redis.call('HSET', KEYS[4], unpack(leases))
 redis.call('ZADD', KEYS[2], unpack(inflight))
-record_claim(KEYS[8], ARGV[5], claimed, ARGV[1])
+record_claim(KEYS[7], ARGV[5], claimed, ARGV[1])
 if interval then
-  rate_take(KEYS[12], now, interval, #batch)
+  rate_take(KEYS[11], now, interval, #batch)
 end
 out[#out + 1] = left
 return out

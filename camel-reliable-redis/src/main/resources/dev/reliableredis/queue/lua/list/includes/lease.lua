@@ -1,7 +1,8 @@
 --[[
   Included by the list scripts: a message's delivery state, one field of the leases hash per message id,
   "deliveries|leaseToken", or "deliveries|leaseToken|credits|flags" once a crashed batch or a retry-after was
-  involved. The token is empty while the message is not leased, so a settlement with an old token never matches. A
+  involved. The token is the id of the claim that took the message (letters, digits and dots; no claim id is made
+  twice), and empty while the message is not leased, so a settlement with an old token never matches. A
   message that was never delivered (or was given back before its first delivery counted) has no field: its
   deliveries are 0, and a queued message costs no memory here.
 
@@ -15,7 +16,7 @@
 -- deliveries (a number), lease token ('' when not leased), credits (a number) and flags of a leases-hash value;
 -- nil when it is unreadable (written by something else)
 local function parse_lease(value)
-  local deliveries, token, rest = string.match(value, '^(%d+)|(%d*)(.*)$')
+  local deliveries, token, rest = string.match(value, '^(%d+)|([%w.]*)(.*)$')
   if not deliveries then
     return nil
   end
