@@ -135,6 +135,27 @@ class StreamQueueTest extends QueueTestBase {
         assertThat(raw.hlen(key("orders", "ids"))).isZero();
     }
 
+    /**
+     * The group's lag, which only XINFO GROUPS gives, is read where the share can make a part smaller: not for a lone
+     * claimant, which takes what is ready either way, but for two, which split it.
+     */
+    @Test
+    void aClaimReadsTheGroupsLagOnlyWhereTheShareNeedsIt() {
+        StreamQueue q = orders(30_000, 3, 1000, "c1");
+        q.enqueue(IntStream.range(0, 4).mapToObj(i -> message("m" + i, "x")).toList());
+        raw.configResetstat();
+
+        assertThat(q.claim(1)).hasSize(1);
+        assertThat(CommandStats.of(raw, "xinfo|groups", "calls")).as("a lone claimant").isZero();
+
+        Claimed claimed = q.claim(new Claimant("a", Duration.ofSeconds(5)),
+                List.of(new Claimant("a", Duration.ofSeconds(5)), new Claimant("b", Duration.ofSeconds(5))), 10,
+                new ClaimId());
+        assertThat(CommandStats.of(raw, "xinfo|groups", "calls")).as("two claimants").isEqualTo(1);
+        assertThat(claimed.part(0)).as("3 ready, 3 live: the first claimant's thread counts too").hasSize(1);
+        assertThat(claimed.part(1)).hasSize(1);
+    }
+
     @Test
     void aFailedEntryStaysPendingAndIsDeliveredAgainWhenItsRetryIsDue() {
         StreamQueue q = orders(30_000, 3, 200, "c1");

@@ -10,7 +10,8 @@
   claimants (consumer threads, in every JVM) that claimed or were claimed for within their live window; each claim
   records every claimant it claims for in the claimers set (the reaper drops those whose window has passed). Where
   Redis does not know the group's lag (Redis 6.2, or entries deleted behind the group's position), each part takes
-  up to ARGV[3].
+  up to ARGV[3]. The lag (XINFO GROUPS) is read only where the share can make a part smaller: parts of more than one
+  with more than one live claimant; a lone claimant's part takes what is ready, up to ARGV[3], either way.
 
   In a part of more than one, each entry's delivery is marked batched in the deliveries hash (see
   stream/includes/deliveries), so that the reaper fails none of them when their consumer dies. An entry marked
@@ -167,14 +168,18 @@ if cap > 0 then
   end
   count = math.min(count, room)
 end
-local info = group_info(stream, group)
-local lag = info and info['lag']
-local share = per_part
-if type(lag) == 'number' then
-  local ready = lag + redis.call('ZCOUNT', KEYS[2], '-inf', now)
-  local live = math.max(1, redis.call('ZCOUNT', KEYS[3], now, '+inf'))
-  share = math.min(share, math.max(1, math.ceil(ready / live)))
-  count = math.min(count, share * #claimants)
+-- the share needs the group's lag, which only XINFO GROUPS gives (formatting every group's figures): read only where
+-- the share can change a part, in parts of more than one with another live claimant to share with
+local share, info = per_part, nil
+local live = per_part > 1 and math.max(1, redis.call('ZCOUNT', KEYS[3], now, '+inf')) or 1
+if live > 1 then
+  info = group_info(stream, group)
+  local lag = info and info['lag']
+  if type(lag) == 'number' then
+    local ready = lag + redis.call('ZCOUNT', KEYS[2], '-inf', now)
+    share = math.min(share, math.max(1, math.ceil(ready / live)))
+    count = math.min(count, share * #claimants)
+  end
 end
 
 -- the part of the next delivery, a solo one in a part of its own; nil when no part is left for it
@@ -306,6 +311,7 @@ if #batch > 0 then
   record_claim(KEYS[5], ARGV[6], claimed, ARGV[7])
 end
 if #batch == 0 and (interval or cap > 0) then
+  info = info or group_info(stream, group)
   return {'caught-up', -1, info and info['last-delivered-id'] or '$'}
 end
 if interval then
