@@ -38,13 +38,16 @@ final class EngineQueues {
     }
 
     /**
-     * The engine's queue for a row. Of the consumers' settings, only the visibility timeout plays a part in stats,
+     * The engine's queue for a row, refused (IllegalStateException) where its layout version is not the engine's,
+     * as an endpoint refuses it (see {@code ShardCount}), before anything reads its keys. Of the consumers' settings, only the visibility timeout plays a part in stats,
      * browse, redrive and purge. Stream mode assumes the component's defaults where they do: acked entries deleted
      * (deleteAfterAck) for counting, and no MAXLEN on the entries a redrive adds.
      */
     ReliableQueue of(QueueRef ref) {
         String group = ref.group() != null ? ref.group() : DEFAULT_GROUP;
-        return Queues.open(redis, prefix, ref.name(), ref.shards(), ref.mode() == QueueMode.LIST ? null
-                : new StreamOptions(null, null, group, "0", CONSUMER, 0, true), settings);
+        StreamOptions options = ref.mode() == QueueMode.LIST ? null
+                : new StreamOptions(null, null, group, "0", CONSUMER, 0, true);
+        Queues.shardCount(redis, prefix, ref.name(), ref.shards(), options).requireLayout();
+        return Queues.open(redis, prefix, ref.name(), ref.shards(), options, settings);
     }
 }

@@ -20,8 +20,6 @@ import dev.reliableredis.queue.RateLimit;
 import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.list.ListQueue;
-import dev.reliableredis.queue.list.ListReshard;
-import dev.reliableredis.queue.sharded.ShardCount;
 import dev.reliableredis.queue.stream.StreamQueue;
 import dev.reliableredis.testsupport.RedisProcess;
 import io.lettuce.core.RedisClient;
@@ -107,11 +105,11 @@ class DashboardBrowserTest {
 
     @Test
     void showsAShardedQueueAsOneRowWithItsShardsSums() {
+        Queues.shardCount(redis, "rr", "ledger", 3, null).check();
         ReliableQueue ledger = Queues.open(redis, "rr", "ledger", 3, null, QueueSettings.defaults());
         for (int i = 0; i < 9; i++) {
             ledger.enqueue(new NewMessage("ledger-" + i, new byte[] {1}, null, 0));
         }
-        new ShardCount(redis, "rr", "ledger", 3, new ListReshard(redis, "rr", "ledger")).check();
         assertThat(ledger.stats().ready()).isEqualTo(9);
         // a dashboard of its own: the shared one reuses a discovery made before the queue existed for 30 s
         try (ReliableRedisDashboard fresh = ReliableRedisDashboard.forClient(client)

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.QueueSettings;
+import dev.reliableredis.queue.Queues;
 import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.list.ListQueue;
 import dev.reliableredis.testsupport.RedisProcess;
@@ -28,6 +29,7 @@ class DashboardOutageTest {
             try (RedisGateway gateway = RedisGateway.using(client, Duration.ofSeconds(5));
                     ReliableRedisDashboard dashboard = ReliableRedisDashboard.forClient(client)) {
                 for (String name : new String[] {"a", "b", "c"}) {
+                    Queues.shardCount(gateway, "rr", name, 1, null).check();
                     ListQueue.of(gateway, "rr", name, QueueSettings.defaults()).enqueue(
                             new NewMessage(name + "-1", new byte[0], null, 0));
                 }

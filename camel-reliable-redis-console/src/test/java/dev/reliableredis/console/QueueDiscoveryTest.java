@@ -10,8 +10,6 @@ import dev.reliableredis.queue.Queues;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.list.ListQueue;
-import dev.reliableredis.queue.list.ListReshard;
-import dev.reliableredis.queue.sharded.ShardCount;
 import dev.reliableredis.queue.sharded.ShardPicker;
 import dev.reliableredis.queue.stream.StreamOptions;
 import dev.reliableredis.queue.stream.StreamQueue;
@@ -47,6 +45,7 @@ class QueueDiscoveryTest {
                 QueueSettings.defaults()).claim(1);
         ListQueue.of(redis, "other", "invoices", QueueSettings.defaults())
                 .enqueue(new NewMessage("i-1", new byte[] {1}, null, 0));
+        Queues.shardCount(redis, QueueNames.inSlotGroup(PREFIX, "flow"), "payments", 1, null).check();
         ListQueue.of(redis, QueueNames.inSlotGroup(PREFIX, "flow"), "payments", QueueSettings.defaults())
                 .enqueue(new NewMessage("p-1", new byte[] {1}, null, 0));
         RedisCommands<String, String> commands = redisServer.commands();
@@ -124,6 +123,7 @@ class QueueDiscoveryTest {
      */
     @Test
     void aShardedQueueIsOneRowOverItsShards() {
+        Queues.shardCount(redis, "sharding", "ledger", 3, null).check();
         ReliableQueue ledger = Queues.open(redis, "sharding", "ledger", 3, null, QueueSettings.defaults());
         ReliableQueue unrecorded = Queues.open(redis, "sharding", "unrecorded", 3, null, QueueSettings.defaults());
         for (int shard = 0; shard < 3; shard++) {
@@ -132,7 +132,6 @@ class QueueDiscoveryTest {
             }
             unrecorded.enqueue(new NewMessage("u-" + shard, new byte[] {1}, null, 0, keyFor(shard)));
         }
-        new ShardCount(redis, "sharding", "ledger", 3, new ListReshard(redis, "sharding", "ledger")).check();
         QueueDiscovery discovery = new QueueDiscovery(redis, "sharding");
 
         assertThat(discovery.discover().queues()).containsExactly(new QueueRef("ledger", QueueMode.LIST, null, 3),

@@ -9,6 +9,7 @@ import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.Failure;
 import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.QueueSettings;
+import dev.reliableredis.queue.Queues;
 import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.Settled;
@@ -44,7 +45,9 @@ final class SampleQueues {
         return listQueue(redis, SETTINGS);
     }
 
+    /** The list queue, its layout version recorded as an endpoint records it before its first send. */
     static ListQueue listQueue(RedisGateway redis, QueueSettings settings) {
+        Queues.shardCount(redis, PREFIX, LIST_QUEUE, 1, null).check();
         return ListQueue.of(redis, PREFIX, LIST_QUEUE, settings);
     }
 
@@ -52,9 +55,11 @@ final class SampleQueues {
         return streamQueue(redis, SETTINGS);
     }
 
+    /** The stream queue, its layout version recorded as an endpoint records it before its first send. */
     static StreamQueue streamQueue(RedisGateway redis, QueueSettings settings) {
-        return StreamQueue.of(redis, PREFIX, STREAM_QUEUE,
-                new StreamOptions(null, null, GROUP, "0", "filler", 0, true), settings);
+        StreamOptions options = new StreamOptions(null, null, GROUP, "0", "filler", 0, true);
+        Queues.shardCount(redis, PREFIX, STREAM_QUEUE, 1, options).check();
+        return StreamQueue.of(redis, PREFIX, STREAM_QUEUE, options, settings);
     }
 
     static void fill(RedisGateway redis) {

@@ -23,12 +23,10 @@ import dev.reliableredis.queue.ReplicaWait;
 import dev.reliableredis.queue.Reply;
 import dev.reliableredis.queue.ReplyInbox;
 import dev.reliableredis.queue.ReplyTo;
-import dev.reliableredis.queue.list.ListReshard;
 import dev.reliableredis.queue.runtime.QueueActivity;
 import dev.reliableredis.queue.runtime.QueueActivity.Count;
 import dev.reliableredis.queue.runtime.StatsCache;
 import dev.reliableredis.queue.sharded.ShardCount;
-import dev.reliableredis.queue.stream.StreamReshard;
 import io.lettuce.core.SslOptions;
 import org.apache.camel.Category;
 import org.apache.camel.Consumer;
@@ -120,9 +118,8 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
         String keyPrefix = configuration.queueKeyPrefix();
         queue = Queues.open(gateway, keyPrefix, queueName, configuration.getShards(),
                 configuration.isStreamMode() ? configuration.streamOptions() : null, configuration.queueSettings());
-        shardCount = new ShardCount(gateway, keyPrefix, queueName, configuration.getShards(),
-                configuration.isStreamMode() ? new StreamReshard(gateway, keyPrefix, queueName)
-                        : new ListReshard(gateway, keyPrefix, queueName));
+        shardCount = Queues.shardCount(gateway, keyPrefix, queueName, configuration.getShards(),
+                configuration.isStreamMode() ? configuration.streamOptions() : null);
         Duration waitTimeout = Duration.ofMillis(configuration.getWaitTimeout());
         replicaWait = configuration.isWaitAof()
                 ? ReplicaWait.appendOnlyFiles(gateway, configuration.getWaitReplicas(), waitTimeout)
@@ -131,8 +128,9 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
     }
 
     /**
-     * Refuses this endpoint (IllegalStateException) when Redis records another shard count for the queue; checks
-     * once, before the endpoint's first send or claim (see {@link ShardCount}).
+     * Refuses this endpoint (IllegalStateException) when Redis records another shard count or layout version for the
+     * queue, or holds its messages with no version; checks once, before the endpoint's first send or claim (see
+     * {@link ShardCount}).
      */
     void checkShardCount() {
         shardCount.check();

@@ -10,6 +10,7 @@ import java.util.stream.IntStream;
 
 import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.QueueSettings;
+import dev.reliableredis.queue.Queues;
 import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.list.ListQueue;
@@ -273,9 +274,11 @@ class BatchConsumptionTest extends CamelRedisTestBase {
         ClientResources resources = RedisGateway.newClientResources();
         try (RedisGateway gateway = gateway(resources)) {
             QueueSettings settings = QueueSettings.defaults();
-            ReliableQueue q = streamMode()
-                    ? StreamQueue.of(gateway, "rr", queue,
-                            new StreamOptions(null, null, "camel", "0", "test-producer", 0, true), settings)
+            StreamOptions options = streamMode()
+                    ? new StreamOptions(null, null, "camel", "0", "test-producer", 0, true) : null;
+            // as an endpoint does before its first send
+            Queues.shardCount(gateway, "rr", queue, 1, options).check();
+            ReliableQueue q = streamMode() ? StreamQueue.of(gateway, "rr", queue, options, settings)
                     : ListQueue.of(gateway, "rr", queue, settings);
             q.enqueue(IntStream.range(0, count)
                     .mapToObj(i -> new NewMessage("m" + i, ("m" + i).getBytes(), null, 0)).toList());

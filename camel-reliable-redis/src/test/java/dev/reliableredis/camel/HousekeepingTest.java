@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.QueueSettings;
+import dev.reliableredis.queue.Queues;
 import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.list.ListQueue;
@@ -97,9 +98,10 @@ class HousekeepingTest extends CamelRedisTestBase {
         ClientResources resources = RedisGateway.newClientResources();
         try (RedisGateway gateway = RedisGateway.create(resources, RedisURI.create(redis.uri()), Duration.ofSeconds(10))) {
             QueueSettings settings = QueueSettings.defaults();
-            ReliableQueue queue = streamMode()
-                    ? StreamQueue.of(gateway, "rr", "later",
-                            new StreamOptions(null, null, "camel", "0", "loader", 0, true), settings)
+            StreamOptions options = streamMode() ? new StreamOptions(null, null, "camel", "0", "loader", 0, true) : null;
+            // as an endpoint does before its first send
+            Queues.shardCount(gateway, "rr", "later", 1, options).check();
+            ReliableQueue queue = streamMode() ? StreamQueue.of(gateway, "rr", "later", options, settings)
                     : ListQueue.of(gateway, "rr", "later", settings);
             ExecutorService loaders = Executors.newFixedThreadPool(8);
             List<Future<?>> loading = new ArrayList<>();

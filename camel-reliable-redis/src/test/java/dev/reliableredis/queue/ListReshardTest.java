@@ -41,6 +41,7 @@ class ListReshardTest extends QueueTestBase {
 
     @BeforeEach
     void aQueueOfThreeShardsInEveryState() {
+        Queues.shardCount(gateway, "rr", "orders", 3, null).check();
         three = sharded(gateway, 3, SETTINGS);
         // m0..m9 are claimed: m0..m3 acked, m4..m6 failed once (a retry due in 10 minutes), m7..m9 failed for good
         three.enqueue(keyedMessages(0, 10, keys));
@@ -124,6 +125,10 @@ class ListReshardTest extends QueueTestBase {
     void whileAReshardIsUnfinishedEveryEndpointIsRefusedUntilItIsRunAgain() {
         ListReshard mover = new ListReshard(gateway, "rr", "orders");
         ShardMover stopsHalfway = new ShardMover() {
+            public List<byte[]> messageKeys(String shard) {
+                return mover.messageKeys(shard);
+            }
+
             public void requireIdle(int shards) {
                 mover.requireIdle(shards);
             }

@@ -49,6 +49,12 @@ public final class ListReshard implements ShardMover {
         this.queue = queue;
     }
 
+    /** Every message of a shard, ready, delayed, in flight or dead, has its record in the messages hash. */
+    @Override
+    public List<byte[]> messageKeys(String shard) {
+        return List.of(new ListKeys(keyPrefix, shard).messages);
+    }
+
     @Override
     public void requireIdle(int shards) {
         for (int shard = 0; shard < shards; shard++) {

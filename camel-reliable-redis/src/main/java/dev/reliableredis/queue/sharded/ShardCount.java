@@ -1,10 +1,12 @@
 package dev.reliableredis.queue.sharded;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import dev.reliableredis.queue.QueueLayout;
 import dev.reliableredis.queue.QueueNames;
 import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.internal.LuaScript;
@@ -12,6 +14,7 @@ import dev.reliableredis.queue.internal.QueueCalls;
 import io.lettuce.core.ScriptOutputType;
 
 import static dev.reliableredis.queue.internal.RedisBytes.bytes;
+import static dev.reliableredis.queue.internal.RedisBytes.text;
 
 /**
  * A queue's shard count as Redis records it ({@code <prefix>:{<queue>}:meta}, field {@code shards}): the count it
@@ -54,22 +57,42 @@ public final class ShardCount {
     }
 
     /**
-     * Records this count where none is, and throws an IllegalStateException naming both counts when Redis has
-     * another one, or naming the reshard under way; after one check that passed, does nothing. A sharded endpoint
-     * checks the marker of each of its shards, shard 0 first. A Redis failure is thrown as a QueueException.
+     * Records this count and the engine's layout version where none is, and throws an IllegalStateException naming
+     * what Redis has when it records another count or another version, when a shard holds messages with no version
+     * recorded (written before versions were), or naming the reshard under way; after one check that passed, does
+     * nothing. A sharded endpoint checks the record of each of its shards, shard 0 first. A Redis failure is thrown
+     * as a QueueException.
      */
     public void check() {
         if (checked) {
             return;
         }
         for (int shard = 0; shard < count; shard++) {
-            List<Long> recorded = record(shard, "check", count);
-            if (recorded.get(1) != 0) {
-                throw resharding(queue, recorded.get(0), recorded.get(1));
+            List<Object> recorded = record(shard, "check", count);
+            requireLayout(shard, recorded);
+            if ((Long) recorded.get(1) != 0) {
+                throw resharding(queue, (Long) recorded.get(0), (Long) recorded.get(1));
             }
-            requireRecordedCount(recorded.get(0));
+            requireRecordedCount((Long) recorded.get(0));
         }
         checked = true;
+    }
+
+    /**
+     * As {@link #check}, for the layout version only and recording nothing: for a reader such as the dashboard,
+     * which opens queues it did not create.
+     */
+    public void requireLayout() {
+        for (int shard = 0; shard < count; shard++) {
+            requireLayout(shard, record(shard, "look", count));
+        }
+    }
+
+    private void requireLayout(int shard, List<Object> recorded) {
+        String layout = text(recorded.get(2));
+        if (!layout.equals(QueueLayout.VERSION)) {
+            throw QueueLayout.refused(queue, text(metaKey(prefix, QueueNames.shard(queue, shard))), layout);
+        }
     }
 
     private void requireRecordedCount(long recorded) {
@@ -119,12 +142,16 @@ public final class ShardCount {
             throw new IllegalArgumentException("A reshard of queue '" + this.queue + "' needs a count between 1 and "
                     + ShardedQueue.MAX_SHARDS + ", not " + newCount);
         }
-        List<Long> recorded = record(0, "check", count);
-        requireRecordedCount(recorded.get(0));
-        if (recorded.get(1) != 0 && recorded.get(1) != newCount) {
-            throw new IllegalStateException("Queue '" + this.queue + "' is being resharded to " + recorded.get(1)
+        for (int shard = 0; shard < count; shard++) {
+            requireLayout(shard, record(shard, "look", count));
+        }
+        List<Object> recorded = record(0, "check", count);
+        long resharding = (Long) recorded.get(1);
+        requireRecordedCount((Long) recorded.get(0));
+        if (resharding != 0 && resharding != newCount) {
+            throw new IllegalStateException("Queue '" + this.queue + "' is being resharded to " + resharding
                     + " shards, or a reshard stopped halfway: finish it with CamelReliableRedisShards="
-                    + recorded.get(1) + " first");
+                    + resharding + " first");
         }
         mover.requireIdle(count);
         int shards = Math.max(count, newCount);
@@ -139,9 +166,13 @@ public final class ShardCount {
         checked = false;
     }
 
-    private List<Long> record(int shard, String operation, int shards) {
-        return calls.run(operation.equals("check") ? "check the shard count" : "reshard", SHARD_COUNT,
-                ScriptOutputType.MULTI, QueueCalls.keys(metaKey(prefix, QueueNames.shard(queue, shard))),
-                bytes(shards), bytes(operation), bytes(count));
+    private List<Object> record(int shard, String operation, int shards) {
+        String name = QueueNames.shard(queue, shard);
+        List<byte[]> keys = new ArrayList<>();
+        keys.add(metaKey(prefix, name));
+        keys.addAll(mover.messageKeys(name));
+        return calls.run(operation.equals("begin") || operation.equals("set") ? "reshard" : "check the shard count",
+                SHARD_COUNT, ScriptOutputType.MULTI, keys.toArray(new byte[0][]), bytes(shards), bytes(operation),
+                bytes(count), bytes(QueueLayout.VERSION));
     }
 }

@@ -44,10 +44,28 @@ public final class StreamReshard implements ShardMover {
     private final String keyPrefix;
     private final String queue;
 
+    private final StreamOptions options;
+
     public StreamReshard(RedisGateway redis, String keyPrefix, String queue) {
+        this(redis, keyPrefix, queue, LAYOUT);
+    }
+
+    /** @param options name the stream and the dead-letter stream of an unsharded queue where they are its own */
+    public StreamReshard(RedisGateway redis, String keyPrefix, String queue, StreamOptions options) {
         this.redis = redis;
         this.keyPrefix = keyPrefix;
         this.queue = queue;
+        this.options = options;
+    }
+
+    /**
+     * The dead letters and the delayed messages: what only the component writes. Not the stream, which other programs
+     * may write (streamKey) with the fields the contract gives, whatever the layout version.
+     */
+    @Override
+    public List<byte[]> messageKeys(String shard) {
+        StreamKeys keys = new StreamKeys(keyPrefix, shard, options);
+        return List.of(keys.dead, keys.delayedMessages);
     }
 
     @Override
