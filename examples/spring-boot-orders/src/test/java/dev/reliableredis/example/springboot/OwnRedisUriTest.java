@@ -20,7 +20,7 @@ import static org.awaitility.Awaitility.await;
  * camel.component.reliable-redis.redis-uri gives the queue a Redis of its own, beside the application's; the other
  * camel.component.reliable-redis.* properties reach the component too.
  */
-@SpringBootTest
+@SpringBootTest(properties = "orders.inbox=target/orders-in")
 class OwnRedisUriTest {
 
     private static final RedisProcess APPLICATION_REDIS = RedisProcess.start();
