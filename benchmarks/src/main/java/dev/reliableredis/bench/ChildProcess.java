@@ -22,11 +22,11 @@ final class ChildProcess {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long TIMEOUT_MINUTES = 15;
     /**
-     * The component's main artifact: its classes folder, or its jar (a version follows the artifact id, which tells
-     * it from the starter's and console's jars), not its test-jar.
+     * The main artifacts of the engine and the component: their classes folders, or their jars (a version follows the
+     * artifact id, which tells the component's from the starter's and console's jars), not their test-jars.
      */
     private static final Pattern COMPONENT = Pattern.compile(
-            "(^|/)camel-reliable-redis(/target/classes/?|-\\d[^/]*(?<!-tests)\\.jar)$");
+            "(^|/)(reliable-redis-queue|camel-reliable-redis)(/target/classes/?|-\\d[^/]*(?<!-tests)\\.jar)$");
 
     private ChildProcess() {
     }
@@ -53,26 +53,36 @@ final class ChildProcess {
     }
 
     /**
-     * This JVM's class path; for a baseline build, with {@code bench.baselineJar} in place of the component's main
-     * artifact (a reactor build names its jar or its classes folder, a build of this module alone the jar in the
-     * local repository). The test-jar stays this build's: only the benchmark's own JVM uses it (RedisProcess).
+     * This JVM's class path; for a baseline build, with {@code bench.baselineJar} (its jars, separated as a class path
+     * is: the component's alone before the engine was a module of its own, else the engine's and the component's) in
+     * place of this build's main artifacts of both (a reactor build names their jars or classes folders, a build of
+     * this module alone the jars in the local repository). The test-jar stays this build's: only the benchmark's own
+     * JVM uses it (RedisProcess).
      */
     static String classPath(String build) {
         String classPath = System.getProperty("java.class.path");
         if (build.isEmpty()) {
             return classPath;
         }
-        String jar = System.getProperty("bench.baselineJar", "");
-        if (!Files.isRegularFile(Path.of(jar))) {
-            throw new IllegalStateException("bench.baselineJar '" + jar + "' is not a file");
+        String jars = System.getProperty("bench.baselineJar", "");
+        for (String jar : jars.split(File.pathSeparator)) {
+            if (!Files.isRegularFile(Path.of(jar))) {
+                throw new IllegalStateException("bench.baselineJar '" + jar + "' is not a file");
+            }
         }
         List<String> entries = new ArrayList<>(List.of(classPath.split(File.pathSeparator)));
-        long found = entries.stream().filter(entry -> COMPONENT.matcher(entry).find()).count();
-        if (found != 1) {
-            throw new IllegalStateException("Expected one entry of the component's main artifact on the class path,"
-                    + " found " + found + ": " + classPath);
+        int first = -1;
+        for (int i = entries.size() - 1; i >= 0; i--) {
+            if (COMPONENT.matcher(entries.get(i)).find()) {
+                entries.remove(i);
+                first = i;
+            }
         }
-        entries.replaceAll(entry -> COMPONENT.matcher(entry).find() ? jar : entry);
+        if (first < 0 || entries.size() + 2 != classPath.split(File.pathSeparator).length) {
+            throw new IllegalStateException("Expected the engine's and the component's main artifacts on the class "
+                    + "path, once each: " + classPath);
+        }
+        entries.add(first, jars);
         return String.join(File.pathSeparator, entries);
     }
 
