@@ -15,7 +15,6 @@ import dev.reliableredis.queue.RedisGateway;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.resource.ClientResources;
-import org.apache.camel.Service;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * ReliableRedisDashboard dashboard = ReliableRedisDashboard.forClient(redisClient)
  *         .keyPrefix("rr")
  *         .bind("127.0.0.1", 8089);
- * dashboard.start();                  // or camelContext.addService(dashboard): started and stopped with Camel
+ * dashboard.start();                  // or camelContext.addService(new DashboardService(dashboard))
  * System.out.println(dashboard.url());
  * }</pre>
  *
@@ -35,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * it, and unless it is {@link #readOnly read-only}, purge queues; so it starts on another address without one only
  * when {@link #allowNoLogin} allows it.
  */
-public final class ReliableRedisDashboard implements Service {
+public final class ReliableRedisDashboard implements AutoCloseable {
 
     public static final String DEFAULT_KEY_PREFIX = "rr";
     public static final String DEFAULT_HOST = "127.0.0.1";
@@ -202,7 +201,6 @@ public final class ReliableRedisDashboard implements Service {
         return this;
     }
 
-    @Override
     public synchronized void start() {
         if (server != null) {
             return;
@@ -236,7 +234,6 @@ public final class ReliableRedisDashboard implements Service {
                 access.isReadOnly() ? "read-only" : "with redrive and purge");
     }
 
-    @Override
     public synchronized void stop() {
         if (server == null) {
             return;

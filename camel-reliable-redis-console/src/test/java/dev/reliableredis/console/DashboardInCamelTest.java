@@ -25,7 +25,7 @@ class DashboardInCamelTest {
             camel.addRoutes(new RouteBuilder() {
                 @Override
                 public void configure() throws Exception {
-                    getContext().addService(dashboard);
+                    getContext().addService(new DashboardService(dashboard));
                 }
             });
 
