@@ -158,10 +158,10 @@ final class Report {
             return;
         }
         md.append("## Messages per Redis call, the component's own counts\n\n")
-          .append("Averages over the throughput phase: messages per `enqueue.lua` call (the sends that were waiting")
+          .append("Averages over the throughput phase: messages per enqueue script call (the sends that were waiting")
           .append(" while the call before was under way), per claim (empty claims of idle threads included: the fair")
           .append(" share shrinks claims when the backlog is short), per claim that took something (a claim for")
-          .append(" several idle threads counts once), and per `ack.lua` call.\n\n")
+          .append(" several idle threads counts once), and per ack script call.\n\n")
           .append("| run | per enqueue call | per claim call | per non-empty claim call | per ack call |\n")
           .append("|---|---:|---:|---:|---:|\n");
         for (String label : labels) {

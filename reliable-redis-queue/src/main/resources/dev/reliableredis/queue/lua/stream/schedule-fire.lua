@@ -1,5 +1,5 @@
 --[[
-  stream/schedule-fire: stream mode's schedule-fire (see schedule-fire.lua): enqueues the messages of a schedule's
+  stream/schedule-fire: stream mode's schedule-fire (see list/schedule-fire.lua): enqueues the messages of a schedule's
   due ticks and advances its last fired tick, in one step, while the schedule is the one the caller computed the
   ticks from; nothing fires while the message of the last tick fired, or of a tick a redrive moved back (noted in
   the schedule by stream/redrive), is in the stream unacked, waiting for a retry or delayed.
