@@ -50,7 +50,7 @@ class DeadlineTest extends QueueTestBase {
     private List<Long> enqueueBy(long deadline) {
         List<byte[]> args = new ArrayList<>();
         if (list()) {
-            args.addAll(List.of(bytes("m1"), bytes("0|hello"), bytes("0"), bytes("0"), bytes("4"), bytes("")));
+            args.addAll(List.of(bytes("m1"), bytes("0|hello"), bytes("0")));
         } else {
             args.addAll(List.of(bytes("0"), bytes("m1"), bytes("hello"), bytes(""), bytes("0")));
         }

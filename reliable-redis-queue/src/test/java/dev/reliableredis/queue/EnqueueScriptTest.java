@@ -13,6 +13,7 @@ import io.lettuce.core.ScriptOutputType;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 class EnqueueScriptTest extends QueueTestBase {
@@ -48,6 +49,39 @@ class EnqueueScriptTest extends QueueTestBase {
         assertThat(codes).containsExactly(1L);
         assertThat(q.claim(1)).extracting(Delivery::messageId).containsExactly("order-1001");
         assertThat(raw.exists(key("orders", "expires"))).isZero();
+    }
+
+    /**
+     * Three arguments per message whatever the keys: the options pack the time to live, priority and group id after
+     * the delay, and a message that needs a key the call left out is refused, as is the six-argument layout before.
+     */
+    @Test
+    void optionsPackWhatAMessageHasAfterItsDelay() {
+        ListQueue q = queue("orders", settings(30_000, 3, 1000));
+        List<String> all = List.of("ready", "delayed", "messages", "acked", "wake", "expires", "prioritized",
+                "priority", "seq", "group", "groups", "grouped");
+
+        assertThat(enqueueRaw(all, "ttl", "0|hello", "0|60000|4|", "urgent", "0|hi", "0|0|9|", "first", "0|a",
+                "0|0|4|customer|7")).containsExactly(1L, 1L, 1L);
+
+        assertThat(raw.hexists(key("orders", "expires"), "ttl")).isTrue();
+        assertThat(raw.hget(key("orders", "priority"), "urgent")).isEqualTo("9");
+        assertThat(raw.hget(key("orders", "group"), "first")).as("a group id keeps its '|'").isEqualTo("customer|7");
+        assertThat(q.claim(3)).extracting(Delivery::messageId).containsExactlyInAnyOrder("urgent", "ttl", "first");
+        assertThatThrownBy(() -> enqueueRaw(all.subList(0, 5), "late", "0|x", "0|60000|4|"))
+                .hasMessageContaining("message late has a time to live, whose keys this call did not pass");
+        assertThatThrownBy(() -> enqueueRaw(all, "old", "0|x", "0", "0", "4", ""))
+                .hasMessageContaining("the options of message 0 are '', not 'delay' or 'delay|ttl|level|group id'");
+        assertThatThrownBy(() -> enqueueRaw(all, "bad", "0|x", "0|0|10|"))
+                .hasMessageContaining("the priority of message bad is '10', not 0 to 9");
+        assertThat(raw.hexists(key("orders", "messages"), "late")).isFalse();
+    }
+
+    private List<Long> enqueueRaw(List<String> parts, String... args) {
+        byte[][] keys = parts.stream().map(part -> key("orders", part).getBytes()).toArray(byte[][]::new);
+        byte[][] values = java.util.Arrays.stream(args).map(String::getBytes).toArray(byte[][]::new);
+        return QueueCalls.await(LuaScript.load("list/enqueue").<List<Long>>run(gateway.asyncCommands(),
+                ScriptOutputType.MULTI, keys, values).toCompletableFuture());
     }
 
     @Test

@@ -149,14 +149,18 @@ public final class ListQueue implements ReliableQueue {
     }
 
     /** The arguments of list/enqueue.lua: 6 per message. */
+    /**
+     * Each message's three arguments of list/enqueue.lua: id, payload and options, its delay alone when it has no time
+     * to live, priority or group (each argument is one more string for Redis to read and Lua to make), else all four.
+     */
     private static void addMessages(List<byte[]> args, List<NewMessage> messages) {
         for (NewMessage message : messages) {
             args.add(bytes(message.id()));
             args.add(MessageRecord.payload(message.encodedHeaders(), message.body()));
-            args.add(bytes(message.delayMs()));
-            args.add(bytes(message.timeToLiveMs()));
-            args.add(bytes(message.priority()));
-            args.add(bytes(message.groupId() == null ? "" : message.groupId()));
+            boolean plain = message.timeToLiveMs() == 0 && message.priority() == NewMessage.DEFAULT_PRIORITY
+                            && message.groupId() == null;
+            args.add(plain ? bytes(message.delayMs()) : bytes(message.delayMs() + "|" + message.timeToLiveMs() + "|"
+                    + message.priority() + "|" + (message.groupId() == null ? "" : message.groupId())));
         }
     }
 

@@ -22,31 +22,28 @@
   KEYS[13] meta     hash of the queue's own settings, whose shard count marker the endpoint's count must match
                     (see includes/shards)
 
-  ARGV[5k-4] id of the k-th message
-  ARGV[5k-3] its payload
-  ARGV[5k-2] its delay in ms, 0 for ready now
-  ARGV[5k-1] its time to live in ms from now, 0 for none: only a message with one gets an expires field
-  ARGV[6k-1] its priority level, 0 to 9: a message of another level than 4 gets a priority field and waits in
-             the prioritized set instead of the ready list
-  ARGV[6k]   its group id, '' for none: a message with one joins its group (includes/group)
+  ARGV[3k-2] id of the k-th message
+  ARGV[3k-1] its payload
+  ARGV[3k]   its options: its delay in ms alone (0: ready now), or 'delay|ttl|level|group id': its time to live in
+             ms from now (0 for none; a message with one gets an expires field), its priority level, 0 to 9 (one
+             of another level than 4 gets a priority field and waits in the prioritized set instead of the ready
+             list) and its group id ('' for none; one with a group id joins its group, includes/group)
 
   ARGV[last]  optional, after the messages: the deadline, server time in ms (see includes/time)
 
   With 13 keys, ARGV[1] is the endpoint's shard count, and the messages' arguments start at ARGV[2]: a count
   that the marker does not match (a reshard changed it, or one is under way) fails the call before it writes
-  anything, with the error 'SHARDS <recorded> <resharding to, or 0> <count> <meta>' (includes/shards).
-
-  With 12 keys, 6 arguments per message as above. A caller with 9 keys passes 5 per message, without the group,
-  one with 6 keys 4, without the priority either, and one with 5 keys 3, without the time to live either (the
-  layouts before them), as other programs that enqueue do: their messages have level 4 and no group. One more
-  argument than the messages take is the deadline.
+  anything, with the error 'SHARDS <recorded> <resharding to, or 0> <count> <meta>' (includes/shards). A caller
+  may pass fewer keys, down to the first 5, when its messages use none of the rest: KEYS[6] for a time to live,
+  up to KEYS[9] for a priority, up to KEYS[12] for a group; the arguments are the same.
 
   Returns one code per message, in order: 1 stored, 0 a no-op because the id is already queued, delayed, in
   flight, dead, acked within the idempotency window, or earlier in the same batch.
 
   Fails with a DEADLINE error, before it reads or writes anything, when Redis runs it after its deadline.
-  Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits), a priority
-  that is not 0 to 9, or a message with a group id and a delay or a priority (a group is delivered in its order).
+  Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits), malformed
+  options, a priority that is not 0 to 9, a message that needs a key the call did not pass, or a message with a
+  group id and a delay or a priority (a group is delivered in its order).
 ]]
 --- @include "list/includes/enqueue_steps"
 --- @include "includes/limits"
@@ -54,8 +51,7 @@
 --- @include "includes/time"
 
 local first = KEYS[13] and 2 or 1
-local stride = KEYS[10] and 6 or (KEYS[7] and 5 or (KEYS[6] and 4 or 3))
-local last = (#ARGV - first + 1) % stride == 1 and #ARGV - 1 or #ARGV
+local last = (#ARGV - first + 1) % ENQUEUE_STRIDE == 1 and #ARGV - 1 or #ARGV
 local now = now_before(ARGV[last + 1])
 if KEYS[13] then
   local refused = shards_refusal(KEYS[13], ARGV[1])
@@ -63,7 +59,7 @@ if KEYS[13] then
     return refused
   end
 end
-require_batch((last - first + 1) / stride, 'enqueue')
-local plan = enqueue_plan(KEYS, ARGV, first, last, stride, now)
+require_batch((last - first + 1) / ENQUEUE_STRIDE, 'enqueue')
+local plan = enqueue_plan(KEYS, ARGV, first, last, now)
 enqueue_write(KEYS, plan)
 return plan.codes

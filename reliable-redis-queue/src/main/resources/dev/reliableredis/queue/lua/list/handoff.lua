@@ -14,7 +14,7 @@
   ARGV[2], ARGV[3] id and lease token of the delivery
   ARGV[4], ARGV[5] the reply and how long its inbox is kept, in ms (see includes/reply); "" and 0 for none
   then for each target queue, in the order of its keys: the shard count of its endpoint, which its marker must
-  match ('' for no check; see includes/shards), the number m of its messages, then 6m arguments, 6 per message
+  match ('' for no check; see includes/shards), the number m of its messages, then 3m arguments, 3 per message
   as enqueue's
   ARGV[#ARGV] the deadline, server time in ms (see includes/time)
 
@@ -34,7 +34,7 @@
 --- @include "includes/shards"
 --- @include "includes/time"
 
-local ACK_KEYS, ENQUEUE_KEYS, STRIDE = 13, 13, 6
+local ACK_KEYS, ENQUEUE_KEYS = 13, 13
 
 local now = now_before(ARGV[#ARGV])
 -- the enqueues write before the ack
@@ -56,8 +56,8 @@ for first = ACK_KEYS + (inbox and 2 or 1), #KEYS, ENQUEUE_KEYS do
   local m = tonumber(ARGV[at + 1])
   require_batch(m, 'handoff')
   targets[#targets + 1] = {keys = k, plan = m > 0
-    and enqueue_plan(k, ARGV, at + 2, at + 1 + STRIDE * m, STRIDE, now) or {codes = {}, records = {}}}
-  at = at + 2 + STRIDE * m
+    and enqueue_plan(k, ARGV, at + 2, at + 1 + ENQUEUE_STRIDE * m, now) or {codes = {}, records = {}}}
+  at = at + 2 + ENQUEUE_STRIDE * m
 end
 -- the enqueues first: their HSET is what Redis refuses when it is out of memory, before anything is written
 local reply = {1}

@@ -17,7 +17,7 @@
   ARGV[3] the last tick fired after this call (epoch ms)
   ARGV[4] the message id of the last tick fired
   ARGV[5] the endpoint's shard count, with KEYS[15]
-  then 6 arguments per tick's message, as enqueue's; none when the call only moves the last tick past missed ones
+  then 3 arguments per tick's message, as enqueue's; none when the call only moves the last tick past missed ones
 
   Returns 1 fired (each tick's message enqueued, or a no-op for an id already known); 0 not fired: the schedule
   was changed, removed, or fired by another instance since the caller read it; -1 not fired: the last tick's
@@ -48,9 +48,9 @@ require_type(k[3], 'hash')
 if schedule_tick_unsettled(KEYS[1], ARGV[4], schedule_list_unsettled(k[3], KEYS[2])) then
   return -1
 end
-require_batch((#ARGV - first + 1) / 6, 'schedule-fire')
+require_batch((#ARGV - first + 1) / ENQUEUE_STRIDE, 'schedule-fire')
 if #ARGV >= first then
-  enqueue_write(k, enqueue_plan(k, ARGV, first, #ARGV, 6, now_ms()))
+  enqueue_write(k, enqueue_plan(k, ARGV, first, #ARGV, now_ms()))
 end
 redis.call('HDEL', KEYS[1], 'redriven')
 redis.call('HSET', KEYS[1], 'last', ARGV[3])

@@ -1,7 +1,7 @@
 --[[
   Included by the list scripts that enqueue (enqueue, handoff): a batch of messages into one queue, in two steps, so
   that a script that also writes elsewhere reads and checks everything before its first write. The keys (k) and the
-  arguments of a message are enqueue's (see list/enqueue.lua).
+  arguments of a message are enqueue's (see list/enqueue.lua): id, payload and options, 3 per message.
 ]]
 
 --- @include "includes/errors"
@@ -10,16 +10,40 @@
 --- @include "includes/types"
 --- @include "includes/wake"
 
--- reads and checks the messages in args[first .. last], stride values each: a plan of the writes, with one code per
+local ENQUEUE_STRIDE = 3
+
+-- the delay, time to live, level and group id of a message from its options: its delay alone, or
+-- 'delay|ttl|level|group id' (the group id last, so that it may hold any character)
+local function message_options(options, id)
+  if string.find(options, '^%d+$') then
+    return tonumber(options), 0, DEFAULT_LEVEL, ''
+  end
+  local delay, ttl, level, gid = string.match(options, '^(%d+)|(%d+)|(%d+)|(.*)$')
+  if not delay then
+    fail('ERR enqueue: the options of message ' .. id .. " are '" .. options
+        .. "', not 'delay' or 'delay|ttl|level|group id'")
+  end
+  return tonumber(delay), tonumber(ttl), tonumber(level), gid
+end
+
+-- fails unless the key a message needs was passed (a caller may leave out the keys of what its messages do not use)
+local function require_key(key, id, needs)
+  if not key then
+    fail('ERR enqueue: message ' .. id .. ' has ' .. needs .. ', whose keys this call did not pass')
+  end
+end
+
+-- reads and checks the messages in args[first .. last], 3 values each: a plan of the writes, with one code per
 -- message (1 stored, 0 a no-op: the id is known). Fails with an error, before anything is written, for a key of
--- the wrong type, a priority that is not 0 to 9, or a grouped message with a delay or a priority.
-local function enqueue_plan(k, args, first, last, stride, now)
+-- the wrong type or not passed, malformed options, a priority that is not 0 to 9, or a grouped message with a delay
+-- or a priority.
+local function enqueue_plan(k, args, first, last, now)
   -- the messages hash and the acked set are read below, which checks their types
   require_type(k[1], 'list')
   require_type(k[2], 'zset')
   require_type(k[5], 'list')
   local ids = {}
-  for i = first, last, stride do
+  for i = first, last, ENQUEUE_STRIDE do
     ids[#ids + 1] = args[i]
   end
   local remembered = redis.call('ZMSCORE', k[4], unpack(ids))
@@ -37,20 +61,24 @@ local function enqueue_plan(k, args, first, last, stride, now)
     else
       seen[id] = true
       plan.codes[n] = 1
-      local at = first + stride * (n - 1) - 1
+      local at = first + ENQUEUE_STRIDE * (n - 1) - 1
       plan.records[#plan.records + 1] = id
       plan.records[#plan.records + 1] = stamp .. args[at + 2]
-      local delay = tonumber(args[at + 3])
-      local ttl = stride >= 4 and tonumber(args[at + 4]) or 0
+      local delay, ttl, level, gid = message_options(args[at + 3], id)
       if ttl > 0 then
+        require_key(k[6], id, 'a time to live')
         plan.expiring[#plan.expiring + 1] = id
         plan.expiring[#plan.expiring + 1] = string.format('%d', now + ttl)
       end
-      local level = stride >= 5 and tonumber(args[at + 5]) or DEFAULT_LEVEL
-      if not level or level < 0 or level > 9 or level % 1 ~= 0 then
-        fail('ERR enqueue: the priority of message ' .. id .. " is '" .. args[at + 5] .. "', not 0 to 9")
+      if level > 9 then
+        fail('ERR enqueue: the priority of message ' .. id .. " is '" .. level .. "', not 0 to 9")
       end
-      local gid = stride == 6 and args[at + 6] or ''
+      if level ~= DEFAULT_LEVEL then
+        require_key(k[9], id, 'a priority')
+      end
+      if gid ~= '' then
+        require_key(k[12], id, 'a group id')
+      end
       if gid ~= '' and (delay > 0 or level ~= DEFAULT_LEVEL) then
         fail('ERR enqueue: message ' .. id .. " of group '" .. gid .. "' has a delay or a priority; a group"
             .. ' is delivered in its order')
