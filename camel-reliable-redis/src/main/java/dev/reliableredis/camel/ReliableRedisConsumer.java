@@ -13,6 +13,7 @@ import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.OneLine;
 import dev.reliableredis.queue.QueueException;
+import dev.reliableredis.queue.QueueSchedules;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.ReplyTo;
 import dev.reliableredis.queue.ScheduleTicks;
@@ -117,8 +118,10 @@ public class ReliableRedisConsumer extends DefaultConsumer implements ShutdownAw
             leaseTimer.scheduleWithFixedDelay(settler::extendLeases, every, every, TimeUnit.MILLISECONDS);
         }
         new Reaper(queue, Duration.ofMillis(configuration.getReaperInterval()), housekeeping, outage).start();
-        if (configuration.getSchedule() != null && !configuration.isConsumeDeadLetters()) {
-            new ScheduleFirer(queue, configuration.schedule(), configuration.getScheduleTimeZone(),
+        // an endpoint refuses a schedule on a sharded queue, the one kind that has none
+        if (configuration.getSchedule() != null && !configuration.isConsumeDeadLetters()
+            && queue instanceof QueueSchedules schedules) {
+            new ScheduleFirer(schedules, configuration.schedule(), configuration.getScheduleTimeZone(),
                     ScheduleTicks.Missed.of(configuration.getMissedTicks()), housekeeping, outage).start();
         }
         Duration pollTimeout = Duration.ofMillis(configuration.getPollTimeout());

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeoutException;
 import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.OneLine;
 import dev.reliableredis.queue.QueueException;
+import dev.reliableredis.queue.QueueSchedules;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.Reply;
 import dev.reliableredis.queue.ReplyInbox;
@@ -116,7 +117,9 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
                 case "purge" -> message.setBody(queue.purge());
                 case "pause" -> message.setBody(pause(queue, message));
                 case "resume" -> message.setBody(queue.resume());
-                case "unschedule" -> message.setBody(queue.unschedule());
+                // a sharded queue has no schedule: there is none to remove
+                case "unschedule" -> message.setBody(queue instanceof QueueSchedules schedules
+                                                     && schedules.unschedule());
                 default -> throw new IllegalArgumentException(ReliableRedisConstants.OPERATION + " '" + operation
                         + "' is not one of enqueue, stats, redrive, purge, pause, resume, reshard, unschedule (queue '"
                         + queue.name() + "')");

@@ -199,6 +199,15 @@ class ShardsTest extends CamelRedisTestBase {
         assertThat(shardedStats("orders")).containsEntry("ready", 20L);
     }
 
+    /** A schedule is kept on one queue: a sharded queue has none, so an unschedule removes nothing. */
+    @Test
+    void aShardedQueueHasNoScheduleToRemove() {
+        sendSharded("orders", "first", Map.of());
+
+        assertThat(template.requestBodyAndHeader(uri("orders"), null, ReliableRedisConstants.OPERATION, "unschedule",
+                Boolean.class)).isFalse();
+    }
+
     /** The count the queue was first used with is recorded; an endpoint with another count is refused, naming both. */
     @Test
     void anEndpointWithAnotherShardCountIsRefusedAndNothingIsStrandedByIt() throws Exception {

@@ -40,19 +40,19 @@ public final class QueueSchedule {
         return queue + "@";
     }
 
-    /** See {@link ReliableQueue#declareSchedule}. */
+    /** See {@link QueueSchedules#declareSchedule}. */
     public String declare(String cron, String zone) {
         List<Object> before = calls.run("schedule", DECLARE, ScriptOutputType.MULTI, keys(key), bytes(cron),
                 bytes(zone));
         return text(before.get(0));
     }
 
-    /** See {@link ReliableQueue#scheduleState}. */
+    /** See {@link QueueSchedules#scheduleState}. */
     public ScheduleState state() {
         return ScheduleState.ofReply(calls.run("schedule", READ, ScriptOutputType.MULTI, keys(key)));
     }
 
-    /** See {@link ReliableQueue#unschedule}. */
+    /** See {@link QueueSchedules#unschedule}. */
     public boolean remove() {
         return calls.run("unschedule", () -> redis.commands().del(key)) == 1;
     }

@@ -125,38 +125,11 @@ public interface ReliableQueue {
     }
 
     /**
-     * Stores the queue's schedule, a cron expression in a time zone, replacing another one (see
-     * schedule-declare.lua); returns the expression it replaced, or null.
-     */
-    default String declareSchedule(String cron, String zone) {
-        throw new UnsupportedOperationException(this + " has no schedule");
-    }
-
-    /** The queue's schedule as Redis keeps it, with the server time. */
-    default ScheduleState scheduleState() {
-        throw new UnsupportedOperationException(this + " has no schedule");
-    }
-
-    /**
-     * Enqueues the messages of due ticks and moves the schedule's last tick fired to {@code last}, when the schedule
-     * is still the one of {@code state} (see list/schedule-fire.lua and stream/schedule-fire.lua).
-     *
-     * @param previousId the message id of the tick fired last, which must be settled before another one fires
-     */
-    default ScheduleFired fireTicks(ScheduleState state, long last, String previousId, List<NewMessage> ticks) {
-        throw new UnsupportedOperationException(this + " has no schedule");
-    }
-
-    /**
      * The next tick of the queue's schedule after the last one fired, epoch ms (in the past while it is due), or -1
      * when the queue has no schedule, or none that can be read.
      */
     default long nextTick() {
-        try {
-            return ScheduleTicks.next(scheduleState());
-        } catch (UnsupportedOperationException noSchedules) {
-            return -1;
-        }
+        return this instanceof QueueSchedules schedules ? ScheduleTicks.next(schedules.scheduleState()) : -1;
     }
 
     /** {@link #stats()} as a map, with {@code nextTick} (see {@link #nextTick()}) when the queue has a schedule. */
@@ -167,11 +140,6 @@ public interface ReliableQueue {
             stats.put("nextTick", next);
         }
         return stats;
-    }
-
-    /** Removes the queue's schedule; returns whether it had one. */
-    default boolean unschedule() {
-        throw new UnsupportedOperationException(this + " has no schedule");
     }
 
     /** Settles deliveries as failed (retry after backoff, or dead-letter), in one call. */

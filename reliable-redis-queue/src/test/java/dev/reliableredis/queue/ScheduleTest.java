@@ -25,45 +25,45 @@ class ScheduleTest extends QueueTestBase {
     void aScheduleIsDeclaredOnceReplacedByAnotherExpressionAndRemoved(String mode) {
         ReliableQueue queue = queueOfMode(mode, settings(60_000, 3, 100));
 
-        assertThat(queue.declareSchedule("* * * * * ?", "UTC")).isNull();
-        ScheduleState first = queue.scheduleState();
+        assertThat(schedules(queue).declareSchedule("* * * * * ?", "UTC")).isNull();
+        ScheduleState first = schedules(queue).scheduleState();
         assertThat(first.cron()).isEqualTo("* * * * * ?");
         assertThat(first.lastTick()).as("counted from the declaration, on the Redis clock").isBetween(now() - 5_000, now());
-        assertThat(queue.declareSchedule("0 0 2 * * ?", "Europe/Paris")).isEqualTo("* * * * * ?");
-        ScheduleState second = queue.scheduleState();
+        assertThat(schedules(queue).declareSchedule("0 0 2 * * ?", "Europe/Paris")).isEqualTo("* * * * * ?");
+        ScheduleState second = schedules(queue).scheduleState();
         assertThat(second.zone()).isEqualTo("Europe/Paris");
         assertThat(second.last()).as("the last tick is kept").isEqualTo(first.last());
 
-        assertThat(queue.unschedule()).isTrue();
-        assertThat(queue.scheduleState().exists()).isFalse();
-        assertThat(queue.unschedule()).isFalse();
+        assertThat(schedules(queue).unschedule()).isTrue();
+        assertThat(schedules(queue).scheduleState().exists()).isFalse();
+        assertThat(schedules(queue).unschedule()).isFalse();
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"list", "stream"})
     void aTickFiresOnceWhoeverFiresItAndTheNextWaitsForItsMessageToSettle(String mode) {
         ReliableQueue queue = queueOfMode(mode, settings(60_000, 3, 100));
-        queue.declareSchedule("* * * * * ?", "UTC");
-        ScheduleState read = queue.scheduleState();
+        schedules(queue).declareSchedule("* * * * * ?", "UTC");
+        ScheduleState read = schedules(queue).scheduleState();
         long tick = read.lastTick() + 1_000;
         String previous = "orders@" + read.last();
 
-        assertThat(queue.fireTicks(read, tick, previous, List.of(tick(tick)))).isEqualTo(ScheduleFired.FIRED);
-        assertThat(queue.fireTicks(read, tick, previous, List.of(tick(tick))))
+        assertThat(schedules(queue).fireTicks(read, tick, previous, List.of(tick(tick)))).isEqualTo(ScheduleFired.FIRED);
+        assertThat(schedules(queue).fireTicks(read, tick, previous, List.of(tick(tick))))
                 .as("another instance with the same reading").isEqualTo(ScheduleFired.STALE);
 
-        ScheduleState after = queue.scheduleState();
+        ScheduleState after = schedules(queue).scheduleState();
         assertThat(after.lastTick()).isEqualTo(tick);
         List<Delivery> claimed = queue.claim(10);
         assertThat(claimed).extracting(Delivery::messageId).containsExactly("orders@" + tick);
         assertThat(claimed.get(0).headers()).containsEntry("CamelReliableRedisScheduledFor", tick);
-        assertThat(queue.fireTicks(after, tick + 1_000, "orders@" + tick, List.of(tick(tick + 1_000))))
+        assertThat(schedules(queue).fireTicks(after, tick + 1_000, "orders@" + tick, List.of(tick(tick + 1_000))))
                 .as("the last tick runs").isEqualTo(ScheduleFired.HELD);
 
         queue.ack(List.of(claimed.get(0).lease()));
-        assertThat(queue.fireTicks(after, tick + 1_000, "orders@" + tick, List.of(tick(tick + 1_000))))
+        assertThat(schedules(queue).fireTicks(after, tick + 1_000, "orders@" + tick, List.of(tick(tick + 1_000))))
                 .isEqualTo(ScheduleFired.FIRED);
-        assertThat(queue.fireTicks(queue.scheduleState(), tick + 5_000, "orders@" + (tick + 1_000), List.of()))
+        assertThat(schedules(queue).fireTicks(schedules(queue).scheduleState(), tick + 5_000, "orders@" + (tick + 1_000), List.of()))
                 .as("moving past missed ticks while the last one waits").isEqualTo(ScheduleFired.HELD);
         assertThat(counts(queue).ready()).isEqualTo(1);
     }
@@ -72,29 +72,29 @@ class ScheduleTest extends QueueTestBase {
     @ValueSource(strings = {"list", "stream"})
     void aTickRedrivenAfterANewerOneFiredHoldsTheScheduleUntilItSettles(String mode) {
         ReliableQueue queue = queueOfMode(mode, settings(60_000, 0, 100));
-        queue.declareSchedule("* * * * * ?", "UTC");
-        ScheduleState read = queue.scheduleState();
+        schedules(queue).declareSchedule("* * * * * ?", "UTC");
+        ScheduleState read = schedules(queue).scheduleState();
         long first = read.lastTick() + 1_000;
         long second = first + 1_000;
         long third = second + 1_000;
-        assertThat(queue.fireTicks(read, first, "orders@" + read.last(), List.of(tick(first))))
+        assertThat(schedules(queue).fireTicks(read, first, "orders@" + read.last(), List.of(tick(first))))
                 .isEqualTo(ScheduleFired.FIRED);
         Delivery failed = queue.claim(10).get(0);
         assertThat(queue.nack(List.of(new Failure(failed.lease(), "boom")))).containsExactly(Settled.DEAD_LETTERED);
-        assertThat(queue.fireTicks(queue.scheduleState(), second, "orders@" + first, List.of(tick(second))))
+        assertThat(schedules(queue).fireTicks(schedules(queue).scheduleState(), second, "orders@" + first, List.of(tick(second))))
                 .as("a dead tick holds nothing").isEqualTo(ScheduleFired.FIRED);
         queue.ack(List.of(queue.claim(10).get(0).lease()));
 
         assertThat(queue.redrive(10)).isEqualTo(1);
 
-        assertThat(queue.fireTicks(queue.scheduleState(), third, "orders@" + second, List.of(tick(third))))
+        assertThat(schedules(queue).fireTicks(schedules(queue).scheduleState(), third, "orders@" + second, List.of(tick(third))))
                 .as("the redriven tick is queued").isEqualTo(ScheduleFired.HELD);
         Delivery redriven = queue.claim(10).get(0);
         assertThat(redriven.messageId()).isEqualTo("orders@" + first);
-        assertThat(queue.fireTicks(queue.scheduleState(), third, "orders@" + second, List.of(tick(third))))
+        assertThat(schedules(queue).fireTicks(schedules(queue).scheduleState(), third, "orders@" + second, List.of(tick(third))))
                 .as("the redriven tick runs").isEqualTo(ScheduleFired.HELD);
         queue.ack(List.of(redriven.lease()));
-        assertThat(queue.fireTicks(queue.scheduleState(), third, "orders@" + second, List.of(tick(third))))
+        assertThat(schedules(queue).fireTicks(schedules(queue).scheduleState(), third, "orders@" + second, List.of(tick(third))))
                 .isEqualTo(ScheduleFired.FIRED);
         assertThat(queue.claim(10)).extracting(Delivery::messageId).containsExactly("orders@" + third);
     }
@@ -103,14 +103,14 @@ class ScheduleTest extends QueueTestBase {
     @ValueSource(strings = {"list", "stream"})
     void aDeadTickIsLeftDeadWhileANewerTickOfItsScheduleRuns(String mode) {
         ReliableQueue queue = queueOfMode(mode, settings(60_000, 0, 100));
-        queue.declareSchedule("* * * * * ?", "UTC");
-        ScheduleState read = queue.scheduleState();
+        schedules(queue).declareSchedule("* * * * * ?", "UTC");
+        ScheduleState read = schedules(queue).scheduleState();
         long first = read.lastTick() + 1_000;
         long second = first + 1_000;
-        queue.fireTicks(read, first, "orders@" + read.last(), List.of(tick(first)));
+        schedules(queue).fireTicks(read, first, "orders@" + read.last(), List.of(tick(first)));
         Delivery failed = queue.claim(10).get(0);
         assertThat(queue.nack(List.of(new Failure(failed.lease(), "boom")))).containsExactly(Settled.DEAD_LETTERED);
-        assertThat(queue.fireTicks(queue.scheduleState(), second, "orders@" + first, List.of(tick(second))))
+        assertThat(schedules(queue).fireTicks(schedules(queue).scheduleState(), second, "orders@" + first, List.of(tick(second))))
                 .isEqualTo(ScheduleFired.FIRED);
         Delivery running = queue.claim(10).get(0);
         assertThat(running.messageId()).isEqualTo("orders@" + second);
@@ -128,13 +128,13 @@ class ScheduleTest extends QueueTestBase {
     @ValueSource(strings = {"list", "stream"})
     void aRedriveMovesOneDeadTickOfASchedule(String mode) {
         ReliableQueue queue = queueOfMode(mode, settings(60_000, 0, 100));
-        queue.declareSchedule("* * * * * ?", "UTC");
-        ScheduleState read = queue.scheduleState();
+        schedules(queue).declareSchedule("* * * * * ?", "UTC");
+        ScheduleState read = schedules(queue).scheduleState();
         long first = read.lastTick() + 1_000;
         long second = first + 1_000;
-        queue.fireTicks(read, first, "orders@" + read.last(), List.of(tick(first)));
+        schedules(queue).fireTicks(read, first, "orders@" + read.last(), List.of(tick(first)));
         queue.nack(List.of(new Failure(queue.claim(10).get(0).lease(), "boom")));
-        queue.fireTicks(queue.scheduleState(), second, "orders@" + first, List.of(tick(second)));
+        schedules(queue).fireTicks(schedules(queue).scheduleState(), second, "orders@" + first, List.of(tick(second)));
         queue.nack(List.of(new Failure(queue.claim(10).get(0).lease(), "boom")));
         assertThat(counts(queue).dead()).isEqualTo(2);
 
@@ -156,16 +156,21 @@ class ScheduleTest extends QueueTestBase {
     void aTickOfAnEndpointWhoseCountTheMarkerNoLongerSaysIsRefused(String mode) {
         ReliableQueue queue = Queues.open(gateway, "rr", "orders", 1, mode.equals("stream") ? group("g", "c1") : null,
                 settings(60_000, 3, 100));
-        queue.declareSchedule("* * * * * ?", "UTC");
-        ScheduleState read = queue.scheduleState();
+        schedules(queue).declareSchedule("* * * * * ?", "UTC");
+        ScheduleState read = schedules(queue).scheduleState();
         long tick = read.lastTick() + 1_000;
         // as a reshard to 2 records it
         gateway.commands().hset(bytes("rr:{orders}:meta"), bytes("shards"), bytes("2"));
 
-        assertThatThrownBy(() -> queue.fireTicks(read, tick, "orders@" + read.last(), List.of(tick(tick))))
+        assertThatThrownBy(() -> schedules(queue).fireTicks(read, tick, "orders@" + read.last(), List.of(tick(tick))))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("Queue 'orders' has 2 shard(s)")
                 .hasMessageContaining("shards=1");
-        assertThat(queue.scheduleState().last()).as("the last tick fired").isEqualTo(read.last());
+        assertThat(schedules(queue).scheduleState().last()).as("the last tick fired").isEqualTo(read.last());
         assertThat(counts(queue).ready()).isZero();
+    }
+
+    /** A list-mode or stream-mode queue of one shard: the kinds with a schedule. */
+    private static QueueSchedules schedules(ReliableQueue queue) {
+        return (QueueSchedules) queue;
     }
 }

@@ -19,6 +19,7 @@ import dev.reliableredis.queue.Lease;
 import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.PollingClaimer;
 import dev.reliableredis.queue.QueueSchedule;
+import dev.reliableredis.queue.QueueSchedules;
 import dev.reliableredis.queue.QueueSection;
 import dev.reliableredis.queue.QueueSettings;
 import dev.reliableredis.queue.QueueStats;
@@ -49,7 +50,7 @@ import static dev.reliableredis.queue.internal.RedisBytes.text;
  * <p>A queue reads either its ready messages or, for a dead-letter consumer, its dead letters; both views
  * share the keys and differ only in where claims come from and where failures go.
  */
-public final class ListQueue implements ReliableQueue {
+public final class ListQueue implements ReliableQueue, QueueSchedules {
 
     private static final int FIELDS_PER_DELIVERY = 5;
     private static final int FIELDS_PER_BROWSED = 6;

@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
 import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.OneLine;
 import dev.reliableredis.queue.QueueSchedule;
-import dev.reliableredis.queue.ReliableQueue;
+import dev.reliableredis.queue.QueueSchedules;
 import dev.reliableredis.queue.ScheduleFired;
 import dev.reliableredis.queue.ScheduleState;
 import dev.reliableredis.queue.ScheduleTicks;
@@ -31,7 +31,7 @@ public final class ScheduleFirer {
     /** The wait while the last tick's message is not settled. */
     private static final long HELD_WAIT_MS = 100;
 
-    private final ReliableQueue queue;
+    private final QueueSchedules queue;
     private final String cron;
     private final String zone;
     private final ScheduleTicks.Missed missed;
@@ -43,7 +43,7 @@ public final class ScheduleFirer {
     private ScheduleTicks ticks;
     private String warned;
 
-    public ScheduleFirer(ReliableQueue queue, String cron, String zone, ScheduleTicks.Missed missed,
+    public ScheduleFirer(QueueSchedules queue, String cron, String zone, ScheduleTicks.Missed missed,
             ScheduledExecutorService thread, OutageReport outage) {
         this.queue = queue;
         this.cron = cron;

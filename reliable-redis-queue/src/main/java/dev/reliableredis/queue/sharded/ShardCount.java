@@ -17,10 +17,11 @@ import static dev.reliableredis.queue.internal.RedisBytes.bytes;
 import static dev.reliableredis.queue.internal.RedisBytes.text;
 
 /**
- * A queue's shard count as Redis records it ({@code <prefix>:{<queue>}:meta}, field {@code shards}): the count it
- * was first used with, so that an endpoint with another one is refused rather than leaving the messages of the
- * shards it does not know stranded (never counted, consumed or reaped). Checked once per endpoint, before its
- * first send or claim; a queue used unsharded has no record, and counts as 1. A reshard moves the messages to the
+ * A queue's record in Redis ({@code <prefix>:{<queue>}:meta}): the layout version of its keys ({@link QueueLayout},
+ * field {@code layout}) and its shard count (field {@code shards}), the count it was first used with, so that an
+ * endpoint with another one is refused rather than leaving the messages of the shards it does not know stranded
+ * (never counted, consumed or reaped). Checked once per endpoint, before its first send or claim; a queue used
+ * unsharded records no count, and counts as 1. A reshard moves the messages to the
  * layout of a new count ({@link ShardMover}) and records it; while it does, every endpoint is refused.
  *
  * <p>Each shard keeps the record, its marker, in its own meta hash ({@code <prefix>:{<queue>#<i>}:meta}), in its

@@ -25,6 +25,7 @@ import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.OneLine;
 import dev.reliableredis.queue.QueueException;
 import dev.reliableredis.queue.QueueSchedule;
+import dev.reliableredis.queue.QueueSchedules;
 import dev.reliableredis.queue.QueueSection;
 import dev.reliableredis.queue.QueueSettings;
 import dev.reliableredis.queue.QueueStats;
@@ -68,7 +69,7 @@ import static dev.reliableredis.queue.internal.RedisBytes.text;
  * <p>A queue reads either its stream or, for a dead-letter consumer, its dead-letter stream with the same
  * group name.
  */
-public final class StreamQueue implements ReliableQueue {
+public final class StreamQueue implements ReliableQueue, QueueSchedules {
 
     private static final Logger LOG = LoggerFactory.getLogger(StreamQueue.class);
     private static final int BULK_BATCH = 1000;
