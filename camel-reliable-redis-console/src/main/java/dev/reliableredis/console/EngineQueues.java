@@ -39,9 +39,10 @@ final class EngineQueues {
 
     /**
      * The engine's queue for a row, refused (IllegalStateException) where its layout version is not the engine's,
-     * as an endpoint refuses it (see {@code ShardCount}), before anything reads its keys. Of the consumers' settings, only the visibility timeout plays a part in stats,
-     * browse, redrive and purge. Stream mode assumes the component's defaults where they do: acked entries deleted
-     * (deleteAfterAck) for counting, and no MAXLEN on the entries a redrive adds.
+     * as an endpoint refuses it (see {@code ShardCount}), before anything reads its keys. Of the consumers'
+     * settings, only the visibility timeout plays a part in stats, browse, redrive and purge. Stream mode assumes
+     * the component's defaults where they do: acked entries deleted (deleteAfterAck) for counting, and no MAXLEN on
+     * the entries a redrive adds.
      */
     ReliableQueue of(QueueRef ref) {
         String group = ref.group() != null ? ref.group() : DEFAULT_GROUP;

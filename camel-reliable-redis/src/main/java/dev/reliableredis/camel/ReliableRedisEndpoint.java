@@ -27,6 +27,7 @@ import dev.reliableredis.queue.runtime.QueueActivity;
 import dev.reliableredis.queue.runtime.QueueActivity.Count;
 import dev.reliableredis.queue.runtime.StatsCache;
 import dev.reliableredis.queue.sharded.ShardCount;
+import dev.reliableredis.queue.stream.StreamOptions;
 import io.lettuce.core.SslOptions;
 import org.apache.camel.Category;
 import org.apache.camel.Consumer;
@@ -116,10 +117,10 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
                     configuration.getUsername(), configuration.getPassword(), tls, timeout);
         }
         String keyPrefix = configuration.queueKeyPrefix();
-        queue = Queues.open(gateway, keyPrefix, queueName, configuration.getShards(),
-                configuration.isStreamMode() ? configuration.streamOptions() : null, configuration.queueSettings());
-        shardCount = Queues.shardCount(gateway, keyPrefix, queueName, configuration.getShards(),
-                configuration.isStreamMode() ? configuration.streamOptions() : null);
+        StreamOptions stream = configuration.isStreamMode() ? configuration.streamOptions() : null;
+        queue = Queues.open(gateway, keyPrefix, queueName, configuration.getShards(), stream,
+                configuration.queueSettings());
+        shardCount = Queues.shardCount(gateway, keyPrefix, queueName, configuration.getShards(), stream);
         Duration waitTimeout = Duration.ofMillis(configuration.getWaitTimeout());
         replicaWait = configuration.isWaitAof()
                 ? ReplicaWait.appendOnlyFiles(gateway, configuration.getWaitReplicas(), waitTimeout)
