@@ -185,31 +185,90 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
         return shards;
     }
 
+    /** The ids of a send: from the exchange's deduplication id, derived from the consumed message's, or generated. */
+    private record SendIds(boolean batch, String deduplicationId, boolean own, UnsentIds unsent, HeldSends held) {
+
+        /** Whether the send's id is one this producer made (generated, or reused from the lost attempt). */
+        boolean generated() {
+            return deduplicationId == null || deduplicationId.isEmpty();
+        }
+    }
+
+    /**
+     * An enqueue, by its path: a request (requestReply), a send held for the ack of the consumed message
+     * (exactlyOnce, when it can be held), or a plain send.
+     */
     private boolean enqueue(ReliableQueue queue, Exchange exchange, AsyncCallback callback) throws Exception {
         Message message = exchange.getMessage();
-        boolean batch = message.getBody() instanceof List<?>;
-        if (inbox != null && batch) {
+        if (inbox != null && message.getBody() instanceof List<?>) {
             throw new IllegalArgumentException("requestReply sends one request per exchange, but the body of the "
                     + "exchange to queue '" + queue.name() + "' is a List");
         }
+        SendIds ids = sendIds(queue, exchange);
+        if (inbox != null) {
+            return request(queue, exchange, callback, ids);
+        }
+        List<NewMessage> messages = ids.batch()
+                ? elements(exchange, (List<?>) message.getBody(), ids.deduplicationId(), ids.unsent())
+                : List.of(single(exchange, idOrGenerated(ids.deduplicationId(), ids.unsent(), 0), null));
+        checkStreamMode(queue, messages);
+        if (ids.held() != null && hold(ids.held(), queue, messages)) {
+            List<String> heldIds = messages.stream().map(NewMessage::id).toList();
+            message.setHeader(ReliableRedisConstants.MESSAGE_ID, ids.batch() ? heldIds : heldIds.get(0));
+            callback.done(true);
+            return true;
+        }
+        return send(queue, exchange, callback, messages, ids);
+    }
+
+    private SendIds sendIds(ReliableQueue queue, Exchange exchange) {
+        Message message = exchange.getMessage();
+        boolean batch = message.getBody() instanceof List<?>;
         HeldSends held = getEndpoint().getConfiguration().isExactlyOnce() ? HeldSends.of(exchange) : null;
         String deduplicationId = message.getHeader(ReliableRedisConstants.DEDUPLICATION_ID, String.class);
-        boolean ownId = deduplicationId != null && !deduplicationId.isEmpty();
-        UnsentIds ids = UnsentIds.reusable(exchange, unsentIdsProperty,
+        boolean own = deduplicationId != null && !deduplicationId.isEmpty();
+        UnsentIds unsent = UnsentIds.reusable(exchange, unsentIdsProperty,
                 batch ? ((List<?>) message.getBody()).size() : 1);
         // a redelivery reuses the derived ids of its failed send too, so that the next send takes the next one
-        if (held != null && !ownId && !ids.redelivery()) {
+        if (held != null && !own && !unsent.redelivery()) {
             deduplicationId = held.nextId(exchange, queue.name());
         }
-        boolean resent = !ownId && ids.request() != null;
+        return new SendIds(batch, deduplicationId, own, unsent, held);
+    }
+
+    /** A plain send, or one that could not be held: the exchange goes on once Redis stored its messages. */
+    private boolean send(ReliableQueue queue, Exchange exchange, AsyncCallback callback, List<NewMessage> messages,
+            SendIds ids) {
+        if (getEndpoint().getConfiguration().isSynchronous()) {
+            sent(queue, exchange, ids.batch(), messages, sendAndWait(exchange, messages, null, ids.own()));
+            callback.done(true);
+            return true;
+        }
+        enqueuer.send(messages, (enqueued, error) -> {
+            if (error != null) {
+                failed(exchange, messages, null, ids.own(), error);
+            } else {
+                sent(queue, exchange, ids.batch(), messages, enqueued);
+            }
+            callback.done(false);
+        });
+        return false;
+    }
+
+    /**
+     * A request (requestReply): one message that carries its inbox, never held (its reply would wait for the ack
+     * that waits for the route that waits for it); the exchange goes on with the reply, or fails at its timeout.
+     */
+    private boolean request(ReliableQueue queue, Exchange exchange, AsyncCallback callback, SendIds ids)
+            throws Exception {
+        boolean resent = !ids.own() && ids.unsent().request() != null;
         // a no-op for a fresh random id, or for the id of this send's lost attempt, is this send's own request, stored
         // by Lettuce sending the call again after a lost connection, or by the lost attempt: its reply comes
-        boolean ownRequest = resent || deduplicationId == null || deduplicationId.isEmpty();
-        ReplyInbox.Request request = inbox == null ? null : resent ? ids.request() : inbox.expect(requestTimeout());
+        boolean ownRequest = resent || ids.generated();
+        ReplyInbox.Request request = resent ? ids.unsent().request() : inbox.expect(requestTimeout());
         List<NewMessage> messages;
         try {
-            messages = batch ? elements(exchange, (List<?>) message.getBody(), deduplicationId, ids)
-                    : List.of(single(exchange, idOrGenerated(deduplicationId, ids, 0), request));
+            messages = List.of(single(exchange, idOrGenerated(ids.deduplicationId(), ids.unsent(), 0), request));
             checkStreamMode(queue, messages);
         } catch (Exception e) {
             // a kept request may still get the reply to what the lost send stored; its timeout ends its wait
@@ -218,23 +277,10 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
             }
             throw e;
         }
-        // a request is never held: its reply would wait for the ack that waits for the route that waits for it
-        if (held != null && request == null && hold(held, queue, messages)) {
-            List<String> heldIds = messages.stream().map(NewMessage::id).toList();
-            message.setHeader(ReliableRedisConstants.MESSAGE_ID, batch ? heldIds : heldIds.get(0));
-            callback.done(true);
-            return true;
-        }
         if (getEndpoint().getConfiguration().isSynchronous()) {
-            List<Boolean> enqueued;
-            try {
-                enqueued = enqueuer.sendAndWait(messages);
-            } catch (RuntimeException e) {
-                keepUnsent(exchange, messages, request, ownId);
-                throw e;
-            }
-            sent(queue, exchange, batch, messages, enqueued);
-            if (request != null && requestStored(exchange, queue, request, enqueued.get(0) || ownRequest)) {
+            List<Boolean> enqueued = sendAndWait(exchange, messages, request, ids.own());
+            sent(queue, exchange, false, messages, enqueued);
+            if (requestStored(exchange, queue, request, enqueued.get(0) || ownRequest)) {
                 CompletableFuture<Reply> reply = request.reply();
                 Throwable failed = reply.handle((done, error) -> error).join();
                 replied(exchange, queue, failed, failed == null ? reply.join() : null);
@@ -244,11 +290,10 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
         }
         enqueuer.send(messages, (enqueued, error) -> {
             if (error != null) {
-                keepUnsent(exchange, messages, request, ownId);
-                exchange.setException(error instanceof CompletionException wrapped ? wrapped.getCause() : error);
+                failed(exchange, messages, request, ids.own(), error);
             } else {
-                sent(queue, exchange, batch, messages, enqueued);
-                if (request != null && requestStored(exchange, queue, request, enqueued.get(0) || ownRequest)) {
+                sent(queue, exchange, false, messages, enqueued);
+                if (requestStored(exchange, queue, request, enqueued.get(0) || ownRequest)) {
                     // the rest of the route runs on the reply pool, not on the inbox's reader or a timer thread
                     request.reply().whenCompleteAsync((reply, failed) -> {
                         replied(exchange, queue, failed, reply);
@@ -260,6 +305,24 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
             callback.done(false);
         });
         return false;
+    }
+
+    /** Sends on the caller's thread (synchronous=true); a send that did not reach Redis keeps its ids and throws. */
+    private List<Boolean> sendAndWait(Exchange exchange, List<NewMessage> messages, ReplyInbox.Request request,
+            boolean own) {
+        try {
+            return enqueuer.sendAndWait(messages);
+        } catch (RuntimeException e) {
+            keepUnsent(exchange, messages, request, own);
+            throw e;
+        }
+    }
+
+    /** A send that did not reach Redis: its ids kept for the redelivery, and the exchange failed with the cause. */
+    private void failed(Exchange exchange, List<NewMessage> messages, ReplyInbox.Request request, boolean own,
+            Throwable error) {
+        keepUnsent(exchange, messages, request, own);
+        exchange.setException(error instanceof CompletionException wrapped ? wrapped.getCause() : error);
     }
 
     /** The one message of an exchange whose body is not a List; for a request, one that carries its inbox. */

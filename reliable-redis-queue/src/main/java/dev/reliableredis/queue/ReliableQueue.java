@@ -120,9 +120,7 @@ public interface ReliableQueue {
     }
 
     /** Appends the reply to the requester's inbox in a call of its own (a dead-lettered request's error reply). */
-    default CompletableFuture<Void> replyAsync(ReplyTo to, Reply reply) {
-        throw new UnsupportedOperationException(this + " cannot reply to requests");
-    }
+    CompletableFuture<Void> replyAsync(ReplyTo to, Reply reply);
 
     /**
      * The next tick of the queue's schedule after the last one fired, epoch ms (in the past while it is due), or -1
