@@ -155,9 +155,7 @@ public class ReliableRedisConfiguration {
             throw new IllegalArgumentException("maxMessagesPerPoll must be between 1 and " + ReliableQueue.MAX_BATCH
                                                + ", was " + maxMessagesPerPoll);
         }
-        if (maxInflight < 0) {
-            throw new IllegalArgumentException("maxInflight must be 0 (no cap) or more, was " + maxInflight);
-        }
+        // the queue's own settings (maxRetries, retryDelay, maxInflight, ...) are the engine's to check: queueSettings()
         if (maxInflight > 0 && shards > 1) {
             throw new IllegalArgumentException("maxInflight=" + maxInflight + " cannot be combined with shards="
                     + shards + ": the cap is counted on one queue's in-flight set; use shards=1, or maxInflight=0");

@@ -52,7 +52,8 @@ class QueueConsumerTest extends QueueTestBase {
         List<Integer> deliveries = new CopyOnWriteArrayList<>();
         List<String> reported = new CopyOnWriteArrayList<>();
 
-        try (QueueConsumer consumer = QueueConsumer.of(queue).errors((what, cause) -> reported.add(what)).start(d -> {
+        try (QueueConsumer consumer = QueueConsumer.of(queue).reaperInterval(Duration.ofMillis(100))
+                .errors((what, cause) -> reported.add(what)).start(d -> {
             deliveries.add(d.deliveryCount());
             throw new IllegalStateException("card declined");
         })) {
@@ -74,7 +75,7 @@ class QueueConsumerTest extends QueueTestBase {
         queue.enqueue(List.of(message("later", "x")));
         List<Integer> deliveries = new CopyOnWriteArrayList<>();
 
-        try (QueueConsumer consumer = QueueConsumer.of(queue).start(d -> {
+        try (QueueConsumer consumer = QueueConsumer.of(queue).reaperInterval(Duration.ofMillis(100)).start(d -> {
             deliveries.add(d.deliveryCount());
             if (deliveries.size() < 3) {
                 throw new RetryAfterException(Duration.ofMillis(100));
