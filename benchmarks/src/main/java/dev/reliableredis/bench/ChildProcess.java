@@ -71,6 +71,7 @@ final class ChildProcess {
             }
         }
         List<String> entries = new ArrayList<>(List.of(classPath.split(File.pathSeparator)));
+        int all = entries.size();
         int first = -1;
         for (int i = entries.size() - 1; i >= 0; i--) {
             if (COMPONENT.matcher(entries.get(i)).find()) {
@@ -78,7 +79,7 @@ final class ChildProcess {
                 first = i;
             }
         }
-        if (first < 0 || entries.size() + 2 != classPath.split(File.pathSeparator).length) {
+        if (first < 0 || entries.size() + 2 != all) {
             throw new IllegalStateException("Expected the engine's and the component's main artifacts on the class "
                     + "path, once each: " + classPath);
         }

@@ -8,8 +8,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
-import dev.reliableredis.queue.Claimant;
-import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.OneLine;
 import dev.reliableredis.queue.QueueException;
@@ -124,8 +122,6 @@ public class ReliableRedisConsumer extends DefaultConsumer implements ShutdownAw
             new ScheduleFirer(schedules, configuration.schedule(), configuration.getScheduleTimeZone(),
                     ScheduleTicks.Missed.of(configuration.getMissedTicks()), housekeeping, outage).start();
         }
-        Duration pollTimeout = Duration.ofMillis(configuration.getPollTimeout());
-        String consumer = ConsumerNames.generate();
         JointClaim.Events events = new JointClaim.Events() {
             @Override
             public void claimSucceeded(int claimed) {
@@ -138,17 +134,9 @@ public class ReliableRedisConsumer extends DefaultConsumer implements ShutdownAw
                 outage.failed("claim", cause);
             }
         };
-        // a wait per shard, each with a claimant of its own, whose id names the record of its last claim
-        List<Claimer> waits = new ArrayList<>();
-        for (int w = 0; w < Math.min(threads, queue.shardCount()); w++) {
-            waits.add(new CheckedClaimer(endpoint::checkShardCount,
-                    queue.newClaimer(Claimant.waiting(consumer, w, pollTimeout))));
-        }
-        List<Claimant> claimants = new ArrayList<>(threads);
-        for (int i = 0; i < threads; i++) {
-            claimants.add(Claimant.thread(consumer, i, pollTimeout));
-        }
-        claims = new JointClaim(waits, claimants, configuration.getMaxMessagesPerPoll(), pollTimeout, events);
+        claims = JointClaim.forConsumer(queue, ConsumerNames.generate(), threads,
+                configuration.getMaxMessagesPerPoll(), Duration.ofMillis(configuration.getPollTimeout()),
+                wait -> new CheckedClaimer(endpoint::checkShardCount, wait), events);
         loops = new ArrayList<>(threads);
         for (int i = 0; i < threads; i++) {
             loops.add(new BatchLoop(queue, claims, i, leases, this::process));

@@ -9,6 +9,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.UnaryOperator;
 
 import dev.reliableredis.queue.CallBackoff;
 import dev.reliableredis.queue.Claimant;
@@ -86,6 +87,24 @@ public final class JointClaim {
             handed.add(null);
             turn[i] = lock.newCondition();
         }
+    }
+
+    /**
+     * The claims of a consumer of the queue named {@code consumer} with {@code threads} threads: a wait per shard (at
+     * most one per thread), each with a claimant of its own whose id names the record of its last claim, and made
+     * with {@code waitAs} (a check before each claim, say), and the threads as claimants.
+     */
+    public static JointClaim forConsumer(ReliableQueue queue, String consumer, int threads, int maxPerThread,
+            Duration pollTimeout, UnaryOperator<Claimer> waitAs, Events events) {
+        List<Claimer> waits = new ArrayList<>();
+        for (int w = 0; w < Math.min(threads, queue.shardCount()); w++) {
+            waits.add(waitAs.apply(queue.newClaimer(Claimant.waiting(consumer, w, pollTimeout))));
+        }
+        List<Claimant> claimants = new ArrayList<>(threads);
+        for (int i = 0; i < threads; i++) {
+            claimants.add(Claimant.thread(consumer, i, pollTimeout));
+        }
+        return new JointClaim(waits, claimants, maxPerThread, pollTimeout, events);
     }
 
     /**

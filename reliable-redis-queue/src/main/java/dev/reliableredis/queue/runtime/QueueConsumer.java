@@ -11,9 +11,8 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
+import java.util.function.UnaryOperator;
 
-import dev.reliableredis.queue.Claimant;
-import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.OneLine;
 import dev.reliableredis.queue.ReliableQueue;
@@ -68,17 +67,8 @@ public final class QueueConsumer implements AutoCloseable {
         long every = options.leaseExtension.toMillis();
         leaseTimer.scheduleWithFixedDelay(settler::extendLeases, every, every, TimeUnit.MILLISECONDS);
         new Reaper(queue, options.reaperInterval, housekeeping, outage).start();
-        String consumer = ConsumerNames.generate();
-        List<Claimer> waits = new ArrayList<>();
-        for (int w = 0; w < Math.min(options.threads, queue.shardCount()); w++) {
-            waits.add(queue.newClaimer(Claimant.waiting(consumer, w, options.pollTimeout)));
-        }
-        List<Claimant> claimants = new ArrayList<>();
-        for (int i = 0; i < options.threads; i++) {
-            claimants.add(Claimant.thread(consumer, i, options.pollTimeout));
-        }
-        claims = new JointClaim(waits, claimants, options.maxMessagesPerPoll, options.pollTimeout,
-                new JointClaim.Events() {
+        claims = JointClaim.forConsumer(queue, ConsumerNames.generate(), options.threads, options.maxMessagesPerPoll,
+                options.pollTimeout, UnaryOperator.identity(), new JointClaim.Events() {
                     @Override
                     public void claimSucceeded(int claimed) {
                         outage.succeeded("claim");

@@ -143,10 +143,11 @@ public final class ShardCount {
             throw new IllegalArgumentException("A reshard of queue '" + this.queue + "' needs a count between 1 and "
                     + ShardedQueue.MAX_SHARDS + ", not " + newCount);
         }
-        for (int shard = 0; shard < count; shard++) {
+        List<Object> recorded = record(0, "check", count);
+        requireLayout(0, recorded);
+        for (int shard = 1; shard < count; shard++) {
             requireLayout(shard, record(shard, "look", count));
         }
-        List<Object> recorded = record(0, "check", count);
         long resharding = (Long) recorded.get(1);
         requireRecordedCount((Long) recorded.get(0));
         if (resharding != 0 && resharding != newCount) {
