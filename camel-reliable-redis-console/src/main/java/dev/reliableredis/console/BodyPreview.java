@@ -4,7 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import dev.reliableredis.queue.OneLine;
+import dev.reliableredis.queue.redis.OneLine;
 
 /**
  * The start of a message body as text for the page: decoded as UTF-8 (bytes that are not UTF-8 become U+FFFD),

@@ -4,8 +4,8 @@ import java.time.Duration;
 
 import dev.reliableredis.queue.QueueSettings;
 import dev.reliableredis.queue.Queues;
-import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.ReliableQueue;
+import dev.reliableredis.queue.redis.RedisGateway;
 import dev.reliableredis.queue.stream.StreamOptions;
 
 /**

@@ -1,6 +1,6 @@
 package dev.reliableredis.console;
 
-import dev.reliableredis.queue.OneLine;
+import dev.reliableredis.queue.redis.OneLine;
 
 /**
  * Values from a request or from Redis (message ids, group names, failures) as they go into a log line: on one line

@@ -12,7 +12,7 @@ import java.util.TreeSet;
 
 import dev.reliableredis.queue.QueueKey;
 import dev.reliableredis.queue.QueueNames;
-import dev.reliableredis.queue.RedisGateway;
+import dev.reliableredis.queue.redis.RedisGateway;
 import dev.reliableredis.queue.sharded.ShardedQueue;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisCommandExecutionException;

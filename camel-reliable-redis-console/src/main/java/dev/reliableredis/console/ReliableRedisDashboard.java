@@ -11,7 +11,7 @@ import java.util.Set;
 import com.sun.net.httpserver.HttpServer;
 import dev.reliableredis.queue.QueueNames;
 import dev.reliableredis.queue.QueueSettings;
-import dev.reliableredis.queue.RedisGateway;
+import dev.reliableredis.queue.redis.RedisGateway;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.resource.ClientResources;

@@ -12,7 +12,7 @@ import java.util.Base64;
 import java.util.List;
 
 import dev.reliableredis.queue.QueueStats;
-import dev.reliableredis.queue.RedisGateway;
+import dev.reliableredis.queue.redis.RedisGateway;
 import dev.reliableredis.testsupport.RedisProcess;
 import io.lettuce.core.RedisClient;
 import org.junit.jupiter.api.AfterAll;

@@ -8,7 +8,7 @@ import java.time.Duration;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.reliableredis.queue.RedisGateway;
+import dev.reliableredis.queue.redis.RedisGateway;
 import dev.reliableredis.testsupport.LeastPrivilegeUser;
 import dev.reliableredis.testsupport.RedisProcess;
 import io.lettuce.core.RedisClient;

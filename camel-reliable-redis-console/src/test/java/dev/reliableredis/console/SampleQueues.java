@@ -10,10 +10,10 @@ import dev.reliableredis.queue.Failure;
 import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.QueueSettings;
 import dev.reliableredis.queue.Queues;
-import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.Settled;
 import dev.reliableredis.queue.list.ListQueue;
+import dev.reliableredis.queue.redis.RedisGateway;
 import dev.reliableredis.queue.stream.StreamOptions;
 import dev.reliableredis.queue.stream.StreamQueue;
 

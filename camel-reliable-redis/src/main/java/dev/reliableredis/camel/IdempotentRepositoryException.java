@@ -1,6 +1,6 @@
 package dev.reliableredis.camel;
 
-import dev.reliableredis.queue.Credentials;
+import dev.reliableredis.queue.redis.Credentials;
 import io.lettuce.core.RedisException;
 
 /**

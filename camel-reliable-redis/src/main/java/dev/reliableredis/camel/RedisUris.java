@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.StringJoiner;
 
-import dev.reliableredis.queue.RedisGateway;
+import dev.reliableredis.queue.redis.RedisGateway;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SslOptions;
 import io.lettuce.core.StaticCredentialsProvider;

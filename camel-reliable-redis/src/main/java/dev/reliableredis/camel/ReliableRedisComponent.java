@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import dev.reliableredis.queue.QueueNames;
-import dev.reliableredis.queue.RedisGateway;
+import dev.reliableredis.queue.redis.RedisGateway;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.resource.ClientResources;
 import org.apache.camel.Endpoint;

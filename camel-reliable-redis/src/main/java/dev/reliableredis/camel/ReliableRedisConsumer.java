@@ -9,12 +9,12 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import dev.reliableredis.queue.Delivery;
-import dev.reliableredis.queue.OneLine;
 import dev.reliableredis.queue.QueueException;
 import dev.reliableredis.queue.QueueSchedules;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.ReplyTo;
 import dev.reliableredis.queue.ScheduleTicks;
+import dev.reliableredis.queue.redis.OneLine;
 import dev.reliableredis.queue.runtime.BatchLoop;
 import dev.reliableredis.queue.runtime.CheckedClaimer;
 import dev.reliableredis.queue.runtime.ConsumerNames;

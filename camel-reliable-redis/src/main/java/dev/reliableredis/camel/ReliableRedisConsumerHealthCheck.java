@@ -2,8 +2,8 @@ package dev.reliableredis.camel;
 
 import java.util.Map;
 
-import dev.reliableredis.queue.Credentials;
 import dev.reliableredis.queue.QueueStats;
+import dev.reliableredis.queue.redis.Credentials;
 import dev.reliableredis.queue.runtime.OutageReport;
 import org.apache.camel.health.HealthCheckResultBuilder;
 import org.apache.camel.impl.health.AbstractHealthCheck;

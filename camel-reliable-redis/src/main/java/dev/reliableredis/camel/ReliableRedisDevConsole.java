@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 
-import dev.reliableredis.queue.Credentials;
+import dev.reliableredis.queue.redis.Credentials;
 import dev.reliableredis.queue.runtime.OutageReport;
 import org.apache.camel.Endpoint;
 import org.apache.camel.Route;

@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 
-import dev.reliableredis.queue.RedisGateway;
+import dev.reliableredis.queue.redis.RedisGateway;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisException;

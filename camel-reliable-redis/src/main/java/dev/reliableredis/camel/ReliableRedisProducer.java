@@ -11,13 +11,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeoutException;
 
 import dev.reliableredis.queue.NewMessage;
-import dev.reliableredis.queue.OneLine;
 import dev.reliableredis.queue.QueueException;
 import dev.reliableredis.queue.QueueSchedules;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.Reply;
 import dev.reliableredis.queue.ReplyInbox;
 import dev.reliableredis.queue.ReplyTo;
+import dev.reliableredis.queue.redis.OneLine;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
 import org.apache.camel.ExchangeTimedOutException;

@@ -2,8 +2,8 @@ package dev.reliableredis.camel;
 
 import java.util.Map;
 
-import dev.reliableredis.queue.Credentials;
 import dev.reliableredis.queue.QueueException;
+import dev.reliableredis.queue.redis.Credentials;
 import org.apache.camel.health.HealthCheckResultBuilder;
 import org.apache.camel.impl.health.AbstractHealthCheck;
 

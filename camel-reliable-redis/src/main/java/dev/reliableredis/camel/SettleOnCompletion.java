@@ -5,8 +5,8 @@ import java.util.List;
 
 import dev.reliableredis.queue.HandOff;
 import dev.reliableredis.queue.Lease;
-import dev.reliableredis.queue.OneLine;
 import dev.reliableredis.queue.ReplyTo;
+import dev.reliableredis.queue.redis.OneLine;
 import dev.reliableredis.queue.runtime.Settler;
 import org.apache.camel.Exchange;
 import org.apache.camel.TypeConversionException;

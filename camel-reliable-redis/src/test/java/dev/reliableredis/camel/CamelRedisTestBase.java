@@ -9,7 +9,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 import dev.reliableredis.queue.QueueNames;
-import dev.reliableredis.queue.RedisGateway;
+import dev.reliableredis.queue.redis.RedisGateway;
 import dev.reliableredis.testsupport.LeastPrivilegeUser;
 import dev.reliableredis.testsupport.RedisCluster;
 import dev.reliableredis.testsupport.RedisProcess;

@@ -8,6 +8,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
+import dev.reliableredis.queue.redis.CallBackoff;
+import dev.reliableredis.queue.redis.OneLine;
+import dev.reliableredis.queue.redis.RedisGateway;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.api.StatefulConnection;
 import org.slf4j.Logger;

@@ -5,6 +5,7 @@ import java.io.StringWriter;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 
+import dev.reliableredis.queue.redis.Credentials;
 import io.lettuce.core.RedisConnectionException;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

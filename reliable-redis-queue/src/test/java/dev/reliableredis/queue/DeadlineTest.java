@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import dev.reliableredis.queue.internal.LuaScript;
-import dev.reliableredis.queue.internal.QueueCalls;
+import dev.reliableredis.queue.redis.RedisGateway;
 import dev.reliableredis.testsupport.RedisProcess;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisURI;
@@ -55,7 +55,7 @@ class DeadlineTest extends QueueTestBase {
             args.addAll(List.of(bytes("0"), bytes("m1"), bytes("hello"), bytes(""), bytes("0")));
         }
         args.add(bytes(deadline));
-        return QueueCalls.await(LuaScript.load(mode + "/enqueue").<List<Long>>run(gateway.asyncCommands(),
+        return RedisGateway.await(LuaScript.load(mode + "/enqueue").<List<Long>>run(gateway.asyncCommands(),
                 ScriptOutputType.MULTI, enqueueKeys().toArray(byte[][]::new), args.toArray(byte[][]::new))
                 .toCompletableFuture());
     }
@@ -95,7 +95,7 @@ class DeadlineTest extends QueueTestBase {
             a.enqueue(List.of(message("m0", "in"), message("m1", "in")));
             List<Delivery> claimed = a.claim(2);
             // loads the script, so that the held-up hand-off is carried out when Redis resumes, not answered NOSCRIPT
-            assertThat(QueueCalls.await(a.handOffAsync(claimed.get(0).lease(), List.of(new HandOff(b,
+            assertThat(RedisGateway.await(a.handOffAsync(claimed.get(0).lease(), List.of(new HandOff(b,
                     List.of(message(claimed.get(0).messageId() + "/b/0", "out"))))))).isEqualTo(Settled.ACKED);
             Delivery delivery = claimed.get(1);
 
@@ -103,7 +103,7 @@ class DeadlineTest extends QueueTestBase {
             CompletableFuture<Settled> handOff;
             try {
                 handOff = a.handOffAsync(delivery.lease(), List.of(new HandOff(b, List.of(message("m1/b/0", "out")))));
-                assertThatThrownBy(() -> QueueCalls.await(handOff)).isInstanceOf(NotStoredException.class)
+                assertThatThrownBy(() -> RedisGateway.await(handOff)).isInstanceOf(NotStoredException.class)
                         .hasMessageContaining("handoff on queue 'a'").hasMessageContaining("Not stored");
             } finally {
                 redis.resume();

@@ -6,8 +6,8 @@ import java.util.Map;
 import java.util.stream.IntStream;
 
 import dev.reliableredis.queue.internal.LuaScript;
-import dev.reliableredis.queue.internal.QueueCalls;
 import dev.reliableredis.queue.list.ListQueue;
+import dev.reliableredis.queue.redis.RedisGateway;
 import dev.reliableredis.testsupport.CommandStats;
 import io.lettuce.core.ScriptOutputType;
 import org.junit.jupiter.api.Test;
@@ -42,7 +42,7 @@ class EnqueueScriptTest extends QueueTestBase {
         byte[][] keys = java.util.stream.Stream.of("ready", "delayed", "messages", "acked", "wake")
                 .map(part -> key("orders", part).getBytes()).toArray(byte[][]::new);
 
-        List<Long> codes = QueueCalls.await(LuaScript.load("list/enqueue").<List<Long>>run(gateway.asyncCommands(),
+        List<Long> codes = RedisGateway.await(LuaScript.load("list/enqueue").<List<Long>>run(gateway.asyncCommands(),
                 ScriptOutputType.MULTI, keys, "order-1001".getBytes(), "0|hello".getBytes(), "0".getBytes())
                 .toCompletableFuture());
 
@@ -80,7 +80,7 @@ class EnqueueScriptTest extends QueueTestBase {
     private List<Long> enqueueRaw(List<String> parts, String... args) {
         byte[][] keys = parts.stream().map(part -> key("orders", part).getBytes()).toArray(byte[][]::new);
         byte[][] values = java.util.Arrays.stream(args).map(String::getBytes).toArray(byte[][]::new);
-        return QueueCalls.await(LuaScript.load("list/enqueue").<List<Long>>run(gateway.asyncCommands(),
+        return RedisGateway.await(LuaScript.load("list/enqueue").<List<Long>>run(gateway.asyncCommands(),
                 ScriptOutputType.MULTI, keys, values).toCompletableFuture());
     }
 

@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
 
 import dev.reliableredis.queue.list.ListQueue;
+import dev.reliableredis.queue.redis.RedisGateway;
 import dev.reliableredis.queue.runtime.LeaseKeeper;
 import dev.reliableredis.queue.sharded.ShardPicker;
 import dev.reliableredis.queue.sharded.ShardedQueue;

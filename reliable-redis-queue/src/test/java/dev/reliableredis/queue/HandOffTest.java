@@ -3,8 +3,8 @@ package dev.reliableredis.queue;
 import java.time.Duration;
 import java.util.List;
 
-import dev.reliableredis.queue.internal.QueueCalls;
 import dev.reliableredis.queue.list.ListQueue;
+import dev.reliableredis.queue.redis.RedisGateway;
 import dev.reliableredis.queue.sharded.ShardedQueue;
 import dev.reliableredis.queue.stream.StreamQueue;
 import io.lettuce.core.RedisURI;
@@ -44,7 +44,7 @@ class HandOffTest extends QueueTestBase {
         a.enqueue(message("m1", "in"));
         Delivery delivery = claimOne(a);
 
-        Settled settled = QueueCalls.await(a.handOffAsync(delivery.lease(), List.of(
+        Settled settled = RedisGateway.await(a.handOffAsync(delivery.lease(), List.of(
                 new HandOff(b, List.of(message("m1/b/0", "out 0"), message("m1/b/1", "out 1"))),
                 new HandOff(c, List.of(grouped("m1/c/0", "g"))))));
 
@@ -67,7 +67,7 @@ class HandOffTest extends QueueTestBase {
         raw.del(key("a", "messages"));
         raw.set(key("a", "messages"), "not a hash");
 
-        assertThatThrownBy(() -> QueueCalls.await(a.handOffAsync(delivery.lease(),
+        assertThatThrownBy(() -> RedisGateway.await(a.handOffAsync(delivery.lease(),
                 List.of(new HandOff(b, List.of(message("m1/b/0", "out"))))))).hasMessageContaining("WRONGTYPE");
 
         assertThat(counts(b)).isEqualTo(new QueueStats(0, 0, 0, 0));
@@ -84,12 +84,12 @@ class HandOffTest extends QueueTestBase {
         Delivery current = claimOne(a);
         List<HandOff> sent = List.of(new HandOff(b, List.of(message("m1/b/0", "out"))));
 
-        assertThat(QueueCalls.await(a.handOffAsync(zombie.lease(), sent))).isEqualTo(Settled.REFUSED);
+        assertThat(RedisGateway.await(a.handOffAsync(zombie.lease(), sent))).isEqualTo(Settled.REFUSED);
         assertThat(counts(b)).isEqualTo(new QueueStats(0, 0, 0, 0));
         assertThat(a.stats().inflight()).isEqualTo(1);
 
-        assertThat(QueueCalls.await(a.handOffAsync(current.lease(), sent))).isEqualTo(Settled.ACKED);
-        assertThat(QueueCalls.await(a.handOffAsync(current.lease(), sent)))
+        assertThat(RedisGateway.await(a.handOffAsync(current.lease(), sent))).isEqualTo(Settled.ACKED);
+        assertThat(RedisGateway.await(a.handOffAsync(current.lease(), sent)))
                 .as("a retry of a call whose reply was lost").isEqualTo(Settled.REFUSED);
         assertThat(readyIds(b)).containsExactly("m1/b/0");
     }
@@ -102,7 +102,7 @@ class HandOffTest extends QueueTestBase {
         b.enqueue(message("m1/b/0", "sent before"));
         Delivery delivery = claimOne(a);
 
-        assertThat(QueueCalls.await(a.handOffAsync(delivery.lease(), List.of(
+        assertThat(RedisGateway.await(a.handOffAsync(delivery.lease(), List.of(
                 new HandOff(b, List.of(message("m1/b/0", "out 0"), message("m1/b/1", "out 1")))))))
                 .isEqualTo(Settled.ACKED);
 
@@ -119,14 +119,14 @@ class HandOffTest extends QueueTestBase {
         raw.set(key("c", "ready"), "not a list");
         Delivery delivery = claimOne(a);
 
-        assertThatThrownBy(() -> QueueCalls.await(a.handOffAsync(delivery.lease(), List.of(
+        assertThatThrownBy(() -> RedisGateway.await(a.handOffAsync(delivery.lease(), List.of(
                 new HandOff(b, List.of(message("m1/b/0", "out"))), new HandOff(c, List.of(message("m1/c/0", "out")))))))
                 .hasMessageContaining("WRONGTYPE").hasMessageContaining(key("c", "ready"));
 
         assertThat(counts(b)).isEqualTo(new QueueStats(0, 0, 0, 0));
         assertThat(a.stats().inflight()).as("the delivery is still held").isEqualTo(1);
         raw.del(key("c", "ready"));
-        assertThat(QueueCalls.await(a.handOffAsync(delivery.lease(), List.of(
+        assertThat(RedisGateway.await(a.handOffAsync(delivery.lease(), List.of(
                 new HandOff(b, List.of(message("m1/b/0", "out"))), new HandOff(c, List.of(message("m1/c/0", "out")))))))
                 .isEqualTo(Settled.ACKED);
         assertThat(readyIds(c)).containsExactly("m1/c/0");
@@ -167,7 +167,7 @@ class HandOffTest extends QueueTestBase {
         a.enqueue(message("m1", "in"));
         Delivery delivery = claimOne(a);
 
-        Settled settled = QueueCalls.await(a.handOffAsync(delivery.lease(), List.of(
+        Settled settled = RedisGateway.await(a.handOffAsync(delivery.lease(), List.of(
                 new HandOff(b, List.of(message("m1/b/0", "out 0"), message("m1/b/1", "out 1"))),
                 new HandOff(c, List.of(new NewMessage("m1/c/0", "later".getBytes(), null, 60_000))))));
 
@@ -188,12 +188,12 @@ class HandOffTest extends QueueTestBase {
         Lease stale = new Lease(delivery.lease().messageId(), delivery.lease().ref(), "7");
         List<HandOff> sent = List.of(new HandOff(b, List.of(message("m1/b/0", "out"))));
 
-        assertThat(QueueCalls.await(a.handOffAsync(stale, sent))).isEqualTo(Settled.REFUSED);
+        assertThat(RedisGateway.await(a.handOffAsync(stale, sent))).isEqualTo(Settled.REFUSED);
         assertThat(raw.exists(key("b", "stream"), key("b", "ids"))).isZero();
         assertThat(a.stats().inflight()).isEqualTo(1);
 
-        assertThat(QueueCalls.await(a.handOffAsync(delivery.lease(), sent))).isEqualTo(Settled.ACKED);
-        assertThat(QueueCalls.await(a.handOffAsync(delivery.lease(), sent))).isEqualTo(Settled.REFUSED);
+        assertThat(RedisGateway.await(a.handOffAsync(delivery.lease(), sent))).isEqualTo(Settled.ACKED);
+        assertThat(RedisGateway.await(a.handOffAsync(delivery.lease(), sent))).isEqualTo(Settled.REFUSED);
         assertThat(streamIds("b")).containsExactly("m1/b/0");
     }
 
@@ -206,7 +206,7 @@ class HandOffTest extends QueueTestBase {
         raw.set(key("c", "stream"), "not a stream");
         Delivery delivery = claimOne(a);
 
-        assertThatThrownBy(() -> QueueCalls.await(a.handOffAsync(delivery.lease(), List.of(
+        assertThatThrownBy(() -> RedisGateway.await(a.handOffAsync(delivery.lease(), List.of(
                 new HandOff(b, List.of(message("m1/b/0", "out"))), new HandOff(c, List.of(message("m1/c/0", "out")))))))
                 .hasMessageContaining("WRONGTYPE").hasMessageContaining(key("c", "stream"));
 

@@ -12,6 +12,7 @@ import java.util.stream.Stream;
 
 import dev.reliableredis.queue.list.ListQueue;
 import dev.reliableredis.queue.list.ListReshard;
+import dev.reliableredis.queue.redis.RedisGateway;
 import dev.reliableredis.queue.sharded.ShardCount;
 import dev.reliableredis.queue.sharded.ShardMover;
 import dev.reliableredis.queue.sharded.ShardPicker;

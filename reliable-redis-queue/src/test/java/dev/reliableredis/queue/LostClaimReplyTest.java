@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 
 import dev.reliableredis.queue.list.ListQueue;
+import dev.reliableredis.queue.redis.RedisGateway;
 import dev.reliableredis.queue.sharded.ShardedQueue;
 import dev.reliableredis.queue.stream.StreamQueue;
 import io.lettuce.core.RedisURI;

@@ -1,8 +1,8 @@
 package dev.reliableredis.queue;
 
 import dev.reliableredis.queue.internal.LuaScript;
-import dev.reliableredis.queue.internal.QueueCalls;
 import dev.reliableredis.queue.list.ListQueue;
+import dev.reliableredis.queue.redis.RedisGateway;
 import io.lettuce.core.ScriptOutputType;
 import org.junit.jupiter.api.Test;
 
@@ -34,7 +34,7 @@ class LuaScriptTest extends QueueTestBase {
 
     @Test
     void anIncludeThatTwoPartsOfAScriptNeedIsInlinedOnce() {
-        Long inlined = QueueCalls.await(LuaScript.load("test/once")
+        Long inlined = RedisGateway.await(LuaScript.load("test/once")
                 .<Long>run(gateway.asyncCommands(), ScriptOutputType.INTEGER, new byte[0][]).toCompletableFuture());
 
         assertThat(inlined).as("a once (1), then b (10), whose own include of a is already there").isEqualTo(11);

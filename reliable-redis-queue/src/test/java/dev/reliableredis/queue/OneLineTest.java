@@ -1,5 +1,6 @@
 package dev.reliableredis.queue;
 
+import dev.reliableredis.queue.redis.OneLine;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -7,7 +7,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import dev.reliableredis.queue.internal.QueueCalls;
+import dev.reliableredis.queue.calls.Replies;
+import dev.reliableredis.queue.redis.RedisGateway;
 import dev.reliableredis.testsupport.RedisProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -56,9 +57,9 @@ class RequestReplyTest extends QueueTestBase {
             ReplyTo to = ReplyTo.of(current.headers());
             assertThat(to).isEqualTo(request.to());
 
-            assertThat(QueueCalls.await(queue.handOffAsync(stale, List.of(), to, answer(to, "stale"))))
+            assertThat(RedisGateway.await(queue.handOffAsync(stale, List.of(), to, answer(to, "stale"))))
                     .isEqualTo(Settled.REFUSED);
-            assertThat(QueueCalls.await(queue.handOffAsync(current.lease(), List.of(), to, answer(to, "result"))))
+            assertThat(RedisGateway.await(queue.handOffAsync(current.lease(), List.of(), to, answer(to, "result"))))
                     .isEqualTo(Settled.ACKED);
 
             Reply reply = request.reply().get(10, TimeUnit.SECONDS);
@@ -76,11 +77,11 @@ class RequestReplyTest extends QueueTestBase {
             ReplyInbox.Request late = inbox.expect(Duration.ofMillis(200));
             assertThatThrownBy(() -> late.reply().get(10, TimeUnit.SECONDS))
                     .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(TimeoutException.class);
-            QueueCalls.await(queue.replyAsync(late.to(), answer(late.to(), "too late")));
+            RedisGateway.await(queue.replyAsync(late.to(), answer(late.to(), "too late")));
             await().atMost(Duration.ofSeconds(10)).until(() -> RedisProcess.keys(raw, "rr:{q}:reply:*").isEmpty());
 
             ReplyInbox.Request next = inbox.expect(Duration.ofSeconds(30));
-            QueueCalls.await(queue.replyAsync(next.to(), Reply.failed(next.to().correlationId(), "dead-lettered")));
+            RedisGateway.await(queue.replyAsync(next.to(), Reply.failed(next.to().correlationId(), "dead-lettered")));
             assertThat(next.reply().get(10, TimeUnit.SECONDS).error()).isEqualTo("dead-lettered");
         }
     }

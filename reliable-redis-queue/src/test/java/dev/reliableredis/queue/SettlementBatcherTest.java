@@ -7,6 +7,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import dev.reliableredis.queue.list.ListQueue;
+import dev.reliableredis.queue.redis.ReplicaWait;
 import dev.reliableredis.queue.runtime.SettlementBatcher;
 import dev.reliableredis.testsupport.CommandStats;
 import io.lettuce.core.codec.StringCodec;

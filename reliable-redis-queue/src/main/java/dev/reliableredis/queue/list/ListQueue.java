@@ -18,28 +18,28 @@ import dev.reliableredis.queue.Hold;
 import dev.reliableredis.queue.Lease;
 import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.PollingClaimer;
-import dev.reliableredis.queue.QueueSchedule;
 import dev.reliableredis.queue.QueueSchedules;
 import dev.reliableredis.queue.QueueSection;
 import dev.reliableredis.queue.QueueSettings;
 import dev.reliableredis.queue.QueueStats;
 import dev.reliableredis.queue.RateLimit;
 import dev.reliableredis.queue.ReapResult;
-import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.ReliableQueue;
-import dev.reliableredis.queue.Replies;
 import dev.reliableredis.queue.Reply;
 import dev.reliableredis.queue.ReplyTo;
 import dev.reliableredis.queue.ScheduleFired;
 import dev.reliableredis.queue.ScheduleState;
 import dev.reliableredis.queue.Settled;
+import dev.reliableredis.queue.calls.QueueCalls;
+import dev.reliableredis.queue.calls.QueueSchedule;
+import dev.reliableredis.queue.calls.Replies;
 import dev.reliableredis.queue.internal.LuaScript;
-import dev.reliableredis.queue.internal.QueueCalls;
+import dev.reliableredis.queue.redis.RedisGateway;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
-import static dev.reliableredis.queue.internal.QueueCalls.keys;
+import static dev.reliableredis.queue.calls.QueueCalls.keys;
 import static dev.reliableredis.queue.internal.RedisBytes.bytes;
 import static dev.reliableredis.queue.internal.RedisBytes.text;
 
@@ -167,7 +167,7 @@ public final class ListQueue implements ReliableQueue, QueueSchedules {
 
     @Override
     public Claimed claim(Claimant owner, List<Claimant> claimants, int maxEach, ClaimId claimId) {
-        Claimed claimed = toClaimed(QueueCalls.await(claimRows(null, owner, claimants, maxEach, claimId.value())),
+        Claimed claimed = toClaimed(RedisGateway.await(claimRows(null, owner, claimants, maxEach, claimId.value())),
                 claimants.size());
         claimId.renew();
         return claimed;
@@ -326,7 +326,7 @@ public final class ListQueue implements ReliableQueue, QueueSchedules {
         List<byte[]> args = new ArrayList<>(1 + 2 * leases.size());
         args.add(bytes(settings.visibilityTimeout().toMillis()));
         QueueCalls.addLeases(args, leases);
-        return QueueCalls.await(calls.settle("extend", EXTEND, keys(inflight(), keys.leases), args, Settled::ofExtend));
+        return RedisGateway.await(calls.settle("extend", EXTEND, keys(inflight(), keys.leases), args, Settled::ofExtend));
     }
 
     @Override

@@ -7,14 +7,14 @@ import java.util.Map;
 
 import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.QueueNames;
-import dev.reliableredis.queue.RedisGateway;
+import dev.reliableredis.queue.calls.QueueCalls;
 import dev.reliableredis.queue.internal.LuaScript;
-import dev.reliableredis.queue.internal.QueueCalls;
+import dev.reliableredis.queue.redis.RedisGateway;
 import dev.reliableredis.queue.sharded.ShardMover;
 import dev.reliableredis.queue.sharded.ShardPicker;
 import io.lettuce.core.ScriptOutputType;
 
-import static dev.reliableredis.queue.internal.QueueCalls.keys;
+import static dev.reliableredis.queue.calls.QueueCalls.keys;
 import static dev.reliableredis.queue.internal.RedisBytes.bytes;
 import static dev.reliableredis.queue.internal.RedisBytes.text;
 

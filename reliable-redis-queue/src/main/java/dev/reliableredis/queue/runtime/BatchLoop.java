@@ -4,8 +4,8 @@ import java.util.List;
 
 import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.Lease;
-import dev.reliableredis.queue.OneLine;
 import dev.reliableredis.queue.ReliableQueue;
+import dev.reliableredis.queue.redis.OneLine;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

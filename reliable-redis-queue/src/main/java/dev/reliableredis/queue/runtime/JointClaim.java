@@ -11,11 +11,11 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.UnaryOperator;
 
-import dev.reliableredis.queue.CallBackoff;
 import dev.reliableredis.queue.Claimant;
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.ReliableQueue;
+import dev.reliableredis.queue.redis.CallBackoff;
 
 /**
  * The idle threads of one consumer claim together. An idle thread that finds a wait free (one per queue, or one per

@@ -8,9 +8,9 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.function.BiConsumer;
 import java.util.function.Predicate;
 
-import dev.reliableredis.queue.Credentials;
-import dev.reliableredis.queue.OneLine;
 import dev.reliableredis.queue.QueueException;
+import dev.reliableredis.queue.redis.Credentials;
+import dev.reliableredis.queue.redis.OneLine;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -14,10 +14,10 @@ import java.util.function.BiConsumer;
 import java.util.function.UnaryOperator;
 
 import dev.reliableredis.queue.Delivery;
-import dev.reliableredis.queue.OneLine;
 import dev.reliableredis.queue.ReliableQueue;
-import dev.reliableredis.queue.ReplicaWait;
 import dev.reliableredis.queue.RetryAfterException;
+import dev.reliableredis.queue.redis.OneLine;
+import dev.reliableredis.queue.redis.ReplicaWait;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -8,12 +8,12 @@ import dev.reliableredis.queue.Failure;
 import dev.reliableredis.queue.HandOff;
 import dev.reliableredis.queue.Lease;
 import dev.reliableredis.queue.ReliableQueue;
-import dev.reliableredis.queue.ReplicaWait;
 import dev.reliableredis.queue.Reply;
 import dev.reliableredis.queue.ReplyTo;
 import dev.reliableredis.queue.RequestBatcher;
 import dev.reliableredis.queue.RoundTrips;
 import dev.reliableredis.queue.Settled;
+import dev.reliableredis.queue.redis.ReplicaWait;
 
 /**
  * Groups the acks and nacks of concurrent deliveries into script calls (the queue's {@link RequestBatcher}s): while

@@ -3,8 +3,8 @@ package dev.reliableredis.queue.sharded;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLongArray;
 
-import dev.reliableredis.queue.CallBackoff;
-import dev.reliableredis.queue.OneLine;
+import dev.reliableredis.queue.redis.CallBackoff;
+import dev.reliableredis.queue.redis.OneLine;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

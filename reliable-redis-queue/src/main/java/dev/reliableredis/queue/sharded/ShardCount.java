@@ -8,9 +8,9 @@ import java.util.regex.Pattern;
 
 import dev.reliableredis.queue.QueueLayout;
 import dev.reliableredis.queue.QueueNames;
-import dev.reliableredis.queue.RedisGateway;
+import dev.reliableredis.queue.calls.QueueCalls;
 import dev.reliableredis.queue.internal.LuaScript;
-import dev.reliableredis.queue.internal.QueueCalls;
+import dev.reliableredis.queue.redis.RedisGateway;
 import io.lettuce.core.ScriptOutputType;
 
 import static dev.reliableredis.queue.internal.RedisBytes.bytes;

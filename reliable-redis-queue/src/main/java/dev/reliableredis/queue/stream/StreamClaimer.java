@@ -14,9 +14,8 @@ import dev.reliableredis.queue.Claimed;
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.Hold;
-import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.WakeableSleep;
-import dev.reliableredis.queue.internal.QueueCalls;
+import dev.reliableredis.queue.redis.RedisGateway;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.api.StatefulConnection;
 
@@ -98,7 +97,7 @@ final class StreamClaimer implements Claimer {
                 if (!ends(read)) {
                     return Claimed.none(parts);
                 }
-                StreamQueue.NewEntry arrived = QueueCalls.await(read);
+                StreamQueue.NewEntry arrived = RedisGateway.await(read);
                 if (!arrived.giveBack()) {
                     if (!arrived.deliveries().isEmpty()) {
                         // the waiter's part: it runs at once, and the next waiter's claim takes the rest of a burst

@@ -22,25 +22,25 @@ import dev.reliableredis.queue.HandOff;
 import dev.reliableredis.queue.Hold;
 import dev.reliableredis.queue.Lease;
 import dev.reliableredis.queue.NewMessage;
-import dev.reliableredis.queue.OneLine;
 import dev.reliableredis.queue.QueueException;
-import dev.reliableredis.queue.QueueSchedule;
 import dev.reliableredis.queue.QueueSchedules;
 import dev.reliableredis.queue.QueueSection;
 import dev.reliableredis.queue.QueueSettings;
 import dev.reliableredis.queue.QueueStats;
 import dev.reliableredis.queue.RateLimit;
 import dev.reliableredis.queue.ReapResult;
-import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.ReliableQueue;
-import dev.reliableredis.queue.Replies;
 import dev.reliableredis.queue.Reply;
 import dev.reliableredis.queue.ReplyTo;
 import dev.reliableredis.queue.ScheduleFired;
 import dev.reliableredis.queue.ScheduleState;
 import dev.reliableredis.queue.Settled;
+import dev.reliableredis.queue.calls.QueueCalls;
+import dev.reliableredis.queue.calls.QueueSchedule;
+import dev.reliableredis.queue.calls.Replies;
 import dev.reliableredis.queue.internal.LuaScript;
-import dev.reliableredis.queue.internal.QueueCalls;
+import dev.reliableredis.queue.redis.OneLine;
+import dev.reliableredis.queue.redis.RedisGateway;
 import io.lettuce.core.Consumer;
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
@@ -56,7 +56,7 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import static dev.reliableredis.queue.internal.QueueCalls.keys;
+import static dev.reliableredis.queue.calls.QueueCalls.keys;
 import static dev.reliableredis.queue.internal.RedisBytes.bytes;
 import static dev.reliableredis.queue.internal.RedisBytes.text;
 
@@ -412,7 +412,7 @@ public final class StreamQueue implements ReliableQueue, QueueSchedules {
         }
         List<byte[]> args = ownerArgs();
         QueueCalls.addLeases(args, leases);
-        return QueueCalls.await(calls.settle("extend", EXTEND, keys(source()), args, Settled::ofExtend));
+        return RedisGateway.await(calls.settle("extend", EXTEND, keys(source()), args, Settled::ofExtend));
     }
 
     @Override

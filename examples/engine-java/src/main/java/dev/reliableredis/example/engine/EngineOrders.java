@@ -15,9 +15,9 @@ import dev.reliableredis.queue.QueueSection;
 import dev.reliableredis.queue.QueueSettings;
 import dev.reliableredis.queue.QueueStats;
 import dev.reliableredis.queue.Queues;
-import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.RetryAfterException;
+import dev.reliableredis.queue.redis.RedisGateway;
 import dev.reliableredis.queue.runtime.QueueConsumer;
 import io.lettuce.core.RedisClient;
 

@@ -1,4 +1,4 @@
-package dev.reliableredis.queue.internal;
+package dev.reliableredis.queue.calls;
 
 import java.time.Duration;
 import java.util.Arrays;
@@ -7,25 +7,25 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
 import java.util.function.LongFunction;
 import java.util.function.Supplier;
 
 import dev.reliableredis.queue.Failure;
 import dev.reliableredis.queue.Lease;
 import dev.reliableredis.queue.NotStoredException;
-import dev.reliableredis.queue.OneLine;
 import dev.reliableredis.queue.OutcomeUnknownException;
 import dev.reliableredis.queue.QueueException;
 import dev.reliableredis.queue.QueueSettings;
-import dev.reliableredis.queue.RedisGateway;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.Settled;
+import dev.reliableredis.queue.internal.HeaderCodec;
+import dev.reliableredis.queue.internal.LuaScript;
+import dev.reliableredis.queue.redis.OneLine;
+import dev.reliableredis.queue.redis.RedisGateway;
 import dev.reliableredis.queue.sharded.ShardCount;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisConnectionException;
-import io.lettuce.core.RedisException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.slf4j.Logger;
@@ -47,7 +47,7 @@ public final class QueueCalls {
     }
 
     public <T> T run(String operation, LuaScript script, ScriptOutputType type, byte[][] keys, byte[]... args) {
-        return await(runAsync(null, operation, script, type, keys, args));
+        return RedisGateway.await(runAsync(null, operation, script, type, keys, args));
     }
 
     public <T> T run(String operation, LuaScript script, ScriptOutputType type, byte[][] keys, List<byte[]> args) {
@@ -157,23 +157,6 @@ public final class QueueCalls {
                     + "on the Redis server clock has passed, so Redis stores nothing if it runs it later", cause);
         }
         return new OutcomeUnknownException(queue, operation, cause);
-    }
-
-    /**
-     * The result of an asynchronous call, waited for; its failure thrown as it is. An interrupt ends the wait at once,
-     * keeping the thread's interrupt status: a stopping consumer whose claim meets a paused Redis must not hold the
-     * stop for the command timeout. The call may still complete in Redis; a claim completed so is returned when its
-     * lease expires.
-     */
-    public static <T> T await(CompletableFuture<T> call) {
-        try {
-            return call.get();
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof RuntimeException cause ? cause : new CompletionException(e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new RedisException("Interrupted while waiting for Redis; the call may still complete there", e);
-        }
     }
 
     /** Runs a settling script whose reply is one code per delivery, and says what each code means. */

@@ -1,4 +1,4 @@
-package dev.reliableredis.queue;
+package dev.reliableredis.queue.redis;
 
 import io.lettuce.core.RedisClient;
 import org.slf4j.Logger;

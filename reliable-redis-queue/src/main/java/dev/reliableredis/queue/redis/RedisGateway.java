@@ -1,4 +1,4 @@
-package dev.reliableredis.queue;
+package dev.reliableredis.queue.redis;
 
 import java.time.Duration;
 import java.util.List;
@@ -11,7 +11,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
-import dev.reliableredis.queue.internal.QueueCalls;
 import dev.reliableredis.queue.internal.ServerClock;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
@@ -396,10 +395,19 @@ public final class RedisGateway implements AutoCloseable {
     }
 
     /**
-     * The result of an asynchronous call of the engine, waited for on the calling thread; its failure thrown as it
-     * is. An interrupt ends the wait at once, keeping the thread's interrupt status.
+     * The result of an asynchronous call, waited for; its failure thrown as it is. An interrupt ends the wait at once,
+     * keeping the thread's interrupt status: a stopping consumer whose claim meets a paused Redis must not hold the
+     * stop for the command timeout. The call may still complete in Redis; a claim completed so is returned when its
+     * lease expires.
      */
     public static <T> T await(CompletableFuture<T> call) {
-        return QueueCalls.await(call);
+        try {
+            return call.get();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException cause ? cause : new CompletionException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RedisException("Interrupted while waiting for Redis; the call may still complete there", e);
+        }
     }
 }

@@ -1,12 +1,14 @@
-package dev.reliableredis.queue;
+package dev.reliableredis.queue.calls;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
+import dev.reliableredis.queue.QueueNames;
+import dev.reliableredis.queue.Reply;
+import dev.reliableredis.queue.ReplyTo;
 import dev.reliableredis.queue.internal.LuaScript;
-import dev.reliableredis.queue.internal.QueueCalls;
-import dev.reliableredis.queue.internal.RedisBytes;
+import dev.reliableredis.queue.redis.RedisGateway;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.SlotHash;
 

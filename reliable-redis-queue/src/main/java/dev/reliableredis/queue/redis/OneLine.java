@@ -1,4 +1,4 @@
-package dev.reliableredis.queue;
+package dev.reliableredis.queue.redis;
 
 /**
  * A value that came from a message or from Redis (an id, a header, a group name, a failure text) as it goes into a

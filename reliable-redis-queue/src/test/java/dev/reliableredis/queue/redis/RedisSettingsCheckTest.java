@@ -1,4 +1,4 @@
-package dev.reliableredis.queue;
+package dev.reliableredis.queue.redis;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,13 +1,14 @@
-package dev.reliableredis.queue;
+package dev.reliableredis.queue.calls;
 
 import java.util.List;
 
+import dev.reliableredis.queue.QueueSchedules;
+import dev.reliableredis.queue.ScheduleState;
 import dev.reliableredis.queue.internal.LuaScript;
-import dev.reliableredis.queue.internal.QueueCalls;
-import dev.reliableredis.queue.internal.RedisBytes;
+import dev.reliableredis.queue.redis.RedisGateway;
 import io.lettuce.core.ScriptOutputType;
 
-import static dev.reliableredis.queue.internal.QueueCalls.keys;
+import static dev.reliableredis.queue.calls.QueueCalls.keys;
 import static dev.reliableredis.queue.internal.RedisBytes.bytes;
 import static dev.reliableredis.queue.internal.RedisBytes.text;
 
