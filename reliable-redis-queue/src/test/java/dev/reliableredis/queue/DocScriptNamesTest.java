@@ -16,7 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Every script a doc names ({@code list/claim.lua}, {@code includes/time.lua}) is a file of the lua folder, by its
- * path there: a name without its mode's folder, or of a script since renamed, fails.
+ * path there: a name without its mode's folder, or of a script since renamed, fails. The docs are README.md and every
+ * page under docs/, the user guide's pages in docs/guide/ included.
  */
 class DocScriptNamesTest {
 
@@ -26,7 +27,7 @@ class DocScriptNamesTest {
     @Test
     void everyScriptTheDocsNameExists() throws IOException {
         List<Path> docs;
-        try (Stream<Path> files = Files.list(Path.of("../docs"))) {
+        try (Stream<Path> files = Files.walk(Path.of("../docs"))) {
             docs = new ArrayList<>(files.filter(file -> file.toString().endsWith(".md")).sorted().toList());
         }
         docs.add(Path.of("../README.md"));
@@ -37,7 +38,7 @@ class DocScriptNamesTest {
             while (script.find()) {
                 named.add(script.group(1));
                 if (!Files.isRegularFile(LUA.resolve(script.group(1)))) {
-                    missing.add(doc.getFileName() + ": " + script.group(1));
+                    missing.add(doc.normalize() + ": " + script.group(1));
                 }
             }
         }

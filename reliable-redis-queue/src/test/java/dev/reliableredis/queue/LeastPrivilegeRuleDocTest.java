@@ -18,13 +18,15 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The least-privilege ACL rule that the user guide (and any other doc, between the same markers) gives is the one
- * the tests run as under -Dreliable-redis.test.acl=true ({@link LeastPrivilegeUser#RULE}), and it allows what the
- * scripts and the Java side send, and nothing else.
+ * The least-privilege ACL rule that the user guide's security page (and any other doc under docs/, between the same
+ * markers) gives is the one the tests run as under -Dreliable-redis.test.acl=true ({@link LeastPrivilegeUser#RULE}),
+ * and it allows what the scripts and the Java side send, and nothing else.
  */
 class LeastPrivilegeRuleDocTest {
 
     private static final Path DOCS = Path.of("../docs");
+    /** The user guide's page that gives the rule and the rules of the other users. */
+    private static final Path SECURITY = Path.of("guide", "security.md");
     private static final String BEGIN =
             "<!-- acl rule: LeastPrivilegeUser.RULE, checked by LeastPrivilegeRuleDocTest -->\n```\n";
     private static final String END = "\n```\n<!-- end of acl rule -->";
@@ -42,12 +44,12 @@ class LeastPrivilegeRuleDocTest {
     @Test
     void everyDocThatGivesTheRuleGivesTheOneTheTestsRunAs() throws IOException {
         List<Path> withRule = new ArrayList<>();
-        try (Stream<Path> docs = Files.list(DOCS)) {
+        try (Stream<Path> docs = Files.walk(DOCS)) {
             for (Path doc : docs.filter(f -> f.toString().endsWith(".md")).sorted().toList()) {
                 String text = Files.readString(doc);
                 int from = text.indexOf(BEGIN);
                 if (from >= 0) {
-                    withRule.add(doc.getFileName());
+                    withRule.add(DOCS.relativize(doc));
                     int to = text.indexOf(END, from);
                     assertThat(to).as("the end marker in " + doc).isGreaterThan(from);
                     assertThat(text.substring(from + BEGIN.length(), to)).as(doc.toString())
@@ -55,8 +57,8 @@ class LeastPrivilegeRuleDocTest {
                 }
             }
         }
-        assertThat(withRule).contains(Path.of("user-guide.md"));
-        assertThat(Files.readString(DOCS.resolve("user-guide.md")))
+        assertThat(withRule).contains(SECURITY);
+        assertThat(Files.readString(DOCS.resolve(SECURITY)))
                 .contains("`" + LeastPrivilegeUser.IDEMPOTENT_REPOSITORY_RULE + "`")
                 .contains("plus `" + LeastPrivilegeUser.DASHBOARD_RULE + "`")
                 .contains("add `" + LeastPrivilegeUser.CLUSTER_RULE + "`");

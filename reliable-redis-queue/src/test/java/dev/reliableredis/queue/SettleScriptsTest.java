@@ -62,7 +62,7 @@ class SettleScriptsTest extends QueueTestBase {
         assertThat(raw.hgetall(key("orders", "failure"))).containsOnlyKeys(again.messageId().equals("m1") ? "m2" : "m1");
     }
 
-    /** The figure docs/user-guide.md gives for sizing idempotencyWindow. */
+    /** The figure docs/guide/guarantees.md gives for sizing idempotencyWindow. */
     @Test
     void aRememberedIdCostsAbout144BytesOfRedis() {
         ListQueue q = queue("orders", settings(30_000, 3, 1000));
