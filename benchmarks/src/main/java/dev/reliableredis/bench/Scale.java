@@ -80,7 +80,9 @@ public final class Scale {
     }
 
     private static QueueSettings settings(Duration visibility, int maxRetries, Duration window, int reaperBatch) {
-        return new QueueSettings(visibility, maxRetries, Duration.ZERO, 1.0, Duration.ZERO, reaperBatch, window);
+        return QueueSettings.builder().visibilityTimeout(visibility).maxRetries(maxRetries).retryDelay(Duration.ZERO)
+                .retryBackoffMultiplier(1.0).maxRetryDelay(Duration.ZERO).reaperBatchSize(reaperBatch)
+                .idempotencyWindow(window).build();
     }
 
     /** Bytes of Redis memory per message, in each state, for 100-byte bodies and the producer's UUID ids. */

@@ -100,8 +100,8 @@ public final class ScriptCost {
                 RedisCommands<String, String> stats = redis.commands();
                 RedisGateway gateway = RedisGateway.create(resources, RedisURI.create(redis.uri()),
                         Duration.ofSeconds(10));
-                QueueSettings settings = new QueueSettings(Duration.ofSeconds(30), 3, Duration.ofSeconds(1), 2.0,
-                        Duration.ofSeconds(100), 100, Duration.ofMinutes(10));
+                QueueSettings settings = QueueSettings.builder().maxRetryDelay(Duration.ofSeconds(100))
+                        .idempotencyWindow(Duration.ofMinutes(10)).build();
                 // a first round unmeasured: Redis's first growth of each structure, the scripts' first load
                 measure("list", 1, 1_000, stats, new LinkedHashMap<>(), ListQueue.of(gateway, "rr", "warm", settings));
                 for (int size : CALL_SIZES) {

@@ -31,10 +31,7 @@ final class EngineQueues {
     EngineQueues(RedisGateway redis, String prefix, Duration visibilityTimeout) {
         this.redis = redis;
         this.prefix = prefix;
-        QueueSettings defaults = QueueSettings.defaults();
-        this.settings = new QueueSettings(visibilityTimeout, defaults.maxRetries(), defaults.retryDelay(),
-                defaults.retryBackoffMultiplier(), defaults.maxRetryDelay(), defaults.reaperBatchSize(),
-                defaults.idempotencyWindow());
+        this.settings = QueueSettings.builder().visibilityTimeout(visibilityTimeout).build();
     }
 
     /**

@@ -239,12 +239,12 @@ class DashboardBrowserTest {
     @Test
     void aQueueAtItsCapOrItsRateLimitShowsABadgeUntilItIsNoLonger() {
         // each sample queue has one message in flight and three ready
-        ListQueue capped = SampleQueues.listQueue(redis, SampleQueues.SETTINGS.withMaxInflight(2));
+        ListQueue capped = SampleQueues.listQueue(redis, SampleQueues.SETTINGS.toBuilder().maxInflight(2).build());
         List<Delivery> taken = capped.claim(1);
         assertThat(taken).as("room for one").hasSize(1);
         assertThat(capped.claim(1)).as("then the cap").isEmpty();
         StreamQueue limited = SampleQueues.streamQueue(redis,
-                SampleQueues.SETTINGS.withRateLimit(new RateLimit(1, Duration.ofHours(1), 1)));
+                SampleQueues.SETTINGS.toBuilder().rateLimit(new RateLimit(1, Duration.ofHours(1), 1)).build());
         assertThat(limited.claim(1)).as("the one the limit allows").hasSize(1);
         assertThat(limited.claim(1)).as("then the limit").isEmpty();
 

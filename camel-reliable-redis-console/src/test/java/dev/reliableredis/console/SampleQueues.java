@@ -35,8 +35,8 @@ final class SampleQueues {
     /** Leases outlast any test; the dashboard is told this timeout, so that it shows list mode's lease ages right. */
     static final Duration VISIBILITY_TIMEOUT = Duration.ofMinutes(10);
     /** One failure dead-letters: the messages reach the dead letters on their first nack. */
-    static final QueueSettings SETTINGS = new QueueSettings(VISIBILITY_TIMEOUT, 0, Duration.ofSeconds(1),
-            2.0, Duration.ofMinutes(1), 100, Duration.ofMinutes(5));
+    static final QueueSettings SETTINGS = QueueSettings.builder().visibilityTimeout(VISIBILITY_TIMEOUT).maxRetries(0)
+            .build();
 
     private SampleQueues() {
     }

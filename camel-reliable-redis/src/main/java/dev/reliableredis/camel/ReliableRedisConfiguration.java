@@ -3,8 +3,12 @@ package dev.reliableredis.camel;
 import java.time.Duration;
 
 import dev.reliableredis.queue.NewMessage;
+import dev.reliableredis.queue.QueueMode;
 import dev.reliableredis.queue.QueueNames;
 import dev.reliableredis.queue.QueueSettings;
+import dev.reliableredis.queue.QueueSettings.ExpiredMessages;
+import dev.reliableredis.queue.QueueSettings.GroupOnDeadLetter;
+import dev.reliableredis.queue.QueueSettings.PriorityMode;
 import dev.reliableredis.queue.RateLimit;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.ScheduleTicks;
@@ -136,10 +140,7 @@ public class ReliableRedisConfiguration {
 
     /** Checks every option; throws IllegalArgumentException naming the option and the value. */
     public void validate() {
-        if (!"list".equals(mode) && !"stream".equals(mode)) {
-            throw new IllegalArgumentException("mode must be 'list' or 'stream', was '" + mode + "'");
-        }
-        if ("stream".equals(mode)) {
+        if (queueMode() == QueueMode.STREAM) {
             streamOptions();
         }
         validateShards();
@@ -155,7 +156,8 @@ public class ReliableRedisConfiguration {
             throw new IllegalArgumentException("maxMessagesPerPoll must be between 1 and " + ReliableQueue.MAX_BATCH
                                                + ", was " + maxMessagesPerPoll);
         }
-        // the queue's own settings (maxRetries, retryDelay, maxInflight, ...) are the engine's to check: queueSettings()
+        // the queue's own settings (maxRetries, retryDelay, maxInflight, the policies...) are the engine's to check:
+        // queueSettings()
         if (maxInflight > 0 && shards > 1) {
             throw new IllegalArgumentException("maxInflight=" + maxInflight + " cannot be combined with shards="
                     + shards + ": the cap is counted on one queue's in-flight set; use shards=1, or maxInflight=0");
@@ -172,13 +174,6 @@ public class ReliableRedisConfiguration {
             throw new IllegalArgumentException("timeToLive must be 0 ms (none) to " + NewMessage.MAX_TIME_TO_LIVE_MS
                                                + " ms (14 days), was " + timeToLive + " ms");
         }
-        if (!"weighted".equals(priorityMode) && !"strict".equals(priorityMode)) {
-            throw new IllegalArgumentException("priorityMode must be 'weighted' or 'strict', was '" + priorityMode + "'");
-        }
-        if (!"continue".equals(groupOnDeadLetter) && !"block".equals(groupOnDeadLetter)) {
-            throw new IllegalArgumentException("groupOnDeadLetter must be 'continue' or 'block', was '"
-                                               + groupOnDeadLetter + "'");
-        }
         if (schedule != null) {
             if (shards > 1) {
                 throw new IllegalArgumentException("schedule is set on a queue with shards=" + shards + ": a schedule is "
@@ -186,10 +181,6 @@ public class ReliableRedisConfiguration {
             }
             ScheduleTicks.parse(schedule(), scheduleTimeZone);
             ScheduleTicks.Missed.of(missedTicks);
-        }
-        if (!"deadLetter".equals(expiredMessages) && !"drop".equals(expiredMessages)) {
-            throw new IllegalArgumentException("expiredMessages must be 'deadLetter' or 'drop', was '"
-                                               + expiredMessages + "'");
         }
         if (maxRetryAfter <= 0) {
             throw new IllegalArgumentException("maxRetryAfter must be more than 0 ms, was " + maxRetryAfter + " ms");
@@ -262,10 +253,12 @@ public class ReliableRedisConfiguration {
 
     /** The settings the queue engine needs, checked. */
     public QueueSettings queueSettings() {
-        return new QueueSettings(Duration.ofMillis(visibilityTimeout), maxRetries, Duration.ofMillis(retryDelay),
-                retryBackoffMultiplier, Duration.ofMillis(maxRetryDelay), reaperBatchSize,
-                Duration.ofMillis(idempotencyWindow), maxInflight, rateLimit(), "drop".equals(expiredMessages),
-                "strict".equals(priorityMode), "block".equals(groupOnDeadLetter));
+        return QueueSettings.builder().visibilityTimeout(Duration.ofMillis(visibilityTimeout)).maxRetries(maxRetries)
+                .retryDelay(Duration.ofMillis(retryDelay)).retryBackoffMultiplier(retryBackoffMultiplier)
+                .maxRetryDelay(Duration.ofMillis(maxRetryDelay)).reaperBatchSize(reaperBatchSize)
+                .idempotencyWindow(Duration.ofMillis(idempotencyWindow)).maxInflight(maxInflight).rateLimit(rateLimit())
+                .expiredMessages(ExpiredMessages.of(expiredMessages)).priorityMode(PriorityMode.of(priorityMode))
+                .groupOnDeadLetter(GroupOnDeadLetter.of(groupOnDeadLetter)).build();
     }
 
     /**
@@ -301,8 +294,13 @@ public class ReliableRedisConfiguration {
         return new StreamOptions(streamKey, deadLetterKey, group, groupStartId, consumerName, maxLen, deleteAfterAck);
     }
 
+    /** The mode option, checked (IllegalArgumentException naming it and its value). */
+    public QueueMode queueMode() {
+        return QueueMode.of(mode);
+    }
+
     public boolean isStreamMode() {
-        return "stream".equals(mode);
+        return queueMode() == QueueMode.STREAM;
     }
 
     public String getRedisUri() {

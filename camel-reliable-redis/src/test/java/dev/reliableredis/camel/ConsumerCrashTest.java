@@ -57,8 +57,8 @@ class ConsumerCrashTest extends CamelRedisTestBase {
         String id = send("poison", "kills every consumer");
         ClientResources resources = RedisGateway.newClientResources();
         try (RedisGateway gateway = gateway(resources)) {
-            QueueSettings settings = new QueueSettings(Duration.ofMillis(1000), 1, Duration.ofSeconds(1), 2.0,
-                    Duration.ofMinutes(1), 100, Duration.ofDays(1));
+            QueueSettings settings = QueueSettings.builder().visibilityTimeout(Duration.ofMillis(1000)).maxRetries(1)
+                    .idempotencyWindow(Duration.ofDays(1)).build();
             ReliableQueue queue = streamMode()
                     ? StreamQueue.of(gateway, "rr", "poison",
                             new StreamOptions(null, null, "camel", "0", "test-reaper", 0, true), settings)

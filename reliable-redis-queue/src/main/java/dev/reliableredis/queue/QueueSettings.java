@@ -4,18 +4,18 @@ import java.time.Duration;
 
 
 /**
- * The consumer-side settings a queue's scripts need. Names match the component's options,
- * so that a bad value is reported by the name the user wrote.
+ * The consumer-side settings a queue's scripts need, each value and combination checked once, here. Names match the
+ * component's options, so that a bad value is reported by the name the user wrote; a policy is an enum whose
+ * {@code value()} is the option's value, which the scripts receive as it is. Made with {@link #builder()}, from the
+ * contract's defaults, or {@link #toBuilder()}.
  *
  * @param maxInflight the most messages of the queue (of a stream group) in flight at once across all its consumers;
  *                    0: no cap
  * @param rateLimit   the most messages claimed per period across all its consumers
- * @param dropExpired a message whose time to live passed before a claim took it is dropped; false: it is
- *                    dead-lettered
- * @param strictPriority list mode: claims take the highest priority level first; false: the levels are served by
- *                    weighted round-robin
- * @param blockGroupOnDeadLetter list mode: a dead-lettered message of a group keeps its group waiting until it is
- *                    redriven or its dead letter is consumed or purged; false: the group goes on without it
+ * @param expiredMessages what becomes of a message whose time to live passed before a claim took it
+ * @param priorityMode list mode: how claims take the priority levels
+ * @param groupOnDeadLetter list mode: whether a dead-lettered message of a group keeps its group waiting until it is
+ *                    redriven or its dead letter is consumed or purged
  */
 public record QueueSettings(
         Duration visibilityTimeout,
@@ -27,9 +27,9 @@ public record QueueSettings(
         Duration idempotencyWindow,
         int maxInflight,
         RateLimit rateLimit,
-        boolean dropExpired,
-        boolean strictPriority,
-        boolean blockGroupOnDeadLetter) {
+        ExpiredMessages expiredMessages,
+        PriorityMode priorityMode,
+        GroupOnDeadLetter groupOnDeadLetter) {
 
     /** Far beyond any use, and low enough that the deliveries it allows (one more) stay an int. */
     public static final int MAX_RETRIES = 1_000_000;
@@ -61,54 +61,37 @@ public record QueueSettings(
         if (rateLimit == null) {
             throw new IllegalArgumentException("rateLimit must be given; RateLimit.NONE for no limit");
         }
-    }
-
-    /** The settings without a cap on the messages in flight or a rate limit. */
-    public QueueSettings(Duration visibilityTimeout, int maxRetries, Duration retryDelay, double retryBackoffMultiplier,
-            Duration maxRetryDelay, int reaperBatchSize, Duration idempotencyWindow) {
-        this(visibilityTimeout, maxRetries, retryDelay, retryBackoffMultiplier, maxRetryDelay, reaperBatchSize,
-                idempotencyWindow, 0, RateLimit.NONE, false, false, false);
-    }
-
-    /** The same settings with another cap on the messages in flight. */
-    public QueueSettings withMaxInflight(int cap) {
-        return new QueueSettings(visibilityTimeout, maxRetries, retryDelay, retryBackoffMultiplier, maxRetryDelay,
-                reaperBatchSize, idempotencyWindow, cap, rateLimit, dropExpired, strictPriority, blockGroupOnDeadLetter);
-    }
-
-    /** The same settings with another rate limit. */
-    public QueueSettings withRateLimit(RateLimit limit) {
-        return new QueueSettings(visibilityTimeout, maxRetries, retryDelay, retryBackoffMultiplier, maxRetryDelay,
-                reaperBatchSize, idempotencyWindow, maxInflight, limit, dropExpired, strictPriority, blockGroupOnDeadLetter);
-    }
-
-    /** The same settings, dropping expired messages ({@code true}) or dead-lettering them. */
-    public QueueSettings withDropExpired(boolean drop) {
-        return new QueueSettings(visibilityTimeout, maxRetries, retryDelay, retryBackoffMultiplier, maxRetryDelay,
-                reaperBatchSize, idempotencyWindow, maxInflight, rateLimit, drop, strictPriority, blockGroupOnDeadLetter);
-    }
-
-    /** The same settings, taking the highest priority level first ({@code true}) or by weighted round-robin. */
-    public QueueSettings withStrictPriority(boolean strict) {
-        return new QueueSettings(visibilityTimeout, maxRetries, retryDelay, retryBackoffMultiplier, maxRetryDelay,
-                reaperBatchSize, idempotencyWindow, maxInflight, rateLimit, dropExpired, strict, blockGroupOnDeadLetter);
-    }
-
-    /** The same settings, a dead-lettered message of a group blocking its group ({@code true}) or not. */
-    public QueueSettings withBlockGroupOnDeadLetter(boolean block) {
-        return new QueueSettings(visibilityTimeout, maxRetries, retryDelay, retryBackoffMultiplier, maxRetryDelay,
-                reaperBatchSize, idempotencyWindow, maxInflight, rateLimit, dropExpired, strictPriority, block);
+        given("expiredMessages", expiredMessages);
+        given("priorityMode", priorityMode);
+        given("groupOnDeadLetter", groupOnDeadLetter);
     }
 
     /** The contract's defaults. */
     public static QueueSettings defaults() {
         return new QueueSettings(Duration.ofSeconds(30), 3, Duration.ofSeconds(1), 2.0, Duration.ofMinutes(1), 100,
-                Duration.ofMinutes(5));
+                Duration.ofMinutes(5), 0, RateLimit.NONE, ExpiredMessages.DEAD_LETTER, PriorityMode.WEIGHTED,
+                GroupOnDeadLetter.CONTINUE);
+    }
+
+    /** A builder that starts from the contract's defaults. */
+    public static Builder builder() {
+        return new Builder(defaults());
+    }
+
+    /** A builder that starts from these settings. */
+    public Builder toBuilder() {
+        return new Builder(this);
     }
 
     /** A message is delivered at most this many times before it is dead-lettered. */
     public long maxDeliveries() {
         return maxRetries + 1L;
+    }
+
+    private static void given(String option, Enum<?> value) {
+        if (value == null) {
+            throw new IllegalArgumentException(option + " must be given");
+        }
     }
 
     private static void positive(String option, Duration value) {
@@ -125,5 +108,166 @@ public record QueueSettings(
 
     private static String millis(Duration value) {
         return value == null ? "null" : value.toMillis() + " ms";
+    }
+
+    /** What becomes of a message whose time to live passed before a claim took it (option expiredMessages). */
+    public enum ExpiredMessages {
+        DEAD_LETTER("deadLetter"), DROP("drop");
+
+        private final String value;
+
+        ExpiredMessages(String value) {
+            this.value = value;
+        }
+
+        /** The option's value, as the URI gives it and the claim scripts read it. */
+        public String value() {
+            return value;
+        }
+
+        /** The policy the option's value names; IllegalArgumentException naming the option otherwise. */
+        public static ExpiredMessages of(String value) {
+            return Options.parse("expiredMessages", value, values(), ExpiredMessages::value);
+        }
+    }
+
+    /** How claims take the priority levels (option priorityMode): weighted round-robin, or the highest first. */
+    public enum PriorityMode {
+        WEIGHTED("weighted"), STRICT("strict");
+
+        private final String value;
+
+        PriorityMode(String value) {
+            this.value = value;
+        }
+
+        /** The option's value, as the URI gives it and list/claim.lua reads it. */
+        public String value() {
+            return value;
+        }
+
+        /** The mode the option's value names; IllegalArgumentException naming the option otherwise. */
+        public static PriorityMode of(String value) {
+            return Options.parse("priorityMode", value, values(), PriorityMode::value);
+        }
+    }
+
+    /** Whether a dead-lettered message of a group keeps its group waiting (option groupOnDeadLetter). */
+    public enum GroupOnDeadLetter {
+        CONTINUE("continue"), BLOCK("block");
+
+        private final String value;
+
+        GroupOnDeadLetter(String value) {
+            this.value = value;
+        }
+
+        /** The option's value, as the URI gives it and the list scripts that dead-letter read it. */
+        public String value() {
+            return value;
+        }
+
+        /** The policy the option's value names; IllegalArgumentException naming the option otherwise. */
+        public static GroupOnDeadLetter of(String value) {
+            return Options.parse("groupOnDeadLetter", value, values(), GroupOnDeadLetter::value);
+        }
+    }
+
+    /** Builds settings; {@link #build()} checks them. */
+    public static final class Builder {
+        private Duration visibilityTimeout;
+        private int maxRetries;
+        private Duration retryDelay;
+        private double retryBackoffMultiplier;
+        private Duration maxRetryDelay;
+        private int reaperBatchSize;
+        private Duration idempotencyWindow;
+        private int maxInflight;
+        private RateLimit rateLimit;
+        private ExpiredMessages expiredMessages;
+        private PriorityMode priorityMode;
+        private GroupOnDeadLetter groupOnDeadLetter;
+
+        private Builder(QueueSettings from) {
+            visibilityTimeout = from.visibilityTimeout;
+            maxRetries = from.maxRetries;
+            retryDelay = from.retryDelay;
+            retryBackoffMultiplier = from.retryBackoffMultiplier;
+            maxRetryDelay = from.maxRetryDelay;
+            reaperBatchSize = from.reaperBatchSize;
+            idempotencyWindow = from.idempotencyWindow;
+            maxInflight = from.maxInflight;
+            rateLimit = from.rateLimit;
+            expiredMessages = from.expiredMessages;
+            priorityMode = from.priorityMode;
+            groupOnDeadLetter = from.groupOnDeadLetter;
+        }
+
+        public Builder visibilityTimeout(Duration value) {
+            visibilityTimeout = value;
+            return this;
+        }
+
+        public Builder maxRetries(int value) {
+            maxRetries = value;
+            return this;
+        }
+
+        public Builder retryDelay(Duration value) {
+            retryDelay = value;
+            return this;
+        }
+
+        public Builder retryBackoffMultiplier(double value) {
+            retryBackoffMultiplier = value;
+            return this;
+        }
+
+        public Builder maxRetryDelay(Duration value) {
+            maxRetryDelay = value;
+            return this;
+        }
+
+        public Builder reaperBatchSize(int value) {
+            reaperBatchSize = value;
+            return this;
+        }
+
+        public Builder idempotencyWindow(Duration value) {
+            idempotencyWindow = value;
+            return this;
+        }
+
+        public Builder maxInflight(int value) {
+            maxInflight = value;
+            return this;
+        }
+
+        public Builder rateLimit(RateLimit value) {
+            rateLimit = value;
+            return this;
+        }
+
+        public Builder expiredMessages(ExpiredMessages value) {
+            expiredMessages = value;
+            return this;
+        }
+
+        public Builder priorityMode(PriorityMode value) {
+            priorityMode = value;
+            return this;
+        }
+
+        public Builder groupOnDeadLetter(GroupOnDeadLetter value) {
+            groupOnDeadLetter = value;
+            return this;
+        }
+
+        /** The settings, checked (IllegalArgumentException naming the option and its value). */
+        public QueueSettings build() {
+            return new QueueSettings(visibilityTimeout, maxRetries, retryDelay, retryBackoffMultiplier, maxRetryDelay,
+                    reaperBatchSize, idempotencyWindow, maxInflight, rateLimit, expiredMessages, priorityMode,
+                    groupOnDeadLetter);
+        }
     }
 }

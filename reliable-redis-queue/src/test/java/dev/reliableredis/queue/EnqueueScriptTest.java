@@ -107,8 +107,8 @@ class EnqueueScriptTest extends QueueTestBase {
 
     @Test
     void isANoOpForAnIdAckedWithinTheWindowAndStoresItAfterwards() {
-        QueueSettings shortWindow = new QueueSettings(Duration.ofSeconds(30), 3, Duration.ofSeconds(1), 2.0,
-                Duration.ofSeconds(10), 100, Duration.ofMillis(300));
+        QueueSettings shortWindow = QueueSettings.builder().maxRetryDelay(Duration.ofSeconds(10))
+                .idempotencyWindow(Duration.ofMillis(300)).build();
         ListQueue q = queue("orders", shortWindow);
         q.enqueue(message("m1", "a"));
         q.ack(List.of(q.claim(1).get(0).lease()));
@@ -124,8 +124,8 @@ class EnqueueScriptTest extends QueueTestBase {
 
     @Test
     void withAZeroWindowAnAckedIdIsForgottenAtOnce() {
-        QueueSettings noWindow = new QueueSettings(Duration.ofSeconds(30), 3, Duration.ofSeconds(1), 2.0,
-                Duration.ofSeconds(10), 100, Duration.ZERO);
+        QueueSettings noWindow = QueueSettings.builder().maxRetryDelay(Duration.ofSeconds(10))
+                .idempotencyWindow(Duration.ZERO).build();
         ListQueue q = queue("orders", noWindow);
         q.enqueue(message("m1", "a"));
         q.ack(List.of(q.claim(1).get(0).lease()));

@@ -126,7 +126,7 @@ class FullRedisTest {
     }
 
     private static QueueSettings settings(long visibilityMs, int maxRetries) {
-        return new QueueSettings(Duration.ofMillis(visibilityMs), maxRetries, Duration.ZERO, 2.0, Duration.ZERO, 100,
-                Duration.ofMillis(1));
+        return QueueSettings.builder().visibilityTimeout(Duration.ofMillis(visibilityMs)).maxRetries(maxRetries)
+                .retryDelay(Duration.ZERO).maxRetryDelay(Duration.ZERO).idempotencyWindow(Duration.ofMillis(1)).build();
     }
 }

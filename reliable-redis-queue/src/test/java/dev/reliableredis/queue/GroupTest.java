@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
 
+import dev.reliableredis.queue.QueueSettings.ExpiredMessages;
+import dev.reliableredis.queue.QueueSettings.GroupOnDeadLetter;
 import dev.reliableredis.queue.list.ListQueue;
 import dev.reliableredis.queue.list.ListReshard;
 import dev.reliableredis.queue.sharded.ShardPicker;
@@ -119,7 +121,7 @@ class GroupTest extends QueueTestBase {
 
     @Test
     void withGroupOnDeadLetterBlockTheGroupWaitsForItsDeadLetterUntilRedrivenOrConsumed() {
-        QueueSettings block = settings(60_000, 0, 50).withBlockGroupOnDeadLetter(true);
+        QueueSettings block = settings(60_000, 0, 50).toBuilder().groupOnDeadLetter(GroupOnDeadLetter.BLOCK).build();
         ListQueue queue = queue("orders", block);
         queue.enqueue(List.of(grouped("A", "a1"), grouped("A", "a2"), grouped("A", "a3"), grouped("B", "b1")));
         List<Delivery> first = queue.claim(THREAD, 100);
@@ -140,7 +142,8 @@ class GroupTest extends QueueTestBase {
 
     @Test
     void anExpiredHeadLetsItsGroupGoOn() {
-        ListQueue queue = queue("orders", settings(60_000, 3, 50).withDropExpired(true));
+        ListQueue queue = queue("orders",
+                settings(60_000, 3, 50).toBuilder().expiredMessages(ExpiredMessages.DROP).build());
         queue.enqueue(List.of(new NewMessage("a1", new byte[0], null, 0, null, 50, NewMessage.DEFAULT_PRIORITY, "A"),
                 grouped("A", "a2")));
         long ends = Long.parseLong(raw.hget(key("orders", "expires"), "a1"));

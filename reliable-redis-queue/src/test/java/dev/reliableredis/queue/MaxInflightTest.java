@@ -30,7 +30,7 @@ class MaxInflightTest extends QueueTestBase {
 
     /** Retries due after a minute: a nacked message does not come back within a test. */
     private ReliableQueue capped(long visibilityMs) {
-        return queueOfMode(mode, settings(visibilityMs, 3, 60_000).withMaxInflight(3));
+        return queueOfMode(mode, settings(visibilityMs, 3, 60_000).toBuilder().maxInflight(3).build());
     }
 
     private String cappedKey() {

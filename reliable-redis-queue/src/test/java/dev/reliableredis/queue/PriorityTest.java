@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import dev.reliableredis.queue.QueueSettings.PriorityMode;
 import dev.reliableredis.queue.list.ListQueue;
 import dev.reliableredis.queue.list.ListReshard;
 import org.junit.jupiter.api.Test;
@@ -23,7 +24,8 @@ class PriorityTest extends QueueTestBase {
     private static final Claimant THREAD = new Claimant("consumer#0", Duration.ofSeconds(2));
 
     private ListQueue queue(boolean strict) {
-        return queue("orders", settings(60_000, 0, 1).withStrictPriority(strict));
+        return queue("orders", settings(60_000, 0, 1).toBuilder()
+                .priorityMode(strict ? PriorityMode.STRICT : PriorityMode.WEIGHTED).build());
     }
 
     private static NewMessage at(int level, String id) {
@@ -93,7 +95,7 @@ class PriorityTest extends QueueTestBase {
 
     @Test
     void aRetryAnExpiredLeaseAReleaseAndARedriveKeepTheirLevel() {
-        ListQueue queue = queue("orders", settings(200, 1, 1).withStrictPriority(true));
+        ListQueue queue = queue("orders", settings(200, 1, 1).toBuilder().priorityMode(PriorityMode.STRICT).build());
         queue.enqueue(backlog(3, 0));
         queue.enqueue(at(9, "high"));
         Delivery claimed = queue.claim(THREAD, 1).get(0);
@@ -128,7 +130,7 @@ class PriorityTest extends QueueTestBase {
 
     @Test
     void anExpiredLeaseGoesBackToItsLevel() {
-        ListQueue queue = queue("orders", settings(200, 3, 1).withStrictPriority(true));
+        ListQueue queue = queue("orders", settings(200, 3, 1).toBuilder().priorityMode(PriorityMode.STRICT).build());
         queue.enqueue(List.of(at(0, "low"), at(8, "high")));
         assertThat(queue.claim(THREAD, 1)).extracting(Delivery::messageId).containsExactly("high");
 

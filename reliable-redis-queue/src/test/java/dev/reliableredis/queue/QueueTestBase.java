@@ -80,8 +80,9 @@ abstract class QueueTestBase {
     }
 
     static QueueSettings settings(long visibilityMs, int maxRetries, long retryDelayMs) {
-        return new QueueSettings(Duration.ofMillis(visibilityMs), maxRetries, Duration.ofMillis(retryDelayMs), 2.0,
-                Duration.ofMillis(retryDelayMs * 100), 100, Duration.ofMinutes(10));
+        return QueueSettings.builder().visibilityTimeout(Duration.ofMillis(visibilityMs)).maxRetries(maxRetries)
+                .retryDelay(Duration.ofMillis(retryDelayMs)).maxRetryDelay(Duration.ofMillis(retryDelayMs * 100))
+                .idempotencyWindow(Duration.ofMinutes(10)).build();
     }
 
     /** The four counts of the queue's stats, without the ages, which depend on how long the test takes. */

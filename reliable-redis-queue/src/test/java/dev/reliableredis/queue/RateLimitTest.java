@@ -32,7 +32,7 @@ class RateLimitTest extends QueueTestBase {
 
     private ReliableQueue limited(int permits, int burst) {
         return queueOfMode(mode, settings(VISIBILITY_MS, 3, 100)
-                .withRateLimit(new RateLimit(permits, Duration.ofSeconds(1), burst)));
+                .toBuilder().rateLimit(new RateLimit(permits, Duration.ofSeconds(1), burst)).build());
     }
 
     @Test
@@ -53,7 +53,7 @@ class RateLimitTest extends QueueTestBase {
     @Test
     void statsTellWhileTheLimitHoldsClaimsBack() {
         ReliableQueue queue = queueOfMode(mode, settings(60_000, 3, 100)
-                .withRateLimit(new RateLimit(1, Duration.ofHours(1), 1)));
+                .toBuilder().rateLimit(new RateLimit(1, Duration.ofHours(1), 1)).build());
         queue.enqueue(messages(2));
 
         assertThat(queue.claim(10)).hasSize(1);

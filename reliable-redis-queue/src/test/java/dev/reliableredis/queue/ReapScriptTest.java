@@ -54,8 +54,8 @@ class ReapScriptTest extends QueueTestBase {
 
     @Test
     void movesAtMostTheBatchSizePerCall() {
-        QueueSettings small = new QueueSettings(Duration.ofSeconds(30), 3, Duration.ofSeconds(1), 2.0,
-                Duration.ofSeconds(10), 3, Duration.ofMinutes(1));
+        QueueSettings small = QueueSettings.builder().maxRetryDelay(Duration.ofSeconds(10)).reaperBatchSize(3)
+                .idempotencyWindow(Duration.ofMinutes(1)).build();
         ListQueue q = queue("orders", small);
         for (int i = 0; i < 7; i++) {
             q.enqueue(message("m" + i, "x"));
@@ -73,8 +73,8 @@ class ReapScriptTest extends QueueTestBase {
 
     @Test
     void withTheLargestMaxRetriesAnExpiredLeaseIsStillReturnedToReady() {
-        ListQueue q = queue("orders", new QueueSettings(Duration.ofSeconds(30), QueueSettings.MAX_RETRIES,
-                Duration.ofSeconds(1), 2.0, Duration.ofSeconds(10), 100, Duration.ofMinutes(1)));
+        ListQueue q = queue("orders", QueueSettings.builder().maxRetries(QueueSettings.MAX_RETRIES)
+                .maxRetryDelay(Duration.ofSeconds(10)).idempotencyWindow(Duration.ofMinutes(1)).build());
         q.enqueue(message("m1", "a"));
         q.claim(1);
         raw.zadd(key("orders", "inflight"), now() - 1, "m1");
@@ -84,8 +84,8 @@ class ReapScriptTest extends QueueTestBase {
 
     @Test
     void forgetsMoreAckedIdsThanLuaCanUnpackAtOnceInCallsOfTheLargestBatch() {
-        ListQueue q = queue("orders", new QueueSettings(Duration.ofSeconds(30), 3, Duration.ofSeconds(1), 2.0,
-                Duration.ofSeconds(10), ReliableQueue.MAX_BATCH, Duration.ofMinutes(1)));
+        ListQueue q = queue("orders", QueueSettings.builder().maxRetryDelay(Duration.ofSeconds(10))
+                .reaperBatchSize(ReliableQueue.MAX_BATCH).idempotencyWindow(Duration.ofMinutes(1)).build());
         io.lettuce.core.ScoredValue<String>[] old = new io.lettuce.core.ScoredValue[9000];
         for (int i = 0; i < old.length; i++) {
             old[i] = io.lettuce.core.ScoredValue.just(1, "old" + i);
@@ -139,8 +139,7 @@ class ReapScriptTest extends QueueTestBase {
 
     @Test
     void aCallThatTakesAFullBatchSaysThereMayBeMore() {
-        ListQueue q = queue("orders", new QueueSettings(Duration.ofSeconds(30), 3, Duration.ofSeconds(1), 2.0,
-                Duration.ofMinutes(1), 100, Duration.ofMinutes(5)));
+        ListQueue q = queue("orders", QueueSettings.defaults());
         for (int i = 0; i < 150; i++) {
             q.enqueue(new NewMessage("m" + i, "x".getBytes(), null, 1));
         }

@@ -114,8 +114,8 @@ class SettleScriptsTest extends QueueTestBase {
 
     @Test
     void nackSchedulesRetriesWithCappedExponentialBackoff() {
-        QueueSettings s = new QueueSettings(Duration.ofSeconds(30), 10, Duration.ofMillis(1000), 2.0,
-                Duration.ofMillis(5000), 100, Duration.ofMinutes(1));
+        QueueSettings s = QueueSettings.builder().maxRetries(10).maxRetryDelay(Duration.ofMillis(5000))
+                .idempotencyWindow(Duration.ofMinutes(1)).build();
         ListQueue q = queue("orders", s);
         q.enqueue(message("m1", "a"));
         long[] expected = {1000, 2000, 4000, 5000};
@@ -134,8 +134,9 @@ class SettleScriptsTest extends QueueTestBase {
 
     @Test
     void aHugeDeliveryCountWithNoRetryDelayRetriesAtOnce() {
-        QueueSettings immediate = new QueueSettings(Duration.ofSeconds(30), QueueSettings.MAX_RETRIES, Duration.ZERO, 2.0,
-                Duration.ZERO, 100, Duration.ofMinutes(1));
+        QueueSettings immediate = QueueSettings.builder().maxRetries(QueueSettings.MAX_RETRIES)
+                .retryDelay(Duration.ZERO).maxRetryDelay(Duration.ZERO).idempotencyWindow(Duration.ofMinutes(1))
+                .build();
         ListQueue q = queue("orders", immediate);
         q.enqueue(message("m1", "a"));
         Delivery d = q.claim(1).get(0);

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
+import dev.reliableredis.queue.QueueSettings.ExpiredMessages;
 import dev.reliableredis.queue.internal.LuaScript;
 import dev.reliableredis.queue.stream.StreamQueue;
 import io.lettuce.core.Range;
@@ -27,7 +28,8 @@ class TimeToLiveTest extends QueueTestBase {
     private static final Claimant THREAD = new Claimant("consumer#0", Duration.ofSeconds(2));
 
     private ReliableQueue queue(boolean dropExpired) {
-        return queue("orders", settings(60_000, 3, 100).withDropExpired(dropExpired));
+        return queue("orders", settings(60_000, 3, 100).toBuilder()
+                .expiredMessages(dropExpired ? ExpiredMessages.DROP : ExpiredMessages.DEAD_LETTER).build());
     }
 
     private static NewMessage living(String id, long timeToLiveMs) {
@@ -129,7 +131,9 @@ class TimeToLiveTest extends QueueTestBase {
     }
 
     private StreamQueue streamQueue(boolean dropExpired) {
-        return streamQueue("orders", settings(60_000, 3, 100).withDropExpired(dropExpired), group("g", "c1"));
+        return streamQueue("orders", settings(60_000, 3, 100).toBuilder()
+                        .expiredMessages(dropExpired ? ExpiredMessages.DROP : ExpiredMessages.DEAD_LETTER).build(),
+                group("g", "c1"));
     }
 
     /** The fields of the dead-letter stream's entries, oldest first. */

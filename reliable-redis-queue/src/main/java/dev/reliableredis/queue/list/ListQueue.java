@@ -209,8 +209,8 @@ public final class ListQueue implements ReliableQueue, QueueSchedules {
         List<byte[]> args = new ArrayList<>(List.of(visibility, bytes(maxEach), bytes(Claimant.ids(claimants)),
                 bytes(Claimant.liveFor(claimants).toMillis()), bytes(claimId), bytes(settings.maxInflight()),
                 bytes(rate.permits()), bytes(rate.period().toMillis()), bytes(rate.burst()),
-                bytes(settings.dropExpired() ? "drop" : "dead"),
-                bytes(settings.strictPriority() ? "strict" : "weighted"), groupOnDeadLetter()));
+                bytes(settings.expiredMessages().value()),
+                bytes(settings.priorityMode().value()), groupOnDeadLetter()));
         if (shards != null) {
             args.add(shards);
         }
@@ -388,7 +388,7 @@ public final class ListQueue implements ReliableQueue, QueueSchedules {
 
     /** The groupOnDeadLetter argument of the scripts that dead-letter. */
     private byte[] groupOnDeadLetter() {
-        return bytes(settings.blockGroupOnDeadLetter() ? "block" : "continue");
+        return bytes(settings.groupOnDeadLetter().value());
     }
 
     @Override

@@ -241,7 +241,7 @@ public final class StreamQueue implements ReliableQueue, QueueSchedules {
                 bytes(claimId.value()),
                 bytes(settings.visibilityTimeout().toMillis()), bytes(deadLetters ? "0" : "1"),
                 bytes(rate.permits()), bytes(rate.period().toMillis()), bytes(rate.burst()),
-                bytes(deadLetters ? 0 : settings.maxInflight()), bytes(settings.dropExpired() ? "drop" : "dead"),
+                bytes(deadLetters ? 0 : settings.maxInflight()), bytes(settings.expiredMessages().value()),
                 bytes(deadLetters ? "always" : deletion())));
         if (shards != null) {
             keyList.add(keys.meta);

@@ -48,8 +48,8 @@ public final class EngineOrders {
         String name = "engine-orders-" + UUID.randomUUID().toString().substring(0, 8);
         // the check an endpoint makes before its first send: the queue's layout version and shard count
         Queues.shardCount(redis, "rr", name, 1, null).check();
-        QueueSettings settings = new QueueSettings(Duration.ofSeconds(30), 2, Duration.ofMillis(100), 2.0,
-                Duration.ofSeconds(5), 100, Duration.ofMinutes(5));
+        QueueSettings settings = QueueSettings.builder().maxRetries(2).retryDelay(Duration.ofMillis(100))
+                .maxRetryDelay(Duration.ofSeconds(5)).build();
         ReliableQueue queue = Queues.open(redis, "rr", name, 1, null, settings);
 
         List<NewMessage> orders = new ArrayList<>();
