@@ -46,7 +46,7 @@ class RedisLayoutDocTest {
             doc = Files.readString(DOC);
         }
         assertThat(doc).as("docs/redis-layout.md is behind the scripts' headers: run "
-                           + "mvn -pl camel-reliable-redis test -Dtest=RedisLayoutDocTest -Dupdate-docs=true")
+                           + "mvn -pl reliable-redis-queue test -Dtest=RedisLayoutDocTest -Dupdate-docs=true")
                 .isEqualTo(updated);
     }
 

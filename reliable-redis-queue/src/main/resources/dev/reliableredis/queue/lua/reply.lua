@@ -1,14 +1,12 @@
 --[[
-  reply: answers a request whose settlement could not carry its reply: one that was dead-lettered, or acked by a
-  shard in another Redis Cluster slot than its requester's inbox. One script for both modes.
+  reply: appends a reply its settlement could not carry (dead-lettered, or another slot) to the requester's inbox.
 
-  KEYS[1] inbox    list of replies to one requester (see includes/reply)
+  KEYS[1] inbox    list of replies to one requester, expiring ARGV[2] ms after the latest (includes/reply.lua)
 
   ARGV[1] the reply
   ARGV[2] how long the inbox is kept after it, in ms
 
-  Returns 1. Fails with an error, writing nothing, when the inbox is not a list.
-]]
+  Returns: 1. Errors: 'WRONGTYPE <inbox> holds a <type>, not a list', before any write]]
 --- @include "includes/reply"
 
 reply_check(KEYS[1])

@@ -1,16 +1,12 @@
 --[[
-  schedule-declare: stores a queue's schedule, in both modes: its cron expression and time zone, replacing other
-  ones (a changed expression takes effect when an instance declaring it starts). A first declaration counts from
-  now: its last fired tick is the server time, so that no tick of the past fires.
+  schedule-declare: stores a queue's cron expression and time zone, both modes; a first one's last tick is now.
 
-  KEYS[1] schedule  hash: cron, zone, last (epoch ms of the last tick fired), redriven (the message ids of ticks a
-    redrive moved back while they may be queued or running, one space apart; see schedule-fire)
+  KEYS[1] schedule  hash: cron, zone, last (epoch ms of the last tick fired), redriven (tick ids, one space apart)
 
   ARGV[1] the cron expression
   ARGV[2] its time zone id
 
-  Returns {cron before, zone before} (false for each when there was no schedule).
-]]
+  Returns: {cron before, zone before}, false each for none. Errors: 'WRONGTYPE <schedule> holds a <type>, not a hash']]
 --- @include "includes/time"
 --- @include "includes/types"
 

@@ -1,11 +1,9 @@
 --[[
   schedule-read: a queue's schedule and the server time, in both modes.
 
-  KEYS[1] schedule  hash: cron, zone, last (see schedule-declare)
+  KEYS[1] schedule  hash: cron, zone, last (see schedule-declare.lua)
 
-  Returns {cron, zone, last, now}: cron, zone and last false when the queue has no schedule; now the server time
-  in epoch ms.
-]]
+  Returns: {cron, zone, last, now (server ms)}, false for none. Errors: 'WRONGTYPE <schedule> holds a <type>, ...']]
 --- @include "includes/time"
 --- @include "includes/types"
 

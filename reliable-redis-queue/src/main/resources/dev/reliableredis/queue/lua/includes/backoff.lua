@@ -1,9 +1,6 @@
 --[[
-  Included by both modes' nack scripts: the retry delay after a failed delivery, the same rule in both modes.
-]]
+  backoff: retry_delay, the ms before a failed delivery's retry, for list/nack.lua and stream/nack.lua.]]
 
--- retryDelay * multiplier^(deliveries - 1), capped at maxDelay, in whole ms; the exponent is capped so that a
--- huge delivery count cannot turn 0 * inf into nan
 local function retry_delay(retryDelay, multiplier, maxDelay, deliveries)
   if retryDelay <= 0 then
     return 0

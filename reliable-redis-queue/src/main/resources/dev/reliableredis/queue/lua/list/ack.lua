@@ -1,34 +1,27 @@
 --[[
-  list/ack: settles a batch of deliveries as done. Each is checked on its own lease token, so one stale entry does not
-  affect the others in the batch; each step is one command for the whole batch.
+  list/ack: settles a batch of deliveries as done, each checked on its own lease token.
 
   KEYS[1] inflight  zset id -> lease deadline (the dead-inflight set for dead letters)
   KEYS[2] messages  hash id -> "enqueuedAt|payload"
   KEYS[3] leases    hash id -> "deliveries|leaseToken[|credits|flags]"
   KEYS[4] failure   hash id -> last failure
-  KEYS[5] acked     zset id -> time until which the acked id is remembered (ms)
-  KEYS[6] capped    exists while a claim found the queue at its maxInflight (see includes/capacity)
-  KEYS[7] wake      list of wake-up tokens for idle consumers (see includes/wake)
-  KEYS[8] expires   hash id -> server time (ms) after which the message is not delivered (see enqueue)
-  KEYS[9] priority  hash id -> priority level of a message sent with one (see includes/priority)
-  KEYS[10] group    hash id -> group id of a message sent with one (see includes/group)
+  KEYS[5] acked     zset id -> time until which the acked id is remembered
+  KEYS[6] capped    exists while a claim found the queue at its maxInflight
+  KEYS[7] wake      list of wake-up tokens for idle consumers
+  KEYS[8] expires   hash id -> server time (ms) after which the message is not delivered
+  KEYS[9] priority  hash id -> priority level of a message sent with one
+  KEYS[10] group    hash id -> group id of a message sent with one
   KEYS[11] groups   hash group id -> id of its current message
   KEYS[12] grouped  zset of the groups' lines
   KEYS[13] ready    list of ids
 
-  ARGV[1]  idempotency window in ms (0: the id is forgotten at once)
+  ARGV[1] idempotency window in ms (0: the id is forgotten at once)
   ARGV[2k], ARGV[2k+1]  id and lease token of the k-th delivery
 
-  An ack that settles anything wakes a consumer when a claim found the queue at its maxInflight
-  (includes/capacity). An ack of a group's current message makes the next of the group ready (includes/group).
-
-  Returns an array with one code per delivery:
+  Returns: one code per delivery, in order:
     1 acked
-    0 refused: the token is not the current lease (the lease expired and the message was returned or claimed
-      again), or the message no longer exists
-
-  Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
-]]
+    0 refused: the token is not the current lease, or the message no longer exists
+  Errors: 'ERR ack of <n> in one call; at most 1000' for more than 1000 deliveries, before any write.]]
 --- @include "list/includes/ack_steps"
 --- @include "includes/limits"
 --- @include "includes/time"

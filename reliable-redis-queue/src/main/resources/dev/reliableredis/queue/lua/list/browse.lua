@@ -1,36 +1,23 @@
 --[[
-  list/browse: reads up to ARGV[2] messages of one section of a queue, oldest first, without claiming or changing
-  anything.
-
-  ready     the ready list from its head: the next to be claimed first; with priorities, level by level from the
-            highest, each in its order (the order of priorityMode=strict), then the groups' lines, group by group
-            (includes/group)
-  inflight  the in-flight and dead-inflight sets merged, by lease deadline, the earliest first
-  delayed   the delayed set (delays and retries), by due time
-  dead      the dead letters not being consumed, by the time they are (or were) available to a dead-letter consumer
+  list/browse: reads up to ARGV[2] messages of one section of a queue, oldest first, without changing anything.
 
   KEYS[1] ready          list of ids
-  KEYS[2] inflight       zset id -> lease deadline (ms)
-  KEYS[3] delayed        zset id -> due time (ms)
-  KEYS[4] dead           zset id -> time available to a dead-letter consumer (ms)
-  KEYS[5] dead-inflight  zset id -> lease deadline (ms)
+  KEYS[2] inflight       zset id -> lease deadline
+  KEYS[3] delayed        zset id -> due time
+  KEYS[4] dead           zset id -> time available to a dead-letter consumer
+  KEYS[5] dead-inflight  zset id -> lease deadline
   KEYS[6] messages       hash id -> "enqueuedAt|payload"
   KEYS[7] leases         hash id -> "deliveries|leaseToken[|credits|flags]"
   KEYS[8] failure        hash id -> last failure
-  KEYS[9] prioritized    zset id -> level and place of a ready message with a priority (see includes/priority)
-  KEYS[10] grouped       zset of the groups' lines (see includes/group)
+  KEYS[9] prioritized    zset id -> level and place of a ready message with a priority
+  KEYS[10] grouped       zset of the groups' lines
 
-  ARGV[1] section: 'ready', 'inflight', 'delayed' or 'dead'
+  ARGV[1] section: 'ready' (in claim order), 'inflight' (both in-flight sets), 'delayed' or 'dead'
   ARGV[2] most messages to read
   ARGV[3] visibility timeout in ms: a lease was taken or last extended at its deadline less this
 
-  Returns {server time in ms, then 6 entries per message:
-           id, record ("enqueuedAt|payload"), delivery count,
-           lease age in ms (inflight, else -1), ms until due (delayed, 0 when due, else -1),
-           last failure (dead letters, wherever they are, and delayed retries; else nil)}.
-  A malformed record (see includes/record) is returned as it is. An id whose record is missing or whose delivery
-  state is unreadable is skipped (claim would drop it).
-]]
+  Returns: {server time in ms, then 6 entries per message: id, record, delivery count, lease age in ms (inflight,
+    else -1), ms until due (delayed: 0 when due, else -1), last failure (dead letters and delayed retries, else nil)}]]
 --- @include "list/includes/group"
 --- @include "list/includes/lease"
 --- @include "list/includes/priority"
@@ -39,7 +26,6 @@
 local section, limit, visibility = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 local now = now_ms()
 
--- the first members of a sorted set, lowest score first, as {id, score, dead letter}
 local function lowest(key, deadLetters)
   local flat = redis.call('ZRANGE', key, 0, limit - 1, 'WITHSCORES')
   local members = {}

@@ -1,28 +1,18 @@
 --[[
   list/claim-dead: takes up to ARGV[2] dead letters whose time has come, under a lease, for a dead-letter consumer.
 
-  Like claim, from the dead-letter set instead of the ready list. Only dead letters whose score (the time they became
-  available) has passed are taken: a dead letter whose consumption failed waits there until its retry time. While
-  claimed it sits in the dead-inflight set and counts as in flight. The delivery count is not raised: it says how
-  often the message failed before it was dead-lettered. A malformed record (see includes/record) is returned as it
-  is, for the consumer to deliver whole. A dead letter without a stored message, or with an unreadable delivery
-  state, is dropped.
-
-  KEYS[1] dead           zset id -> time available to a dead-letter consumer (ms)
-  KEYS[2] dead-inflight  zset id -> lease deadline (ms)
+  KEYS[1] dead           zset id -> time available to a dead-letter consumer
+  KEYS[2] dead-inflight  zset id -> lease deadline
   KEYS[3] messages       hash id -> "enqueuedAt|payload"
   KEYS[4] leases         hash id -> "deliveries|leaseToken[|credits|flags]"
   KEYS[5] failure        hash id -> last failure
 
   ARGV[1] visibility timeout in ms
   ARGV[2] most messages to claim
-  ARGV[3] the claim's lease token, one no other claim has
+  ARGV[3] the lease token of what the claim takes, one no other claim has
 
-  Returns a flat array, 5 entries per message, then 0:
-    id, lease token, delivery count, record, failure
-
-  Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
-]]
+  Returns: {id, lease token, delivery count (unchanged), record, failure, ... 5 per message, then 0}
+  Errors: 'ERR claim of <n> in one call; at most 1000' for more than 1000 messages, before any write.]]
 --- @include "list/includes/lease"
 --- @include "includes/limits"
 --- @include "includes/time"
@@ -39,7 +29,7 @@ local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumb
 if #ids == 0 then
   return {0}
 end
--- ZREM first: on a Redis at its maxmemory only a script whose first write cannot need memory runs
+-- ZREM first: at maxmemory, only a script whose first write needs no memory runs
 redis.call('ZREM', KEYS[1], unpack(ids))
 local records = redis.call('HMGET', KEYS[3], unpack(ids))
 local states = redis.call('HMGET', KEYS[4], unpack(ids))

@@ -1,104 +1,48 @@
 --[[
-  list/claim: takes ready messages under a lease for the claimants of ARGV[3] (the idle threads of one consumer),
-  in parts, one batch per claimant: each part up to ARGV[2] messages, and no more than one claimant's share of what
-  is ready.
-
-  The share: max(1, ceil(ready / live)), where live counts the claimants (consumer threads, in every JVM) that
-  claimed or were claimed for within their live window; each claim records every claimant it claims for in the
-  claimers set (the reaper drops those whose window has passed). So when fewer messages are ready than the live
-  claimants could take, they are spread over them instead of queueing in one batch. The parts are filled in the
-  order of ARGV[3], each up to the share before the next begins.
-
-  Each claimed message moves to the in-flight set with deadline = server time + visibility timeout, its delivery
-  count goes up by one, and it gets the claim id ARGV[5] as its lease token (a call claims a message once, so that id
-  and token name one delivery, and no claim id is made twice): ack, nack and extend are refused for any other token. In
-  a part of more than one, each lease is marked batched, so that the reaper fails none of them when their consumer
-  dies (see includes/lease). A message marked solo is claimed alone: it is a part of its own, and when no part is
-  left for it the claim ends before it; what is not taken stays at the head of the ready list, in its order. A message
-  whose record is malformed (written by something else; includes/record) is taken off the ready list with the
-  batch and dead-lettered, its failure what is wrong with it and its delivery count unchanged; its group moves on as
-  for an expired one. An id in the ready list without a stored message, or with an unreadable delivery state, is
-  dropped. Each step is one command for the whole batch, and every read comes before the first write, so a key of
-  the wrong type (written by something else) fails the script before it changes anything, with no type check of
-  its own.
+  list/claim: takes ready messages under a lease, one part of at most ARGV[2] and a fair share per claimant.
 
   KEYS[1] ready     list of ids
-  KEYS[2] inflight  zset id -> lease deadline (ms)
-  KEYS[3] messages  hash id -> "enqueuedAt|payload" (see enqueue)
-  KEYS[4] leases    hash id -> "deliveries|leaseToken[|credits|flags]" (see includes/lease)
-  KEYS[5] wake      list of wake-up tokens for idle consumers (see includes/wake)
+  KEYS[2] inflight  zset id -> lease deadline
+  KEYS[3] messages  hash id -> "enqueuedAt|payload"
+  KEYS[4] leases    hash id -> "deliveries|leaseToken[|credits|flags]"
+  KEYS[5] wake      list of wake-up tokens for idle consumers
   KEYS[6] claimers  zset claimant id -> server time (ms) until which it counts as live
-  KEYS[7] claim     the claiming consumer's last claim (see includes/claim_record)
-  KEYS[8] paused    exists while the queue is paused (see pause)
-  KEYS[9] resumed   stream of the last resume (see resume)
-  KEYS[10] capped   exists while a claim found the queue at its maxInflight (see includes/capacity)
-  KEYS[11] rate     the rate limit's theoretical arrival time (see includes/rate)
-  KEYS[12] expires  hash id -> server time (ms) after which the message is not delivered (see enqueue)
-  KEYS[13] dead     zset id -> time available to a dead-letter consumer (ms)
+  KEYS[7] claim     the claiming consumer's last claim
+  KEYS[8] paused    exists while the queue is paused
+  KEYS[9] resumed   stream of the last resume
+  KEYS[10] capped   exists while a claim found the queue at its maxInflight
+  KEYS[11] rate     the rate limit's theoretical arrival time
+  KEYS[12] expires  hash id -> server time (ms) after which the message is not delivered
+  KEYS[13] dead     zset id -> time available to a dead-letter consumer
   KEYS[14] failure  hash id -> last failure
   KEYS[15] limited  exists while the rate limit holds claims back (written here, read by stats)
-  KEYS[16] prioritized  zset id -> level and place of a ready message with a priority (see includes/priority)
-  KEYS[17] cursor   the weighted round-robin's place in its cycle of levels (see includes/priority)
-  KEYS[18] priority hash id -> priority level of a message sent with one (see includes/priority)
-  KEYS[19] group    hash id -> group id of a message sent with one (see includes/group)
+  KEYS[16] prioritized  zset id -> level and place of a ready message with a priority
+  KEYS[17] cursor   the weighted round-robin's place in its cycle of levels
+  KEYS[18] priority hash id -> priority level of a message sent with one
+  KEYS[19] group    hash id -> group id of a message sent with one
   KEYS[20] groups   hash group id -> id of its current message
   KEYS[21] grouped  zset of the groups' lines
-  KEYS[22] meta     hash of the queue's own settings, whose shard count marker ARGV[13] must match (includes/shards);
-                    without this key the count is not checked
+  KEYS[22] meta     hash of the queue's settings with its shard count marker; optional: no count check without it
 
   ARGV[1] visibility timeout in ms
   ARGV[2] most messages of one part
-  ARGV[3] the claimants' ids, separated by spaces: one part each
+  ARGV[3] the claimants' ids, separated by spaces: one part each, filled in this order
   ARGV[4] how long after this claim a claimant counts as live, in ms
-  ARGV[5] claim id, and the lease token of what the claim takes: the same as the consumer's last claim when that
-          claim's outcome is unknown to it
-  ARGV[6] maxInflight: the most messages of the queue in flight at once, across all its consumers; 0: no cap
+  ARGV[5] claim id, the lease token of what it takes; the last claim's again when that one's outcome was lost
+  ARGV[6] maxInflight: the most messages in flight at once, across all consumers; 0: no cap
   ARGV[7] rateLimit: the most messages claimed per period, across all consumers; 0: no limit
   ARGV[8] the rate limit's period in ms
   ARGV[9] rateLimitBurst: the most messages claimed at once at the rate limit
   ARGV[10] 'drop' to drop expired messages; else they are dead-lettered
-  ARGV[11] 'strict' to take the highest priority level first; else the levels are served by weighted round-robin
+  ARGV[11] 'strict' to take the highest priority level first; else weighted round-robin over the levels
   ARGV[12] groupOnDeadLetter: 'block' keeps the group of an expired, dead-lettered message waiting for it
-  ARGV[13] the endpoint's shard count, with KEYS[22]
+  ARGV[13] the endpoint's shard count, checked against KEYS[22]'s marker
 
-  With a cap, a claim takes at most cap - in flight, where in flight counts every lease of the in-flight set,
-  those of batch-mates waiting their turn and expired ones the reaper has not returned yet included. A claim that
-  finds no room takes nothing, leaves no wake-up token and marks the queue capped, so that the next ack or nack
-  leaves a token (includes/capacity).
-
-  With a rate limit, a claim takes at most what the limit allows now (includes/rate), and only the messages it
-  delivers count against it. A claim that the limit allows none takes nothing and returns {'limited', ms until the
-  limit allows one, ''} (the shape of a paused claim's reply: its claimant sleeps that long), marks the queue
-  limited for that long, and leaves no wake-up token, so that one consumer waits on the limit, not all of them.
-
-  A message whose time to live has passed (its expires field is now or earlier) is never delivered: it is taken off
-  the ready list with the batch and dead-lettered, its failure 'expired: its time to live ended at <ms>' and its
-  delivery count unchanged, or, with ARGV[10] 'drop', deleted with everything kept about it. Either way its expires
-  field goes. It counts against neither the cap nor the rate limit. When it was its group's current message, the
-  next of its group is made ready (unless it was dead-lettered and ARGV[12] is 'block'; includes/group).
-
-  A group has only its current message on the ready list (includes/group), so a batch takes at most one message
-  of each group, and the groups and the messages without one share the claims in the order they became ready.
-
-  Messages sent with a priority wait in the prioritized set (includes/priority). While it holds any, the claim
-  takes the next in line across the levels, level 4 being the ready list: by the weighted round-robin cycle from
-  the place the cursor keeps (level p has p + 1 places of 55, so no level starves), or with ARGV[11] 'strict' the
-  highest level first; each level in its own order. The share counts the messages of every level. A queue without
-  priorities pays one ZCARD.
-
-  A claim that has run before with this claim id (includes/claim_record) takes nothing: it returns those of its
-  first run's messages that are still leased under their first run's tokens, in the same shape and parts. Else, while the
-  queue is paused, the claim takes nothing and returns {'paused', ms the pause has left (-1: until resumed), the id
-  of the last resume} (includes/pause), and leaves no wake-up token.
-
-  Returns a flat array, 5 entries per message, then the number of ready messages left behind:
-    id, lease token, delivery count, record ("enqueuedAt|payload"), part (1: the first claimant's)
-  (claim-dead shares the shape, with the failure in place of the part). When ready messages are left behind, a
-  wake-up token is left for another consumer.
-
-  Fails with an error, before it writes anything, when ARGV[2] times the claimants is more than 1000
-  (includes/limits), or for a shard
-  count the marker does not match: 'SHARDS <recorded> <resharding to, or 0> <count> <meta>' (includes/shards).
+  Returns: {id, lease token, delivery count, record, part (1: the first claimant's), ... 5 each, ready messages left}
+    {'limited', ms until the rate limit allows one, ''}: nothing taken
+    {'paused', ms the pause has left (-1: until resumed), id of the last resume}: nothing taken
+  Errors (before any write): 'ERR claim of <n> in one call; at most 1000' when ARGV[2] x claimants is over 1000
+    'SHARDS <recorded> <resharding to, or 0> <count> <meta>' when KEYS[22]'s marker does not match ARGV[13]
 ]]
 --- @include "includes/claim_record"
 --- @include "includes/claimants"
@@ -188,14 +132,12 @@ else
 end
 local records = redis.call('HMGET', KEYS[3], unpack(ids))
 local states = redis.call('HMGET', KEYS[4], unpack(ids))
--- a queue whose messages have no time to live has an empty expires hash: nothing to look up
 local expiries = redis.call('HLEN', KEYS[12]) > 0 and redis.call('HMGET', KEYS[12], unpack(ids)) or {}
 -- reads that also check the types of the keys written below
 redis.call('ZSCORE', KEYS[2], ids[1])
 local tokens = redis.call('LLEN', KEYS[5])
 
--- the batch: the messages that can be delivered, in parts of up to share, a solo one in a part of its own, up to the
--- first that no part is left for; the expired and malformed ones before it are taken off too, each {id, failure}
+-- the batch, in parts of up to share (a solo message alone); expired and malformed ones are set aside
 local batch, expired, malformed, taken = {}, {}, {}, #ids
 local part, in_part, sizes = 1, 0, {}
 for i = 1, #ids do
@@ -227,7 +169,6 @@ for i = 1, #ids do
   end
 end
 
--- the ids of messages taken off, their group ids and whether any has one (groups_of)
 local function taken_off(messages)
   local off = {}
   for _, m in ipairs(messages) do
@@ -259,7 +200,7 @@ if #expired + #malformed > 0 then
 end
 local gone, gids, grouped = taken_off(expired)
 local bad, badGids, badGrouped = taken_off(malformed)
--- LTRIM first: on a Redis at its maxmemory only a script whose first write cannot need memory runs
+-- LTRIM first: at maxmemory, only a script whose first write needs no memory runs
 if prioritized == 0 then
   redis.call('LTRIM', KEYS[1], taken, -1)
 elseif taken > 0 then
@@ -300,10 +241,8 @@ end
 
 -- as text once: Redis formats a number argument for each element it is passed in, at several times the cost
 local deadline = string.format('%d', now + tonumber(ARGV[1]))
--- the claim id is the token: a call claims a message once, so that the pair of id and token names one delivery
 local token = ARGV[5]
--- the lease value of a message of the call; most share one (first delivery, batched or not), so each is made once,
--- found by deliveries, credits and flags (numbers as keys: a number made text costs as much as the value itself)
+-- each distinct lease value made once: most messages share one (numbers as keys: text costs as much as the value)
 local made = {}
 local function lease_of(m)
   local flags = lease_flags(sizes[m.part] > 1, m.solo)

@@ -1,6 +1,5 @@
 --[[
-  list/extend: moves the lease deadline of a batch of deliveries forward to server time +
-  visibility timeout. Each is checked on its own lease token; a deadline never moves back.
+  list/extend: moves the lease deadlines of a batch of deliveries, each checked on its own lease token, forward.
 
   KEYS[1] inflight  zset id -> lease deadline (the dead-inflight set for dead letters)
   KEYS[2] leases    hash id -> "deliveries|leaseToken[|credits|flags]"
@@ -8,16 +7,10 @@
   ARGV[1] visibility timeout in ms
   ARGV[2k], ARGV[2k+1]  id and lease token of the k-th delivery
 
-  Returns an array with one code per delivery:
-    1 extended (or already further out)
+  Returns: one code per delivery, in order:
+    1 extended to server time + ARGV[1] (a deadline already further out is kept)
     0 refused: the token is not the current lease, or the message no longer exists
-
-  The deadlines are moved with ZREM, then ZADD: Redis at its maxmemory refuses a script whose first write is one
-  that may need memory (ZADD), and lets a script that has written once run to its end; ZREM it never refuses.
-  A lease must be kept on a full Redis, or long exchanges lose theirs.
-
-  Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
-]]
+  Errors: 'ERR extend of <n> in one call; at most 1000' for more than 1000 deliveries, before any write.]]
 --- @include "list/includes/lease"
 --- @include "includes/limits"
 --- @include "includes/time"
@@ -36,6 +29,7 @@ for k, id in ipairs(ids) do
   end
 end
 if #moved > 0 then
+  -- ZREM, then ZADD: at maxmemory Redis refuses a script whose first write may need memory
   redis.call('ZREM', KEYS[1], unpack(moved))
   redis.call('ZADD', KEYS[1], unpack(scored))
 end

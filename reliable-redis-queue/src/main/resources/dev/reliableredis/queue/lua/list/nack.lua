@@ -1,25 +1,14 @@
 --[[
-  list/nack: settles a batch of deliveries as failed. Each is checked on its own lease token.
-  A delivery with deliveries left is scheduled for a retry after the backoff delay
-  retryDelay * multiplier^(failed - 1), capped at maxRetryDelay; one whose failed
-  deliveries are used up moves to the dead letters. The reason is kept either way.
-  Failed deliveries are the deliveries less those credited to a crashed batch or to a
-  retry-after (see includes/lease).
-
-  A delivery given a retry-after (the route asked for it: CamelReliableRedisRetryAfter)
-  did not fail: it is due again after that many ms, with one more credit, so that it uses
-  up no retry, and its reason is not kept. Its delivery count still goes up when it is
-  claimed again.
+  list/nack: settles a batch of deliveries as failed, each checked on its own lease token.
 
   KEYS[1] inflight  zset id -> lease deadline (the dead-inflight set for dead letters)
-  KEYS[2] retry     zset id -> due time: the delayed set (the dead set for dead letters,
-                    so a dead letter whose consumption failed waits there)
-  KEYS[3] dead      zset id -> time available to a dead-letter consumer (ms)
+  KEYS[2] retry     zset id -> due time: the delayed set (the dead set for dead letters)
+  KEYS[3] dead      zset id -> time available to a dead-letter consumer
   KEYS[4] leases    hash id -> "deliveries|leaseToken[|credits|flags]"
   KEYS[5] failure   hash id -> last failure
-  KEYS[6] capped    exists while a claim found the queue at its maxInflight (see includes/capacity)
-  KEYS[7] wake      list of wake-up tokens for idle consumers (see includes/wake)
-  KEYS[8] group     hash id -> group id of a message sent with one (see includes/group)
+  KEYS[6] capped    exists while a claim found the queue at its maxInflight
+  KEYS[7] wake      list of wake-up tokens for idle consumers
+  KEYS[8] group     hash id -> group id of a message sent with one
   KEYS[9] groups    hash group id -> id of its current message
   KEYS[10] grouped  zset of the groups' lines
   KEYS[11] ready    list of ids
@@ -28,23 +17,15 @@
   ARGV[2] retry delay in ms
   ARGV[3] backoff multiplier
   ARGV[4] max retry delay in ms
-  ARGV[5] groupOnDeadLetter: 'block' keeps the group of a dead-lettered message waiting for it (until it is
-          redriven or its dead letter is consumed or purged); else the next of its group becomes ready
-  ARGV[4k+2], ARGV[4k+3], ARGV[4k+4], ARGV[4k+5]  id, lease token, failure reason and retry-after
-                    in ms (-1: none, a failure) of the k-th delivery (k from 1)
+  ARGV[5] groupOnDeadLetter: 'block' keeps the group of a dead-lettered message waiting for it
+  ARGV[4k+2 .. 4k+5] id, lease token, failure reason and retry-after in ms (-1: none) of the k-th delivery
 
-  A nack that settles anything wakes a consumer when a claim found the queue at its maxInflight
-  (includes/capacity). A retry keeps a grouped message its group's current one, so its group waits for it
-  (includes/group).
-
-  Returns an array with one code per delivery:
-    1 scheduled for a retry
-    2 dead-lettered
-    3 due again after its retry-after
+  Returns: one code per delivery, in order:
+    1 scheduled for a retry after its backoff
+    2 dead-lettered: its failed deliveries are used up
+    3 due again after its retry-after, which is not a failure
     0 refused: the token is not the current lease, or the message no longer exists
-
-  Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
-]]
+  Errors: 'ERR nack of <n> in one call; at most 1000' for more than 1000 deliveries, before any write.]]
 --- @include "includes/backoff"
 --- @include "list/includes/capacity"
 --- @include "list/includes/group"
@@ -64,7 +45,7 @@ local maxDeliveries = tonumber(ARGV[1])
 local retryDelay, multiplier, maxDelay = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 local now = now_ms()
 local ids, held, values = held_leases(KEYS[1], KEYS[4], 6, 4)
--- the outcome of each delivery first, so that the group reads of the dead-lettered come before any write
+-- every outcome first, so that the group reads of the dead-lettered come before any write
 local codes, dead = {}, {}
 for k in ipairs(ids) do
   if not held[k] then
@@ -90,7 +71,7 @@ for k, id in ipairs(ids) do
   if codes[k] > 0 then
     freed = true
     local deliveries, _, credits, flags = parse_lease(values[k])
-    -- ZREM first: on a Redis at its maxmemory only a script whose first write cannot need memory runs
+    -- ZREM first: at maxmemory, only a script whose first write needs no memory runs
     redis.call('ZREM', KEYS[1], id)
     if codes[k] == 3 then
       redis.call('HSET', KEYS[4], id, lease_value(deliveries, '', credits + 1, lease_flags(false, is_solo(flags))))

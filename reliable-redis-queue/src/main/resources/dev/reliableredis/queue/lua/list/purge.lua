@@ -1,29 +1,22 @@
 --[[
-  list/purge: removes up to ARGV[1] messages from each of the ready list, the delayed set
-  and the dead letters, with their records, delivery states, failures and times to live. Messages in flight
-  are not touched: they finish normally. The caller repeats while the second value it returns is 1.
+  list/purge: removes up to ARGV[1] ready, delayed and dead messages each, with all kept about them; not in-flight ones.
 
   KEYS[1] ready     list of ids
-  KEYS[2] delayed   zset id -> due time (ms)
-  KEYS[3] dead      zset id -> time available (ms)
+  KEYS[2] delayed   zset id -> due time
+  KEYS[3] dead      zset id -> time available
   KEYS[4] messages  hash id -> "enqueuedAt|payload"
   KEYS[5] leases    hash id -> "deliveries|leaseToken[|credits|flags]"
   KEYS[6] failure   hash id -> last failure
-  KEYS[7] expires   hash id -> server time (ms) after which the message is not delivered (see enqueue)
-  KEYS[8] prioritized  zset id -> level and place of a ready message with a priority (see includes/priority)
+  KEYS[7] expires   hash id -> server time (ms) after which the message is not delivered
+  KEYS[8] prioritized  zset id -> level and place of a ready message with a priority
   KEYS[9] priority  hash id -> priority level of a message sent with one
-  KEYS[10] group    hash id -> group id of a message sent with one (see includes/group)
+  KEYS[10] group    hash id -> group id of a message sent with one
   KEYS[11] groups   hash group id -> id of its current message
   KEYS[12] grouped  zset of the groups' lines
 
-  ARGV[1] most messages to remove from each of the five (the prioritized set and the groups' lines being part of
-          ready)
+  ARGV[1] most messages to remove from each of ready, delayed, dead, prioritized and grouped
 
-  A purged message that was its group's current one lets the next of its group be ready (includes/group), which a
-  later call purges; a group whose current message is in flight goes on when it is settled.
-
-  Returns {messages removed, 1 if any of the five gave a full batch (call again) else 0}.
-]]
+  Returns: {messages removed, 1 when a part gave a full batch or a group moved on (call again), else 0}]]
 --- @include "list/includes/group"
 --- @include "includes/types"
 
@@ -59,7 +52,6 @@ if #ids == 0 then
 end
 local gids, grouped = groups_of(KEYS[10], KEYS[11], KEYS[12], KEYS[1], ids)
 if grouped then
-  -- a group's line was purged with the batch or moves on into the ready list, where the next call finds it
   if groups_move_on(KEYS[1], KEYS[10], KEYS[11], KEYS[12], ids, gids, false, false) > 0 then
     more = 1
   end

@@ -1,35 +1,21 @@
 --[[
-  list/reap: the periodic housekeeping of a queue, each part bounded by ARGV[2].
-
-  - Expired leases: a message whose consumer did not settle it before its deadline
-    (it died, or hangs) goes back to the ready list. Held alone, its delivery counts as
-    failed, so when its deliveries are used up it goes to the dead letters with failure
-    'lease expired' instead, and a message that kills every consumer cannot loop forever.
-    Held in a batch of more than one, its delivery still counts, but not as failed (a
-    credit, see includes/lease), and it is marked to be claimed alone from then on: the
-    consumer's death is not blamed on any one of the batch.
-  - Due delayed messages (delays and retry backoffs) go to the ready list.
-  - Expired leases of consumed dead letters go back to the dead letters.
-  - Acked ids older than the idempotency window are forgotten.
-  - Claimants whose live window has passed are dropped from the claimers set.
-
-  An id whose message or delivery state is missing or unreadable (written by something else) is dropped.
+  list/reap: housekeeping, each part bounded by ARGV[2]: leases, delayed messages, acked ids, claimants.
 
   KEYS[1] ready          list of ids
-  KEYS[2] inflight       zset id -> lease deadline (ms)
-  KEYS[3] delayed        zset id -> due time (ms)
-  KEYS[4] dead           zset id -> time available to a dead-letter consumer (ms)
-  KEYS[5] dead-inflight  zset id -> lease deadline (ms)
+  KEYS[2] inflight       zset id -> lease deadline
+  KEYS[3] delayed        zset id -> due time
+  KEYS[4] dead           zset id -> time available to a dead-letter consumer
+  KEYS[5] dead-inflight  zset id -> lease deadline
   KEYS[6] leases         hash id -> "deliveries|leaseToken[|credits|flags]"
   KEYS[7] failure        hash id -> last failure
-  KEYS[8] acked          zset id -> time until which the acked id is remembered (ms)
-  KEYS[9] wake           list of wake-up tokens for idle consumers (see includes/wake)
+  KEYS[8] acked          zset id -> time until which the acked id is remembered
+  KEYS[9] wake           list of wake-up tokens for idle consumers
   KEYS[10] messages      hash id -> "enqueuedAt|payload"
-  KEYS[11] claimers      zset claimant id -> server time (ms) until which it counts as live (see claim)
-  KEYS[12] prioritized   zset id -> level and place of a ready message with a priority (see includes/priority)
+  KEYS[11] claimers      zset claimant id -> server time (ms) until which it counts as live
+  KEYS[12] prioritized   zset id -> level and place of a ready message with a priority
   KEYS[13] priority      hash id -> priority level of a message sent with one
   KEYS[14] seq           counter the places in a level's line are drawn from
-  KEYS[15] group         hash id -> group id of a message sent with one (see includes/group)
+  KEYS[15] group         hash id -> group id of a message sent with one
   KEYS[16] groups        hash group id -> id of its current message
   KEYS[17] grouped       zset of the groups' lines
 
@@ -37,17 +23,8 @@
   ARGV[2] most entries to move in each of the four parts
   ARGV[3] groupOnDeadLetter: 'block' keeps the group of a message dead-lettered here waiting for it
 
-  A message with a priority goes back to its level's line (includes/priority). A grouped message returned or
-  released stays its group's current message; one dead-lettered lets the next of its group be ready, unless
-  ARGV[3] is 'block' (includes/group).
-
-  Returns {expired leases returned to ready, expired leases dead-lettered,
-           delayed messages released, dead-letter leases returned, acked ids forgotten,
-           1 when a part took a full batch (call again: there may be more) else 0}
-
-  Every part starts with ZREM, a write Redis does not refuse at its maxmemory, so housekeeping runs on a
-  full Redis (forgetting acked ids frees memory).
-]]
+  Returns: {expired leases returned to ready, expired leases dead-lettered, delayed messages made ready,
+    dead-letter leases returned, acked ids forgotten, 1 when a part took a full batch (call again) else 0}]]
 --- @include "list/includes/group"
 --- @include "list/includes/lease"
 --- @include "list/includes/priority"
@@ -72,7 +49,6 @@ local maxDeliveries, batch = tonumber(ARGV[1]), tonumber(ARGV[2])
 
 local more = 0
 
--- the due members of a sorted set, at most a batch; a full batch means there may be more
 local function due(key)
   local ids = redis.call('ZRANGEBYSCORE', key, '-inf', now, 'LIMIT', 0, batch)
   if #ids == batch then
@@ -81,9 +57,7 @@ local function due(key)
   return ids
 end
 
--- ends the expired lease of a message, crediting the delivery when the lease was one of a batch (the message is
--- claimed alone from then on); returns its failed deliveries, or nil when its delivery state is missing or
--- unreadable
+-- ends an expired lease (a batched one credited, then solo); failed deliveries, or nil when unreadable or missing
 local function clear_token(id)
   local value = redis.call('HGET', KEYS[6], id)
   if not value then

@@ -1,38 +1,27 @@
 --[[
-  list/redrive: looks at up to ARGV[1] dead letters, oldest first after the ARGV[3] oldest, and moves them back to the
-  ready list with a fresh delivery count; their first enqueue time is kept and the failure cleared.
-  Dead letters being consumed (dead-inflight) are not moved. With ARGV[4], only the dead
-  letter of that one message id is looked at. A moved tick of the queue's schedule is noted in the schedule, which
-  fires nothing while it is queued or running (see schedule-fire); a tick is left dead while another tick of its
-  schedule is queued or running (the last tick fired, a redriven one, or one this call moved), so that the ticks of
-  one schedule never run at the same time: a later redrive, once that one settled, moves it.
+  list/redrive: moves up to ARGV[1] dead letters (or the one of ARGV[4]) back to ready, delivery count reset.
 
-  KEYS[1] dead      zset id -> time available to a dead-letter consumer (ms)
+  KEYS[1] dead      zset id -> time available to a dead-letter consumer
   KEYS[2] ready     list of ids
   KEYS[3] messages  hash id -> "enqueuedAt|payload"
   KEYS[4] leases    hash id -> "deliveries|leaseToken[|credits|flags]"
   KEYS[5] failure   hash id -> last failure
-  KEYS[6] wake      list of wake-up tokens for idle consumers (see includes/wake)
-  KEYS[7] expires   hash id -> server time (ms) after which the message is not delivered (see enqueue)
-  KEYS[8] prioritized  zset id -> level and place of a ready message with a priority (see includes/priority)
+  KEYS[6] wake      list of wake-up tokens for idle consumers
+  KEYS[7] expires   hash id -> server time (ms) after which the message is not delivered
+  KEYS[8] prioritized  zset id -> level and place of a ready message with a priority
   KEYS[9] priority  hash id -> priority level of a message sent with one
   KEYS[10] seq      counter the places in a level's line, and in a group's, are drawn from
-  KEYS[11] group    hash id -> group id of a message sent with one (see includes/group)
+  KEYS[11] group    hash id -> group id of a message sent with one
   KEYS[12] groups   hash group id -> id of its current message
   KEYS[13] grouped  zset of the groups' lines
-  KEYS[14] schedule hash: cron, zone, last, redriven (see schedule-declare)
+  KEYS[14] schedule hash: cron, zone, last, redriven
 
-  ARGV[1] most dead letters to look at
+  ARGV[1] most dead letters to look at, oldest first
   ARGV[2] what the message ids of the schedule's ticks start with (<queue>@)
   ARGV[3] how many of the oldest dead letters to pass over: the ticks earlier calls of the same redrive left
   ARGV[4] optional: the message id of the one dead letter to move
 
-  A dead letter without a stored message is dropped. A redriven message has no time to live any more; it keeps its
-  priority and its group: the group that waited for it (groupOnDeadLetter=block) goes on with it, one that went on
-  without it takes it next (includes/group).
-
-  Returns {the number of messages moved, the number of ticks left dead}.
-]]
+  Returns: {messages moved, ticks left dead because another tick of their schedule is queued or running}]]
 --- @include "list/includes/group"
 --- @include "list/includes/priority"
 --- @include "includes/schedule"

@@ -1,27 +1,19 @@
 --[[
-  list/release: gives back claimed deliveries that were never started (the consumer is
-  stopping), each checked on its own lease token.
-
-  A ready message goes to the head of the ready list with the claim's delivery undone,
-  so it is next in line and the aborted claim does not count (one with a priority to the head of its level's
-  line). A dead letter goes back
-  to the dead letters, available at once (claim-dead does not count deliveries).
+  list/release: gives back claimed deliveries never started, to the head of their line, the delivery undone.
 
   KEYS[1] inflight  zset id -> lease deadline (the dead-inflight set for dead letters)
   KEYS[2] target    the ready list (the dead zset for dead letters)
   KEYS[3] leases    hash id -> "deliveries|leaseToken[|credits|flags]"
-  KEYS[4] wake      list of wake-up tokens for idle consumers (see includes/wake)
-  KEYS[5] prioritized  zset id -> level and place of a ready message with a priority (see includes/priority)
+  KEYS[4] wake      list of wake-up tokens for idle consumers
+  KEYS[5] prioritized  zset id -> level and place of a ready message with a priority
   KEYS[6] priority  hash id -> priority level of a message sent with one
   KEYS[7] seq       counter the places in a level's line are drawn from
 
   ARGV[1] 'ready' or 'dead': what KEYS[2] is
   ARGV[2k], ARGV[2k+1]  id and lease token of the k-th delivery
 
-  Returns the number of deliveries released (refused ones are not counted).
-
-  Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
-]]
+  Returns: the number of deliveries released (refused ones are not counted).
+  Errors: 'ERR release of <n> in one call; at most 1000' for more than 1000 deliveries, before any write.]]
 --- @include "list/includes/lease"
 --- @include "includes/limits"
 --- @include "list/includes/priority"

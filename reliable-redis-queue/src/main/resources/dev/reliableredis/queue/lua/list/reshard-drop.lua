@@ -1,20 +1,22 @@
 --[[
-  list/reshard-drop: removes from a list-mode shard the messages of one chunk that a reshard has stored on their new
-  shards (reshard-put), with their records, delivery states and failures. A chunk of the ready list is its head:
-  it is checked to be unchanged since it was read, removed, and the messages that stay on this shard go to the
-  tail in their order, so that the reshard reads the next chunk from the head again.
+  list/reshard-drop: removes from a list-mode shard a chunk's messages that list/reshard-put.lua stored elsewhere.
 
-  KEYS[1..7] the shard's ready, delayed, dead, acked, messages, leases and failure keys, as reshard-read's
-             (see list/reshard-read.lua)
-  KEYS[8] expires   hash id -> server time (ms) after which the message is not delivered (see enqueue)
+  KEYS[1] ready     list of ids
+  KEYS[2] delayed   zset id -> time it becomes ready (ms)
+  KEYS[3] dead      zset id -> time available to a dead-letter consumer
+  KEYS[4] acked     zset id -> time until which the acked id is remembered (ms)
+  KEYS[5] messages  hash id -> "enqueuedAt|payload"
+  KEYS[6] leases    hash id -> "deliveries|leaseToken[|credits|flags]"
+  KEYS[7] failure   hash id -> last failure
+  KEYS[8] expires   hash id -> server time (ms) after which the message is not delivered
 
   ARGV[1] section: 'ready', 'delayed', 'dead' or 'acked'
   ARGV[2k]   id of the chunk's k-th message
   ARGV[2k+1] 1 when it has moved and is removed here, 0 when it stays
 
-  Returns the number of messages removed. Fails with an error, before it writes anything, when the head of the
-  ready list is not the chunk (the queue was used during the reshard), or for a chunk of more than 1000.
-]]
+  Returns: the number of messages removed.
+  Errors: 'ERR the ready list of <key> changed during the reshard' when its head is not the chunk
+    'ERR reshard drop of <n> in one call; at most 1000' for a chunk of more than 1000; both before any write]]
 --- @include "includes/errors"
 --- @include "includes/limits"
 

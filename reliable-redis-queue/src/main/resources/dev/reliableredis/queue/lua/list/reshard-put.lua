@@ -1,26 +1,21 @@
 --[[
-  list/reshard-put: stores on a list-mode shard the messages a reshard moves there from another shard, each with its
-  record, delivery state, failure and expiry, in the same section with the same score; and the acked ids it copies there.
-  A message whose id this shard knows already (stored, or acked within the idempotency window) is left out, so a
-  reshard that stopped after this call and runs again does not store it twice.
+  list/reshard-put: stores the messages and acked ids a reshard moves to this shard, as they were, once each.
 
-  KEYS[1..7] the shard's ready, delayed, dead, acked, messages, leases and failure keys, as reshard-read's
-             (see list/reshard-read.lua)
-  KEYS[8] wake      list of wake-up tokens for idle consumers (see includes/wake)
-  KEYS[9] expires   hash id -> server time (ms) after which the message is not delivered (see enqueue)
+  KEYS[1] ready     list of ids
+  KEYS[2] delayed   zset id -> time it becomes ready (ms)
+  KEYS[3] dead      zset id -> time available to a dead-letter consumer
+  KEYS[4] acked     zset id -> time until which the acked id is remembered (ms)
+  KEYS[5] messages  hash id -> "enqueuedAt|payload"
+  KEYS[6] leases    hash id -> "deliveries|leaseToken[|credits|flags]"
+  KEYS[7] failure   hash id -> last failure
+  KEYS[8] wake      list of wake-up tokens for idle consumers
+  KEYS[9] expires   hash id -> server time (ms) after which the message is not delivered
 
-  ARGV[7k-6] section of the k-th message: 'ready', 'delayed', 'dead' or 'acked'
-  ARGV[7k-5] its id
-  ARGV[7k-4] its score ('' for ready)
-  ARGV[7k-3] its record ('' for an acked id)
-  ARGV[7k-2] its leases-hash value, '' for none
-  ARGV[7k-1] its failure, '' for none
-  ARGV[7k]   its expiry, '' for none
+  ARGV[7k-6 .. 7k] the k-th message: its section ('ready', 'delayed', 'dead' or 'acked'), id, score ('' for ready),
+    record ('' for an acked id), leases-hash value, failure and expiry ('' for none)
 
-  Returns the number of messages and ids stored.
-
-  Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
-]]
+  Returns: the number of messages and ids stored.
+  Errors: 'ERR reshard put of <n> in one call; at most 1000' for more than 1000 messages, before any write.]]
 --- @include "includes/limits"
 --- @include "includes/types"
 --- @include "includes/wake"

@@ -1,29 +1,25 @@
 --[[
-  list/reshard-read: one chunk of a list-mode shard's messages as a reshard moves them, with everything kept about each,
-  without changing anything; or what would stop the reshard. See sharded.ShardCount and list.ListReshard.
+  list/reshard-read: reads one chunk of a shard's messages as a reshard moves them, or ('check') what stops it.
 
   KEYS[1] ready          list of ids
-  KEYS[2] delayed        zset id -> due time (ms)
-  KEYS[3] dead           zset id -> time available (ms)
-  KEYS[4] acked          zset id -> time until which the acked id is remembered (ms)
+  KEYS[2] delayed        zset id -> due time
+  KEYS[3] dead           zset id -> time available
+  KEYS[4] acked          zset id -> time until which the acked id is remembered
   KEYS[5] messages       hash id -> "enqueuedAt|payload"
   KEYS[6] leases         hash id -> "deliveries|leaseToken[|credits|flags]"
   KEYS[7] failure        hash id -> last failure
-  KEYS[8] inflight       zset id -> lease deadline (ms)
-  KEYS[9] dead-inflight  zset id -> lease deadline (ms)
+  KEYS[8] inflight       zset id -> lease deadline
+  KEYS[9] dead-inflight  zset id -> lease deadline
   KEYS[10] claimers      zset claimant id -> server time (ms) until which it counts as live
-  KEYS[11] expires       hash id -> server time (ms) after which the message is not delivered (see enqueue)
+  KEYS[11] expires       hash id -> server time (ms) after which the message is not delivered
 
   ARGV[1] 'check', or the section to read: 'ready', 'delayed', 'dead' or 'acked'
   ARGV[2] rank of the first message to read (from the head of the list, the lowest score of a set)
   ARGV[3] most messages to read
 
-  Returns for 'check' {messages in flight, dead letters in flight, live claimants, ready messages}; for a section a flat array, 6
-  entries per message: id, score ('' for ready), record, leases-hash value, failure, expiry (false where there is
-  none; an acked id has only its score).
-
-  Fails with an error for a chunk of more than 1000 (includes/limits).
-]]
+  Returns: for 'check', {messages in flight, dead letters in flight, live claimants, ready messages}
+    for a section, 6 per message: id, score ('' for ready), record, leases-hash value, failure, expiry (false: none)
+  Errors: 'ERR reshard read of <n> in one call; at most 1000' for a chunk of more than 1000.]]
 --- @include "includes/limits"
 --- @include "includes/time"
 

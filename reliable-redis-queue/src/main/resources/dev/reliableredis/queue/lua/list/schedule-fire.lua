@@ -1,32 +1,22 @@
 --[[
-  list/schedule-fire: enqueues the messages of a schedule's due ticks and advances its last fired tick, in one step, so
-  that a tick fires once however many instances see it: the call fires only while the schedule is the one the
-  caller computed the ticks from (its expression and last tick unchanged), and a tick's message id is its own
-  (<queue>@<tick epoch ms>). The ticks of one schedule never run at the same time: while the message of the last
-  tick fired, or of a tick a redrive moved back (noted in the schedule by list/redrive), is queued, delayed or in
-  flight (not yet acked or dead-lettered), nothing fires.
+  list/schedule-fire: enqueues the messages of a schedule's due ticks and advances its last tick, once per tick.
 
-  KEYS[1] schedule  hash: cron, zone, last, redriven (see schedule-declare)
+  KEYS[1] schedule  hash: cron, zone, last, redriven
   KEYS[2] dead      zset of the dead letters
-  KEYS[3..14] the queue's keys, as enqueue's (see list/enqueue.lua)
-  KEYS[15] meta     hash of the queue's own settings, whose shard count marker ARGV[5] must match (includes/shards);
-                    without this key the count is not checked
 
   ARGV[1] the cron expression the ticks come from
   ARGV[2] the last tick fired that they come after (epoch ms, as stored)
   ARGV[3] the last tick fired after this call (epoch ms)
   ARGV[4] the message id of the last tick fired
-  ARGV[5] the endpoint's shard count, with KEYS[15]
-  then 3 arguments per tick's message, as enqueue's; none when the call only moves the last tick past missed ones
+  ARGV[5] with KEYS[15] only: the endpoint's shard count; the messages' arguments then start at ARGV[6]
+  then 3 arguments per tick's message (id <queue>@<tick epoch ms>), as enqueue's; none to skip missed ticks
 
-  Returns 1 fired (each tick's message enqueued, or a no-op for an id already known); 0 not fired: the schedule
-  was changed, removed, or fired by another instance since the caller read it; -1 not fired: the last tick's
-  message, or a redriven tick's, is not settled yet.
-
-  Fails with an error, before it writes anything, for a key of the wrong type or a message enqueue refuses; or,
-  with the error 'SHARDS <recorded> <resharding to, or 0> <count> <meta>', for a shard count the marker does not
-  match (includes/shards).
-]]
+  Returns:
+     1 fired (each message enqueued, or a no-op for an id already known)
+     0 not fired: the schedule was changed, removed, or fired by another instance since the caller read it
+    -1 not fired: the last tick's message, or a redriven tick's, is not settled yet
+  Errors: 'SHARDS <recorded> <resharding to, or 0> <count> <meta>' when KEYS[15]'s marker does not match ARGV[5]
+    'ERR schedule-fire of <n> in one call; at most 1000', WRONGTYPE, or enqueue's errors; all before any write]]
 --- @include "list/includes/enqueue_steps"
 --- @include "includes/limits"
 --- @include "includes/schedule"

@@ -2,32 +2,24 @@
   list/stats: one consistent snapshot of a queue's counts, and of how long its oldest messages have waited.
 
   KEYS[1] ready          list of ids
-  KEYS[2] inflight       zset id -> lease deadline (ms)
+  KEYS[2] inflight       zset id -> lease deadline
   KEYS[3] delayed        zset
   KEYS[4] dead           zset
-  KEYS[5] dead-inflight  zset id -> lease deadline (ms)
+  KEYS[5] dead-inflight  zset id -> lease deadline
   KEYS[6] messages       hash id -> "enqueuedAt|payload"
-  KEYS[7] paused         exists while the queue is paused (see pause)
-  KEYS[8] capped         exists while the queue is at its maxInflight (see includes/capacity)
-  KEYS[9] limited        exists while the rate limit holds claims back (see claim)
-  KEYS[10] prioritized   zset id -> level and place of a ready message with a priority (see includes/priority)
-  KEYS[11] groups        hash group id -> id of its current message (see includes/group)
+  KEYS[7] paused         exists while the queue is paused
+  KEYS[8] capped         exists while the queue is at its maxInflight
+  KEYS[9] limited        exists while the rate limit holds claims back
+  KEYS[10] prioritized   zset id -> level and place of a ready message with a priority
+  KEYS[11] groups        hash group id -> id of its current message
   KEYS[12] grouped       zset of the groups' lines
 
-  ARGV[1] visibility timeout in ms: a lease was taken or last extended at its deadline less this (the consumers
-          of a queue share it)
+  ARGV[1] visibility timeout in ms: a lease was taken or last extended at its deadline less this
 
-  Ready counts the messages of every priority level and those waiting in the groups' lines; the oldest ready
-  message is the oldest of each level's next in line (a group's line waits behind its current message, which is
-  older).
-
-  Returns {ready, inflight (including dead letters being consumed), delayed, dead,
-           ms since the message at the head of the ready list was enqueued (0 when none, or when its record is
-           missing or unreadable),
-           ms since the longest-held lease of both in-flight sets was taken or last extended (0 when none),
-           1 while the queue is paused, else 0, 1 while it is at its maxInflight, else 0, 1 while its rate limit
-           holds claims back, else 0, groups with messages not yet settled}
-]]
+  Returns: {ready (every level and the groups' lines), inflight (both in-flight sets), delayed, dead,
+    ms since the oldest next-in-line ready message was enqueued (0: none, or its record unreadable),
+    ms since the longest-held lease was taken or last extended (0: none),
+    paused, at maxInflight, rate-limited (each 1 or 0), groups with messages not yet settled}]]
 --- @include "list/includes/priority"
 --- @include "includes/time"
 

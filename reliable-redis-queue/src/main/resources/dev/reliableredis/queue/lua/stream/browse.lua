@@ -1,16 +1,5 @@
 --[[
-  stream/browse: reads up to ARGV[3] messages of one section of a stream queue, for one group, oldest first,
-  without claiming or changing anything.
-
-  ready     entries the group has not been delivered yet (the whole stream while the group does not exist), by
-            entry id; retries that are due are not among them (they wait in the retry set: delayed)
-  inflight  entries pending with a real consumer (not the retry consumer), of the stream and of the dead-letter
-            stream (dead letters this group's dead-letter consumers are processing), the longest idle first: the
-            lease taken or last extended the longest ago, among the first 1,000 entries (by entry id) of each
-            consumer, which it claimed first: a dead consumer can hold many until the reaper takes them over.
-  delayed   delayed messages and entries waiting in the retry set (due ones included), by due time
-  dead      dead letters not being processed by a dead-letter consumer of the group (one waiting for its retry
-            is), by entry id
+  stream/browse: reads up to ARGV[3] messages of one section of a group, oldest first, changing nothing.
 
   KEYS[1] stream
   KEYS[2] retry        zset entry id -> retry due time, of this group on the stream
@@ -19,19 +8,12 @@
   KEYS[5] delayed-msg  hash message id -> cmsgpack {body, headers, enqueued[, expires]}
 
   ARGV[1] group
-  ARGV[2] section: 'ready', 'inflight', 'delayed' or 'dead'
+  ARGV[2] section: 'ready' (unread), 'inflight' (held by a consumer), 'delayed' (delayed or retrying) or 'dead'
   ARGV[3] most messages to read
 
-  Returns {server time in ms, then 8 entries per message:
-           entry id (for a delayed message, which has no entry yet, its message id),
-           1 for a dead letter else 0, delivery count in the group (0 when not pending),
-           field array {k1, v1, ...} (a delayed message's as its entry will have them: body, id, headers, enqueued),
-           idle ms of its lease (inflight, else -1), ms until due (delayed, 0 when due, else -1),
-           the consumer that holds it (inflight, else nil),
-           what is wrong with a delayed message whose value something else wrote malformed (its fields then body,
-           the value as stored, and id; see stream/includes/delayed), else nil}.
-  Entries deleted or trimmed away meanwhile are skipped.
-]]
+  Returns: {server time in ms, then 8 per message: entry id (a delayed message's id), 1 for a dead letter else 0,
+    delivery count (0: not pending), field array {k1, v1, ...}, lease idle ms (inflight, else -1), ms until due
+    (delayed, else -1), the consumer holding it (inflight, else nil), what is wrong with a malformed delayed message}]]
 local group, section, limit = ARGV[1], ARGV[2], tonumber(ARGV[3])
 
 --- @include "includes/time"
@@ -55,13 +37,11 @@ local function add(entry, deadLetter, deliveries, fields, leaseAge, dueIn, owner
   count = count + 1
 end
 
--- the field array of an entry, nil when it is gone
 local function fields_of(stream, entry)
   local found = redis.call('XRANGE', stream, entry, entry)[1]
   return found and found[2]
 end
 
--- the pending entry of the group, {entry, owner, idle, deliveries}, nil when it is not pending
 local function pending_of(stream, entry)
   if not group_info(stream, group) then
     return nil
@@ -81,7 +61,6 @@ elseif section == 'inflight' then
     if group_info(source, group) then
       for _, owner in ipairs(redis.call('XPENDING', source, group)[4] or {}) do
         if owner[1] ~= RETRY_CONSUMER then
-          -- a consumer's first entries were claimed first; reading at most 1,000 of each bounds the call
           for _, p in ipairs(redis.call('XPENDING', source, group, '-', '+', math.min(1000, tonumber(owner[2])),
               owner[1])) do
             held[#held + 1] = {dead = source == KEYS[3], entry = p[1], owner = p[2], idle = p[3], deliveries = p[4]}
@@ -90,7 +69,6 @@ elseif section == 'inflight' then
       end
     end
   end
-  -- ties (one claim's batch shares its idle time): the stream's first, then in entry order
   table.sort(held, function(a, b)
     if a.idle ~= b.idle then
       return a.idle > b.idle
@@ -117,7 +95,6 @@ elseif section == 'delayed' then
       waiting[#waiting + 1] = {member = flat[i], due = tonumber(flat[i + 1]), retry = key == KEYS[2]}
     end
   end
-  -- ties: delayed messages first, then in member order, as ZRANGE has them
   table.sort(waiting, function(a, b)
     if a.due ~= b.due then
       return a.due < b.due
@@ -152,7 +129,6 @@ elseif section == 'delayed' then
     end
   end
 else
-  -- dead letters being processed are skipped, so the walk goes on until it has enough or the stream ends
   local from = '-'
   repeat
     local letters = redis.call('XRANGE', KEYS[3], from, '+', 'COUNT', limit)

@@ -1,94 +1,44 @@
 --[[
-  stream/claim: delivers entries to one consumer of a group for the claimants of ARGV[4] (its idle threads), in
-  parts, one batch per claimant: each part up to ARGV[3] entries, and no more than one claimant's share of what is
-  ready; the parts are filled in the order of ARGV[4], each up to the share before the next begins. First the entries whose retry is due (re-claimed with XCLAIM,
-  which counts the delivery in the pending entries list), then new entries (XREADGROUP '>'). Each step is one
-  command for the whole batch (the due retries' counts are read with two). The same script serves the
-  dead-letter stream for a dead-letter consumer.
-
-  The share: max(1, ceil(ready / live)), where ready is the group's lag plus the due retries, and live counts the
-  claimants (consumer threads, in every JVM) that claimed or were claimed for within their live window; each claim
-  records every claimant it claims for in the claimers set (the reaper drops those whose window has passed). Where
-  Redis does not know the group's lag (Redis 6.2, or entries deleted behind the group's position), each part takes
-  up to ARGV[3]. The lag (XINFO GROUPS) is read only where the share can make a part smaller: parts of more than one
-  with more than one live claimant; a lone claimant's part takes what is ready, up to ARGV[3], either way.
-
-  In a part of more than one, each entry's delivery is marked batched in the deliveries hash (see
-  stream/includes/deliveries), so that the reaper fails none of them when their consumer dies. An entry marked
-  solo is claimed alone: it is a part of its own, and when no part is left for it the claim ends before it.
+  stream/claim: delivers due retries, then new entries, in one part per claimant of ARGV[4], each a fair share.
 
   KEYS[1] stream      the stream read (the dead-letter stream for a dead-letter consumer)
-  KEYS[2] retry       zset entry id -> time its retry is due (ms), entries pending in the group
+  KEYS[2] retry       zset entry id -> time its retry is due (ms), of this group
   KEYS[3] claimers    zset claimant id -> server time (ms) until which it counts as live
-  KEYS[4] deliveries  hash entry id -> "batchedAt|credits|solo" (see stream/includes/deliveries)
-  KEYS[5] claim       the consumer's last claim (see includes/claim_record)
-  KEYS[6] paused      exists while the queue is paused (see pause)
-  KEYS[7] resumed     stream of the last resume (see resume)
-  KEYS[8] rate        the rate limit's theoretical arrival time (see includes/rate)
-  KEYS[9] capped      exists while a claim found the group at its maxInflight (see stream/includes/capacity)
-  KEYS[10] freed      stream of the last settlement after the group was capped (see stream/includes/capacity)
+  KEYS[4] deliveries  hash entry id -> "batchedAt|credits|solo" of this group on KEYS[1]
+  KEYS[5] claim       the consumer's last claim (includes/claim_record)
+  KEYS[6] paused      exists while the queue is paused
+  KEYS[7] resumed     stream of the last resume
+  KEYS[8] rate        the rate limit's theoretical arrival time (includes/rate)
+  KEYS[9] capped      exists while a claim found the group at its maxInflight
+  KEYS[10] freed      stream of the last settlement after the group was capped
   KEYS[11] dead       the dead-letter stream, where expired entries go
-  KEYS[12] ids        hash message id -> entry reference (see enqueue)
-  KEYS[13] limited    exists while the rate limit holds the group's claims back (written here, read by stats)
-  KEYS[14] meta       hash of the queue's own settings, whose shard count marker ARGV[15] must match
-                      (includes/shards); without this key the count is not checked
+  KEYS[12] ids        hash message id -> entry reference
+  KEYS[13] limited    exists while the rate limit holds the group's claims back
+  KEYS[14] meta       optional: hash of the queue's own settings, whose shard count marker must match ARGV[15]
 
-  ARGV[1] group
-  ARGV[2] consumer
+  ARGV[1], ARGV[2] group, consumer
   ARGV[3] most entries of one part
   ARGV[4] the claimants' ids, separated by spaces: one part each
   ARGV[5] how long after this claim a claimant counts as live, in ms
-  ARGV[6] claim id: the same as the consumer's last claim when that claim's outcome is unknown to it
+  ARGV[6] claim id: the consumer's last claim id again when that claim's outcome is unknown to it
   ARGV[7] visibility timeout in ms: how long the claim's record is kept
-  ARGV[8] '1' when the queue's pause holds this claim; '0' for a dead-letter consumer, which a pause does not hold
-  ARGV[9] rateLimit: the most entries claimed per period, across all consumers; 0: no limit (a dead-letter consumer)
+  ARGV[8] '1' when the queue's pause holds this claim; '0' for a dead-letter consumer
+  ARGV[9] rateLimit: most entries claimed per period, across all consumers; 0: no limit
   ARGV[10] the rate limit's period in ms
-  ARGV[11] rateLimitBurst: the most entries claimed at once at the rate limit
-  ARGV[12] maxInflight: the most entries of the group in flight at once, across all its consumers; 0: no cap (a
-           dead-letter consumer)
+  ARGV[11] rateLimitBurst: most entries claimed at once at the rate limit
+  ARGV[12] maxInflight: most entries of the group in flight at once, across all its consumers; 0: no cap
   ARGV[13] 'drop' to drop expired entries; else they are dead-lettered
-  ARGV[14] 'all-groups' or 'never': when to delete an expired entry from the stream (see ack)
-  ARGV[15] the endpoint's shard count, with KEYS[14]
+  ARGV[14] 'all-groups' or 'never': when to delete an expired entry from the stream
+  ARGV[15] the endpoint's shard count, checked only with KEYS[14]
 
-  A claim that has run before with this claim id (includes/claim_record) takes nothing: it returns those of its
-  first run's entries that are still pending for this consumer with the delivery count of that run, in the same
-  shape and parts; when none is, a claim under a rate limit or a cap goes on as a new one. Else, while the queue is paused
-  (and ARGV[8] is '1'), the claim takes nothing and returns {'paused', ms the pause has left (-1: until resumed),
-  the id of the last resume} (includes/pause).
-
-  With a rate limit (includes/rate), a claim takes at most what the limit allows now; when the limit allows none,
-  it takes nothing, marks the group limited for that long and returns {'limited', ms until the limit allows one,
-  ''}, the shape of a paused claim's reply.
-
-  With a cap, a claim takes at most the cap less the group's entries in flight: its pending entries less those
-  parked for a retry, so that batch-mates waiting their turn and the entries of a consumer that died, not yet
-  taken over by the reaper, count. A claim that finds no room takes nothing, marks the group capped and returns
-  {'capped', -1, the id of the freed stream's last entry}: its claimant waits for a newer entry, which the next ack
-  or nack adds.
-
-  A blocking XREADGROUP would take an entry past the limit or the cap, so a claimant with either never reads by
-  itself: a claim that finds nothing to take returns {'caught-up', -1, the group's last delivered id}, and its
-  claimant waits for an entry after that id with a blocking XREAD, which takes nothing, then claims again.
-
-  An entry whose time to live has passed (its last field, expires, is now or earlier; see enqueue) is never
-  delivered, whether it is new or a due retry: it is dead-lettered with the failure 'expired: its time to live
-  ended at <ms>' and its delivery count less the one this claim counted (stream/includes/dead_letter), or, with
-  ARGV[13] 'drop', acked and deleted as ARGV[14] says (the id of a deleted entry is unknown). An entry whose
-  expires field something else wrote malformed (not a number) fails alone: it is dead-lettered in the same way,
-  with the failure "malformed record: expires '<its value>' is not a number", whatever ARGV[13] says, and the rest
-  of the batch is delivered. Neither counts against the cap or the rate limit. The dead-letter stream and the id
-  index are type-checked only when an entry is dead-lettered: the claim's reads have written by then, so a wrong
-  type there leaves the batch pending for the reaper to return.
-
-  Returns a flat array, 4 entries per delivery: entry id, delivery count, field array {k1, v1, ...}, part (1: the
-  first claimant's).
-  A due retry whose entry was deleted meanwhile is acked away and not returned.
-  Errors with NOGROUP when the group does not exist (the caller creates it).
-
-  Fails with an error, before it writes anything, when ARGV[3] times the claimants is more than 1000
-  (includes/limits), or for a shard
-  count the marker does not match: 'SHARDS <recorded> <resharding to, or 0> <count> <meta>' (includes/shards).
-]]
+  Returns: a flat array, 4 per delivery: entry id, delivery count, field array {k1, v1, ...}, part (1: the first's)
+    {'paused', ms the pause has left (-1: until resumed), the id of the last resume} while paused and ARGV[8] is '1'
+    {'limited', ms until the rate limit allows one, ''} when the rate limit allows none now
+    {'capped', -1, the id of the freed stream's last entry} when the group has no room under its maxInflight
+    {'caught-up', -1, the group's last delivered id} when nothing was taken under a rate limit or a cap
+  Errors: NOGROUP when the group does not exist (the caller creates it); WRONGTYPE for a key of the wrong type
+    'ERR claim of <n> in one call; at most 1000' when ARGV[3] times the claimants is more, before any write
+    'SHARDS <recorded> <resharding to, or 0> <count> <meta>' for a count the marker does not match, before any write]]
 --- @include "includes/claim_record"
 --- @include "includes/claimants"
 --- @include "includes/limits"
@@ -101,7 +51,6 @@
 --- @include "stream/includes/deliveries"
 --- @include "stream/includes/groups"
 
--- the group's entries in flight: its pending entries less those parked with the retry consumer
 local function in_flight(stream, group)
   local summary = redis.call('XPENDING', stream, group)
   local parked = 0
@@ -141,7 +90,7 @@ if earlier then
       out[#out + 1] = earlier[k + 2]
     end
   end
-  -- none of them left: a claimant under a rate limit or a cap claims anew rather than read by itself
+  -- none left: a claimant under a rate limit or a cap never reads by itself, so it claims anew
   if #out > 0 or (ARGV[9] == '0' and ARGV[12] == '0') then
     return out
   end
@@ -168,8 +117,6 @@ if cap > 0 then
   end
   count = math.min(count, room)
 end
--- the share needs the group's lag, which only XINFO GROUPS gives (formatting every group's figures): read only where
--- the share can change a part, in parts of more than one with another live claimant to share with
 local share, info = per_part, nil
 local live = per_part > 1 and math.max(1, redis.call('ZCOUNT', KEYS[3], now, '+inf')) or 1
 if live > 1 then
@@ -182,7 +129,6 @@ if live > 1 then
   end
 end
 
--- the part of the next delivery, a solo one in a part of its own; nil when no part is left for it
 local part, in_part, last_solo = 1, 0, false
 local function next_part(alone)
   if in_part > 0 and (alone or in_part == share or last_solo) then
@@ -195,9 +141,7 @@ local function next_part(alone)
   return part
 end
 
--- each delivery: entry id, delivery count, fields, its credits and solo flag, and its part
 local batch = {}
--- the due retries, in parts, re-claimed with one XCLAIM, their counts read with two commands
 local due = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now, 'LIMIT', 0, count)
 local states = #due > 0 and redis.call('HMGET', KEYS[4], unpack(due)) or {}
 local taken, ids = {}, {}
@@ -236,7 +180,6 @@ if #taken > 0 then
     end
   end
 end
--- the parts left: a solo retry's part is full, and the others up to the share
 local room = math.min(count - #taken, (#claimants - part + 1) * share - (last_solo and share or in_part))
 if room > 0 then
   local read = redis.call('XREADGROUP', 'GROUP', group, consumer, 'COUNT', room, 'STREAMS', stream, '>')
@@ -247,8 +190,6 @@ if room > 0 then
   end
 end
 
--- the server time an entry the component wrote with a time to live expires at (add_message writes it last);
--- false for an entry without one; nil and what is wrong when something else wrote its expires field
 local function expiry(fields)
   if fields[1] ~= 'body' or fields[#fields - 1] ~= 'expires' then
     return false

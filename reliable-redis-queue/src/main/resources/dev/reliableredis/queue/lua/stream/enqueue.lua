@@ -1,39 +1,27 @@
 --[[
   stream/enqueue: adds a batch of messages to the stream (or to the delayed set), each idempotently on its id.
 
-  The entry's fields are: body, id, headers (only when there are headers), enqueued (server time of the first
-  enqueue, ms) and, last, expires (server time, ms, after which it is not delivered; only for a message with a
-  time to live: see claim).
-
-  KEYS[1] stream       the stream consumers read
+  KEYS[1] stream       the stream consumers read; fields body, id, [headers], enqueued (ms), [expires (ms), last]
   KEYS[2] dead         the dead-letter stream
   KEYS[3] ids          hash message id -> entry id in the stream, or 'd:' .. entry id in the dead stream
   KEYS[4] acked        zset message id -> time until which the acked id is remembered (ms)
   KEYS[5] delayed      zset message id -> due time (ms)
   KEYS[6] delayed-msg  hash message id -> cmsgpack {body, headers, enqueued[, expires]} of a delayed message
-  KEYS[7] meta         hash of the queue's own settings, whose shard count marker the endpoint's count must match
-                       (see includes/shards)
+  KEYS[7] meta         optional: hash of the queue's own settings, whose shard count marker must match ARGV[2]
 
   ARGV[1] approximate MAXLEN for the XADDs, 0 for none
+  ARGV[2] with KEYS[7] only: the endpoint's shard count; the messages' arguments then start at ARGV[3] (4k-1 on)
   ARGV[4k-2] id of the k-th message
   ARGV[4k-1] its body bytes
   ARGV[4k]   its headers JSON, '' for none
-  ARGV[4k+1] its delay in ms, 0 for now, followed by '|' and its time to live in ms when it has one ('0|60000');
-             the time to live counts from now, not from the end of the delay
-  ARGV[last] optional, after the messages: the deadline, server time in ms (see includes/time)
+  ARGV[4k+1] its delay in ms (0: now), then '|' and its time to live in ms from now when it has one: '0|60000'
+  ARGV[last] optional, after the messages: the deadline, server time in ms
 
-  With 7 keys, ARGV[2] is the endpoint's shard count, and the messages' arguments start at ARGV[3] (4k-1 on): a
-  count that the marker does not match (a reshard changed it, or one is under way) fails the call before it
-  writes anything, with the error 'SHARDS <recorded> <resharding to, or 0> <count> <meta>' (includes/shards).
-
-  Returns one code per message, in order: 1 stored, 0 when the id is known: in the stream (undelivered or
-  pending), delayed, dead, acked within the idempotency window, or earlier in the same batch. An id whose entry
-  was trimmed away counts as unknown.
-
-  Fails with a DEADLINE error, before it reads or writes anything, when Redis runs it after its deadline.
-  Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits), a key of the
-  wrong type or a delay argument of another shape.
-]]
+  Returns: one code per message: 1 stored, 0 id known (in a stream, delayed, acked in the window, or in the batch)
+  Errors, before any write: 'DEADLINE the call ran <n> ms after its deadline ...' when run late (before any read)
+    'SHARDS <recorded> <resharding to, or 0> <count> <meta>' for a count the marker does not match
+    'ERR enqueue of <n> in one call; at most 1000' or WRONGTYPE for a key of the wrong type
+    "ERR enqueue: the delay of message <id> is '<arg>', not ms[|ms]"]]
 --- @include "includes/limits"
 --- @include "includes/shards"
 --- @include "includes/time"

@@ -1,19 +1,13 @@
 --[[
-  stream/extend: keeps a batch of deliveries from looking idle, so that the reaper does not take them over:
-  each is re-claimed by its own consumer with XCLAIM JUSTID, which resets its idle time and does not count a
-  delivery. Each is checked on its lease token (owner and delivery count): an entry the reaper took over, or a
-  nack parked, belongs to another consumer now. Two commands check the whole batch, and one XCLAIM extends it.
+  stream/extend: resets the idle time of a batch of deliveries, each checked on its lease, so the reaper leaves them.
 
   KEYS[1] stream  the stream read (the dead-letter stream for a dead-letter consumer)
 
-  ARGV[1] group
-  ARGV[2] consumer
-  ARGV[2k+1], ARGV[2k+2]  entry id and lease token of the k-th delivery
+  ARGV[1], ARGV[2] group, consumer
+  ARGV[2k+1], ARGV[2k+2]  entry id and lease token (delivery count) of the k-th delivery
 
-  Returns an array with one code per delivery: 1 extended, 0 refused.
-
-  Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
-]]
+  Returns: one code per delivery: 1 extended, 0 refused (not this consumer's at that count, or trimmed away)
+  Errors: 'ERR extend of <n> in one call; at most 1000', before any write]]
 local stream, group, consumer = KEYS[1], ARGV[1], ARGV[2]
 
 --- @include "includes/limits"
@@ -31,7 +25,6 @@ end
 local extended = {}
 if #xclaim > 5 then
   xclaim[#xclaim + 1] = 'JUSTID'
-  -- Redis 7 answers nothing for an entry trimmed away meanwhile (and drops it from the pending entries list)
   for _, entry in ipairs(redis.call(unpack(xclaim))) do
     extended[entry] = true
   end

@@ -1,44 +1,24 @@
 --[[
-  stream/nack: settles a batch of deliveries as failed, each only while it is still this consumer's with
-  the same delivery count (its lease token). An entry with deliveries left stays pending, parked with the retry
-  consumer, and is put in the retry set, due after retryDelay * multiplier^(failed - 1), capped at maxRetryDelay;
-  claim re-delivers it then. Failed deliveries are the pending entries list's counter less the deliveries
-  credited to crashed batches (see stream/includes/deliveries). An entry whose failed deliveries are used up is
-  added to the
-  dead-letter stream with origin_id, content, failure, deliveries (plus id, headers and enqueued when it
-  had them) and XACKed, in this one script; it is deleted from the stream like an acked entry.
+  stream/nack: settles a batch of deliveries as failed, each checked on its lease, as retries or dead letters.
 
-  A delivery given a retry-after (the route asked for it: CamelReliableRedisRetryAfter) did not fail: it stays
-  pending, parked, and is due again after that many ms, with one more credit, so that it uses up no retry.
-
-  KEYS[1] stream  the stream read (the dead-letter stream for a dead-letter consumer)
-  KEYS[2] retry   zset entry id -> retry due time, of this group
-  KEYS[3] dead    the dead-letter stream
-  KEYS[4] ids     hash message id -> entry reference ('d:' .. entry id once dead)
+  KEYS[1] stream      the stream read (the dead-letter stream for a dead-letter consumer)
+  KEYS[2] retry       zset entry id -> retry due time (ms), of this group
+  KEYS[3] dead        the dead-letter stream
+  KEYS[4] ids         hash message id -> entry reference ('d:' .. entry id once dead)
   KEYS[5] deliveries  hash entry id -> "batchedAt|credits|solo" of this group on KEYS[1]
-  KEYS[6] capped  exists while a claim found the group at its maxInflight (see stream/includes/capacity)
-  KEYS[7] freed   stream the claimants waiting at the cap read (see stream/includes/capacity)
+  KEYS[6] capped      exists while a claim found the group at its maxInflight
+  KEYS[7] freed       stream the claimants waiting at the cap read
 
-  ARGV[1] group
-  ARGV[2] consumer
+  ARGV[1], ARGV[2] group, consumer
   ARGV[3] failed deliveries after which a failure dead-letters (maxRetries + 1); 0: never (dead letters)
   ARGV[4] retry delay in ms
   ARGV[5] backoff multiplier
   ARGV[6] max retry delay in ms
-  ARGV[7] 'all-groups' or 'never': when to delete a dead-lettered entry from the stream (see ack)
-  ARGV[4k+4] .. ARGV[4k+7]  entry id, lease token, failure reason and retry-after in ms (-1: none, a failure) of
-                           the k-th delivery (k from 1)
+  ARGV[7] 'all-groups' or 'never': when to delete a dead-lettered entry from the stream
+  ARGV[4k+4] .. ARGV[4k+7]  entry id, lease token, failure reason, retry-after in ms (-1: none) of the k-th delivery
 
-  Every nacked entry is first parked with the retry consumer (see stream/includes/groups), which is also the
-  script's first write: Redis at its maxmemory refuses only scripts whose first write may need memory.
-
-  A nack that settles anything wakes the consumers waiting at the group's maxInflight, if any.
-
-  Returns an array with one code per delivery: 1 retry scheduled, 2 dead-lettered, 3 due again after its
-  retry-after, 0 refused (or, not dead-lettered, trimmed away meanwhile: there is nothing to retry).
-
-  Fails with an error, before it writes anything, for a batch of more than 1000 (includes/limits).
-]]
+  Returns: one code per delivery: 1 retry scheduled, 2 dead-lettered, 3 due after its retry-after, 0 refused/trimmed
+  Errors: 'ERR nack of <n> in one call; at most 1000' or WRONGTYPE for a key of the wrong type, before any write]]
 local stream, group, consumer = KEYS[1], ARGV[1], ARGV[2]
 local maxDeliveries, retryDelay = tonumber(ARGV[3]), tonumber(ARGV[4])
 local multiplier, maxDelay, deletion = tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7]
@@ -77,7 +57,6 @@ for i = 8, #ARGV, 4 do
       end
       codes[#codes + 1] = parked and 3 or 0
     elseif maxDeliveries > 0 and failed >= maxDeliveries then
-      -- also for an entry trimmed away meanwhile: its failure is not hidden
       dead_letter(stream, group, KEYS[2], KEYS[3], KEYS[4], KEYS[5], entry, deliveries, reason, deletion)
       codes[#codes + 1] = 2
     elseif parked then

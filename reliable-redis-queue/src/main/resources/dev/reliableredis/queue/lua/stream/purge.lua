@@ -1,10 +1,5 @@
 --[[
-  stream/purge: removes up to ARGV[2] messages from each of: the entries the group has not read yet, the
-  entries waiting for a retry, the delayed messages and the dead letters (but not those a dead-letter
-  consumer of the group is processing; one waiting for its retry is removed). Entries being processed are not
-  touched. Removed entries are deleted from the stream, so other groups of the same stream lose them too. The
-  dead letters are walked from the caller's cursor, so that a batch of dead letters being processed does not
-  end the purge early. The caller repeats while it says so.
+  stream/purge: removes up to ARGV[2] unread entries, retries, delayed messages and idle dead letters of a group.
 
   KEYS[1] stream       the queue's stream
   KEYS[2] retry        zset entry id -> retry due time, of this group
@@ -19,9 +14,7 @@
   ARGV[2] most messages to remove from each part
   ARGV[3] where to go on in the dead letters: '-' for the beginning, else '(' .. the last one looked at
 
-  Returns {messages removed, 1 if any part gave a full batch (call again) else 0, the last dead letter looked at
-           ('' when there were none)}.
-]]
+  Returns: {messages removed, 1 if a part gave a full batch (call again) else 0, the last dead letter looked at or ''}]]
 local group, batch = ARGV[1], tonumber(ARGV[2])
 local removed, more = 0, 0
 

@@ -1,26 +1,5 @@
 --[[
-  stream/reap: the periodic housekeeping of a stream queue, each part bounded by ARGV[4].
-
-  - Acked ids older than the idempotency window are forgotten.
-  - The id index is swept, a part per call (HSCAN from the caller's cursor), of ids whose entries are gone
-    (trimmed by MAXLEN).
-  - Takeover: entries pending longer than the visibility timeout without an extension (their consumer died or
-    hangs) are parked with the retry consumer (XCLAIM JUSTID, which counts no delivery) and put in the retry set,
-    due now; claim then delivers them again and counts the delivery. An entry whose expired delivery was one of
-    a batch of more than one has that delivery credited (it does not count as failed) and is claimed alone from
-    then on (see stream/includes/deliveries): the consumer's death is not blamed on any one of the batch. When
-    the failed deliveries of an entry held alone are used up it is dead-lettered with failure 'lease expired'
-    instead, exactly as nack does. Only the pending entries of real consumers are looked at (XPENDING IDLE per consumer): entries waiting
-    for a retry are parked with the retry consumer, so however many wait, a dead consumer's entries are reached
-    in the first call after they expire.
-  - Due delayed messages are added to the stream. One whose value something else wrote malformed is
-    dead-lettered instead (stream/includes/delayed), with content its value as stored, no origin_id, deliveries 0
-    and the failure 'malformed record: ...'.
-  - Claimants whose live window has passed are dropped from the group's claimers set.
-
-  The parts that free memory come first, and every part starts with a write Redis does not refuse at its
-  maxmemory (ZREM, HDEL, XCLAIM), so housekeeping runs on a full Redis. A key entries move into that has the
-  wrong type stops the script before anything is moved.
+  stream/reap: one round of a group's housekeeping, each part bounded by ARGV[4].
 
   KEYS[1] source        the stream read (the dead-letter stream for a dead-letter consumer)
   KEYS[2] retry         zset entry id -> retry due time, of this group on the source
@@ -31,21 +10,18 @@
   KEYS[7] delayed       zset message id -> due time
   KEYS[8] delayed-msg   hash message id -> cmsgpack {body, headers, enqueued[, expires]}
   KEYS[9] deliveries    hash entry id -> "batchedAt|credits|solo" of this group on the source
-  KEYS[10] claimers     zset claimant id -> server time (ms) until which it counts as live, of this group on the
-                        source (see claim)
+  KEYS[10] claimers     zset claimant id -> server time (ms) until which it counts as live, of this group
 
   ARGV[1] group
   ARGV[2] visibility timeout in ms (minimum idle time for a takeover)
   ARGV[3] failed deliveries after which an expired lease dead-letters (maxRetries + 1); 0: never (dead letters)
   ARGV[4] most entries to move in each part
   ARGV[5] approximate MAXLEN for the XADD of delayed messages, 0 for none
-  ARGV[6] 'all-groups' or 'never': when to delete a dead-lettered entry from the stream (see ack)
+  ARGV[6] 'all-groups' or 'never': when to delete a dead-lettered entry from the stream
   ARGV[7] HSCAN cursor of the id index to continue from ('0' to start)
 
-  Returns {taken over for a retry, dead-lettered, delayed released, acked ids forgotten, stale ids swept,
-           1 when a part took a full batch (call again: there may be more) else 0, the next HSCAN cursor}.
-  Errors with NOGROUP when the group does not exist on the source.
-]]
+  Returns: {taken over, dead-lettered, delayed released, acked ids forgotten, stale ids swept, 1: call again, cursor}
+  Errors: NOGROUP without the group on the source; WRONGTYPE for a key entries move into, before any write]]
 local source, group, visibility = KEYS[1], ARGV[1], ARGV[2]
 local maxDeliveries, batch, maxLen, deletion = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6]
 
@@ -86,8 +62,6 @@ for i = 1, #scan[2], 2 do
   end
 end
 
--- the summary lists the consumers that have entries pending; it errors with NOGROUP when the group is missing
--- parks a chunk of expired entries with one XCLAIM and makes those it parked due now with one ZADD
 local function take_over(entries)
   local xclaim = {'XCLAIM', source, group, RETRY_CONSUMER, 0}
   for _, entry in ipairs(entries) do
@@ -146,7 +120,6 @@ for _, owner in ipairs(redis.call('XPENDING', source, group)[4] or {}) do
 end
 if room == 0 then more = 1 end
 
--- due delayed messages, a command per chunk for the bookkeeping (unpack takes at most a few thousand values)
 local due = redis.call('ZRANGEBYSCORE', KEYS[7], '-inf', now, 'LIMIT', 0, batch)
 for i = 1, #due, 1000 do
   local chunk = {unpack(due, i, math.min(i + 999, #due))}

@@ -1,38 +1,24 @@
 --[[
-  stream/redrive: moves up to ARGV[2] dead letters, oldest first from ARGV[4] up to ARGV[5], back into the stream as
-  new entries (so their delivery count starts afresh), keeping their id, headers and first enqueue time. A
-  dead letter of an entry written by another program gets its original fields back (decoded from content:
-  a JSON object of at least one field; other content comes back as the one field 'content'). Not moved: dead
-  letters a dead-letter consumer of this group is processing (one whose consumption failed and waits for a
-  retry is moved, and acked in the dead-letter group), and dead letters whose entry was trimmed away before it
-  could be dead-lettered (no id, empty content: there is nothing to deliver again). With ARGV[7], only the dead
-  letter the id index has for that one message id is looked at. A moved tick of the queue's schedule is noted in the
-  schedule, which fires nothing while it is queued or running (see stream/schedule-fire); a tick is left dead while
-  another tick of its schedule is queued or running (the last tick fired, a redriven one, or one this call moved), so
-  that the ticks of one schedule never run at the same time: a later redrive, once that one settled, moves it.
+  stream/redrive: moves up to ARGV[2] dead letters back into the stream as new entries, keeping id, headers, enqueued.
 
   KEYS[1] dead        the dead-letter stream
   KEYS[2] stream      the queue's stream
   KEYS[3] ids         hash message id -> entry reference
   KEYS[4] dead-retry  zset entry id -> retry due time, of this group on the dead-letter stream
-  KEYS[5] schedule    hash: cron, zone, last, redriven (see schedule-declare)
+  KEYS[5] schedule    hash: cron, zone, last, redriven
   KEYS[6] delayed     zset message id -> due time (ms), of the queue's delayed messages
 
   ARGV[1] group
   ARGV[2] most dead letters to look at
   ARGV[3] approximate MAXLEN for the XADD, 0 for none
   ARGV[4] where to start: '-' for the beginning, else '(' .. the last entry id of the previous call
-  ARGV[5] the last dead letter to look at: the newest one when the redrive began, so that dead letters added
-          meanwhile (a redriven message failing again) are not redriven in a loop
+  ARGV[5] the last dead letter to look at: the newest one when the redrive began
   ARGV[6] what the message ids of the schedule's ticks start with (<queue>@)
-  ARGV[7] optional: the message id of the one dead letter to move ('d:' .. entry id in the id index); ARGV[4] and
-          ARGV[5] are not used then. A dead letter of an entry written by another program has no id there.
+  ARGV[7] optional: the message id of the one dead letter to move; ARGV[4] and ARGV[5] are not used then
 
-  Returns {dead letters moved (not the ticks left dead), the last entry id looked at when ARGV[2] were looked at
-  (call again from there), else ''}.
-]]
+  Returns: {dead letters moved (not the ticks left dead), the last entry id looked at when ARGV[2] were, else ''}
+  Errors: WRONGTYPE for a key of the wrong type (KEYS[5], KEYS[6]), before any write]]
 
--- the XADD fields of a dead letter of a foreign entry: its original fields when content is a JSON object
 local function original_fields(content)
   local ok, original = pcall(cjson.decode, content)
   local fields = {}

@@ -1,17 +1,13 @@
 --[[
-  stream/reshard-drop: removes from a stream-mode shard the messages of one chunk that a reshard has stored on
-  their new shards (stream/reshard-put): their entries and id references, or their delayed records, or their
-  acked ids.
+  stream/reshard-drop: removes from a stream-mode shard a chunk of messages a reshard stored on their new shards.
 
   KEYS[1..6] the shard's stream, dead, ids, acked, delayed and delayed-msg keys, as stream/reshard-read's
-             (see stream/reshard-read.lua)
 
   ARGV[1] section: 'ready', 'dead', 'delayed' or 'acked'
-  ARGV[2k], ARGV[2k+1] 'ready' and 'dead': the k-th entry id and its message id; 'delayed' and 'acked': the k-th
-                      message id, twice
+  ARGV[2k], ARGV[2k+1]  'ready', 'dead': the k-th entry id and its message id; 'delayed', 'acked': message id twice
 
-  Returns the number of messages removed.
-]]
+  Returns: the number of messages removed
+  Errors: 'ERR reshard drop of <n> in one call; at most 1000', before any write]]
 --- @include "includes/limits"
 
 require_batch((#ARGV - 1) / 2, 'reshard drop')

@@ -1,23 +1,14 @@
 --[[
-  stream/reshard-put: stores on a stream-mode shard the messages a reshard moves there from another shard: stream
-  entries as new entries with the same fields (ready ones on the stream, dead letters on the dead-letter stream),
-  delayed messages with their due time, and the acked ids it copies there. A message whose id this shard knows
-  already (its entry still there, delayed, or acked within the idempotency window) is left out, so a reshard that
-  stopped after this call and runs again does not store it twice. The groups named (the old shard's groups of the
-  same stream) are created where the stream lacks them, before its entries are added: at the position of the
-  stream's other groups (which the reshard found to be one), or at its start when it has none, so that every group
-  reads the moved entries, and the stream's groups stay at one position.
+  stream/reshard-put: stores on a stream-mode shard the messages a reshard moves there, leaving out ids it knows.
 
   KEYS[1..6] the shard's stream, dead, ids, acked, delayed and delayed-msg keys, as stream/reshard-read's
-             (see stream/reshard-read.lua)
 
   ARGV[1] section: 'ready', 'dead', 'delayed' or 'acked'
-  ARGV[2] the number n of group names that follow, then the names
-  then, per message: 'ready' and 'dead': its id ('' for an entry another program wrote without one) and its fields packed with cmsgpack (a field array); 'delayed': its
-  id, due time and packed message; 'acked': its id and the time until which it is remembered
+  ARGV[2] the number n of group names that follow (the old shard's groups of that stream), then the names
+  then per message: 'ready', 'dead': its id ('' for a foreign entry without one), the number m of field values, the
+    m values; 'delayed': id, due time, packed message; 'acked': id, time until which it is remembered
 
-  Returns the number of messages and ids stored.
-]]
+  Returns: the number of messages and ids stored]]
 --- @include "includes/types"
 --- @include "stream/includes/groups"
 
@@ -25,8 +16,6 @@ local section = ARGV[1]
 local groups = tonumber(ARGV[2])
 local first = 3 + groups
 
--- whether the shard knows the id: its entry still in the stream or the dead stream, delayed, or acked; '' (an entry
--- another program wrote without an id) is never known
 local function known(id)
   if id == '' then
     return false

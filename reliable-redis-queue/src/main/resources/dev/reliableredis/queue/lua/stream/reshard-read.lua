@@ -1,6 +1,5 @@
 --[[
-  stream/reshard-read: one chunk of a stream-mode shard's messages as a reshard moves them, with everything kept
-  about each, without changing anything; or what would stop the reshard. See stream.StreamReshard.
+  stream/reshard-read: reads a chunk of a stream-mode shard's messages for a reshard, or its checks; changes nothing.
 
   KEYS[1] stream       the shard's stream
   KEYS[2] dead         its dead-letter stream
@@ -11,27 +10,20 @@
   KEYS[7..] for 'live': each group's claimers and dead-claimers sets (claimant id -> time it counts as live until)
 
   ARGV[1] 'check', 'live', or the section to read: 'ready', 'dead', 'delayed' or 'acked'
-  ARGV[2] 'ready' and 'dead': the entry id after which to read, '' for the start (after every group's position);
-          'delayed' and 'acked': the rank of the first message to read
+  ARGV[2] 'ready', 'dead': the entry id to read after ('' after the groups' position); else the first rank to read
   ARGV[3] most messages to read
 
-  Returns
-    'check'  {entries pending in any group of either stream, 1 when the groups of a stream are at different
-             positions (an entry read by one and not by another) else 0, the number n of the stream's groups, their
-             names, then the names of the dead-letter stream's groups}
-    'live'   the number of live claimants in the sets given
-    'ready', 'dead'   a flat array, 3 entries per stream entry: entry id, message id (false for an entry another
-             program wrote without one), field array {k1, v1, ...}
-    'delayed'  a flat array, 4 per message: id, due time, packed message, its headers JSON ('' for none)
-    'acked'  a flat array, 2 per id: id, time until which it is remembered
-
-  Fails with an error for a chunk of more than 1000 (includes/limits).
-]]
+  Returns: 'check' {entries pending in the groups of either stream, 1 when a stream's groups are at different
+      positions else 0, the number n of the stream's groups, their names, then the dead-letter stream's group names}
+    'live' the number of live claimants in the sets given
+    'ready', 'dead' 3 per entry: entry id, message id (false for a foreign entry without one), field array
+    'delayed' 4 per message: id, due time, packed message, its headers JSON ('' for none)
+    'acked' 2 per id: id, time until which it is remembered
+  Errors: 'ERR reshard read of <n> in one call; at most 1000']]
 --- @include "includes/limits"
 --- @include "includes/time"
 --- @include "stream/includes/groups"
 
--- the latest and earliest positions of the stream's groups ('0-0' for a stream without groups)
 local function positions(stream)
   local latest, earliest = nil, nil
   for _, info in ipairs(groups_of(stream)) do

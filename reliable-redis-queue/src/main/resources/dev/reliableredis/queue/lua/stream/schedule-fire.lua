@@ -1,30 +1,23 @@
 --[[
-  stream/schedule-fire: stream mode's schedule-fire (see list/schedule-fire.lua): enqueues the messages of a schedule's
-  due ticks and advances its last fired tick, in one step, while the schedule is the one the caller computed the
-  ticks from; nothing fires while the message of the last tick fired, or of a tick a redrive moved back (noted in
-  the schedule by stream/redrive), is in the stream unacked, waiting for a retry or delayed.
+  stream/schedule-fire: enqueues the messages of a schedule's due ticks and advances its last fired tick, in one step.
 
-  KEYS[1] schedule  hash: cron, zone, last, redriven (see schedule-declare)
-  KEYS[2..7] the queue's keys, as stream/enqueue's (see stream/enqueue.lua)
-  KEYS[8] meta      hash of the queue's own settings, whose shard count marker ARGV[6] must match (includes/shards);
-                    without this key the count is not checked
+  KEYS[1] schedule  hash: cron, zone, last, redriven
+  KEYS[2..7] the queue's keys, as stream/enqueue's
+  KEYS[8] meta      optional: hash of the queue's own settings, whose shard count marker must match ARGV[6]
 
   ARGV[1] the cron expression the ticks come from
   ARGV[2] the last tick fired that they come after (epoch ms, as stored)
   ARGV[3] the last tick fired after this call (epoch ms)
   ARGV[4] the message id of the last tick fired
   ARGV[5] approximate MAXLEN for the XADDs, 0 for none
-  ARGV[6] the endpoint's shard count, with KEYS[8]
-  then 4 arguments per tick's message, as stream/enqueue's; none when the call only moves the last tick past
-  missed ones
+  ARGV[6] with KEYS[8] only: the endpoint's shard count
+  then 4 arguments per tick's message, as stream/enqueue's; none when the call only moves the last tick on
 
-  Returns 1 fired, 0 not fired (the schedule changed, was removed or fired by another instance), -1 not fired
-  (the last tick's message, or a redriven tick's, is not settled yet).
-
-  Fails with an error, before it writes anything, for a key of the wrong type or a delay argument stream/enqueue
-  refuses; or, with the error 'SHARDS <recorded> <resharding to, or 0> <count> <meta>', for a shard count the
-  marker does not match (includes/shards).
-]]
+  Returns: 1 fired, 0 not fired (the schedule changed, was removed or fired by another instance),
+    -1 not fired (the last tick's message, or a redriven tick's, is not settled yet)
+  Errors, before any write: 'SHARDS <recorded> <resharding to, or 0> <count> <meta>' when the marker differs
+    'ERR schedule-fire of <n> in one call; at most 1000' or WRONGTYPE for a key of the wrong type
+    "ERR enqueue: the delay of message <id> is '<arg>', not ms[|ms]"]]
 --- @include "includes/limits"
 --- @include "includes/schedule"
 --- @include "includes/shards"

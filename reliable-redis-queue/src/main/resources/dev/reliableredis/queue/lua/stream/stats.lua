@@ -1,40 +1,24 @@
 --[[
   stream/stats: one consistent snapshot of a stream queue's counts, for one group.
 
-  ready           entries the group has not been delivered yet (its lag where Redis knows it; else, when the
-                  group is the stream's only one, acked entries are deleted and every entry up to the group's
-                  position is pending, the stream's length less the pending entries; else counted, at most
-                  ARGV[2]; the whole stream while the group does not exist) plus retries that are due
-  inflight        pending entries being processed (of the stream, and of the dead-letter stream by this group's
-                  dead-letter consumers), not counting those waiting for a retry
-  delayed         delayed messages plus pending entries waiting for a retry that is not due yet
-  dead            dead letters not being consumed
-  oldest          age in ms of the oldest pending entry of the stream (by its entry id), 0 when none
-  oldestReady     age in ms of the first entry the group has not been delivered yet (by its entry id; of the
-                  whole stream while the group does not exist), 0 when none. Reads that one entry, and no other.
-  oldestInflight  the longest idle time in ms (since the lease was taken or last extended) among the first
-                  ARGV[4] pending entries (by entry id) of each real consumer of the group, 0 when none; entries
-                  waiting for a retry and the dead-letter stream are not looked at
-
   KEYS[1] stream
   KEYS[2] retry        zset entry id -> retry due time, of this group on the stream
   KEYS[3] dead         the dead-letter stream
   KEYS[4] dead-retry   zset entry id -> retry due time, of this group on the dead-letter stream
   KEYS[5] delayed      zset message id -> due time
-  KEYS[6] paused       exists while the queue is paused (see pause)
-  KEYS[7] capped       exists while the group is at its maxInflight (see stream/includes/capacity)
-  KEYS[8] limited      exists while the rate limit holds the group's claims back (see claim)
+  KEYS[6] paused       exists while the queue is paused
+  KEYS[7] capped       exists while the group is at its maxInflight
+  KEYS[8] limited      exists while the rate limit holds the group's claims back
 
   ARGV[1] group
-  ARGV[2] most entries to count when neither Redis nor the stream's shape tells the lag (counting reads whole
-          entries, bodies included)
+  ARGV[2] most entries to count when neither Redis nor the stream's shape tells the lag
   ARGV[3] 'all-groups' or 'never': whether acked entries are deleted (deleteAfterAck)
   ARGV[4] most pending entries of each consumer to look at for oldestInflight
 
-  Returns {ready, inflight, delayed, dead, oldest, oldestReady, oldestInflight, paused: 1 while the queue is paused,
-           else 0, capped: 1 while the group is at its maxInflight, else 0, limited: 1 while its rate limit holds
-           claims back, else 0}
-]]
+  Returns: {ready, inflight, delayed, dead, oldest, oldestReady, oldestInflight, paused, capped, limited}: the unread
+    entries and due retries; entries being processed (dead letters too); delayed messages and retries not due; dead
+    letters not being consumed; the ages in ms (0: none) of the oldest pending entry, of the first unread entry and
+    of the longest idle lease among ARGV[4] per consumer; 1 while KEYS[6], KEYS[7], KEYS[8] exist, else 0]]
 local group = ARGV[1]
 
 --- @include "includes/time"
@@ -42,7 +26,6 @@ local group = ARGV[1]
 
 local now = now_ms()
 
--- XINFO STREAM as a field map, read once (it copies the first and last entries)
 local stream_info
 local function stream_field(stream, name)
   if not stream_info then
@@ -55,16 +38,11 @@ local function stream_field(stream, name)
   return stream_info[name]
 end
 
--- Redis does not correct a group's lag for entries deleted after its last delivered id (Redis 6.2 reports neither
--- a max-deleted-entry-id nor a lag)
 local function deleted_after(stream, last)
   local maxDeleted = stream_field(stream, 'max-deleted-entry-id')
   return not maxDeleted or after(maxDeleted, last)
 end
 
--- true when every entry of the stream up to the group's position is pending in it, so that the stream's length
--- less the pending entries is what the group has not read: no history from before the group's start, no acked
--- entry kept, no pending entry trimmed away (the oldest pending entry is not before the first entry)
 local function only_pending_before(stream, info)
   if #groups_of(stream) ~= 1 or ARGV[3] ~= 'all-groups' then
     return false
@@ -83,7 +61,6 @@ end
 local ready, inflight, oldest, oldestInflight = 0, 0, 0, 0
 local info = group_info(KEYS[1], group)
 if info then
-  -- count instead of trusting the lag when entries were deleted after the group's position, or trimmed
   local lag = info['lag']
   if lag and (deleted_after(KEYS[1], info['last-delivered-id']) or lag > redis.call('XLEN', KEYS[1])) then
     lag = nil
@@ -99,7 +76,6 @@ if info then
   if info['pending'] > 0 then
     local first = redis.call('XPENDING', KEYS[1], group)[2]
     oldest = math.max(0, now - tonumber(string.match(first, '^(%d+)-')))
-    -- per consumer: retries parked with the retry consumer, however many, hide no lease
     for _, owner in ipairs(redis.call('XPENDING', KEYS[1], group)[4] or {}) do
       if owner[1] ~= RETRY_CONSUMER then
         for _, p in ipairs(redis.call('XPENDING', KEYS[1], group, '-', '+', tonumber(ARGV[4]), owner[1])) do
@@ -112,7 +88,6 @@ else
   ready = redis.call('XLEN', KEYS[1])
 end
 
--- the first unread entry's id tells when it was added; it is read, body included, only when there is one
 local oldestReady = 0
 if ready > 0 then
   local unread = redis.call('XRANGE', KEYS[1], info and '(' .. info['last-delivered-id'] or '-', '+', 'COUNT', 1)[1]

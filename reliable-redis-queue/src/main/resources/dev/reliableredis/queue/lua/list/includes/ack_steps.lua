@@ -1,8 +1,6 @@
 --[[
-  Included by the list scripts that ack (ack, handoff): deliveries settled as done, in two steps, so that a script
-  that also writes elsewhere reads and checks everything before its first write. The keys (k) are ack's (see
-  list/ack.lua); the deliveries are ARGV[first .. last], id and lease token each.
-]]
+  list/includes/ack_steps: a batch ack, as ack_plan (reads and checks) then ack_write, for list/ack.lua and
+  list/handoff.lua; keys as ack's, the deliveries ARGV[first..last] as id and lease token.]]
 
 --- @include "list/includes/capacity"
 --- @include "list/includes/group"
@@ -10,11 +8,7 @@
 --- @include "includes/types"
 --- @include "includes/wake"
 
--- reads and checks the deliveries: a plan with one code per delivery (1 acked, 0 refused: not the current lease).
--- Fails with an error, before anything is written, for a key of the wrong type: the messages hash by ack_write's
--- first write, or, with writes_first (a script that writes elsewhere before ack_write), by a TYPE here; the others
--- by reads. The hashes of what only some messages have (a failure, a time to live, a priority, a group) are counted,
--- and an empty one is left alone: a queue whose messages have none of them deletes nothing there.
+-- a plan with a code per delivery (1 acked, 0 refused); writes_first: the caller writes before ack_write
 local function ack_plan(k, first, last, writes_first)
   if writes_first then
     require_type(k[2], 'hash')
@@ -36,14 +30,12 @@ local function ack_plan(k, first, last, writes_first)
   return plan
 end
 
--- carries out a plan of ack_plan, remembering the acked ids for window ms (0: forgotten at once)
 local function ack_write(k, plan, window, now)
   local done = plan.done
   if #done == 0 then
     return
   end
-  -- HDEL first: on a Redis at its maxmemory only a script whose first write cannot need memory runs, and a messages
-  -- hash of the wrong type fails the script here, before it has written anything
+  -- HDEL first: it needs no memory, and a messages hash of the wrong type fails here, before any write
   redis.call('HDEL', k[2], unpack(done))
   redis.call('ZREM', k[1], unpack(done))
   redis.call('HDEL', k[3], unpack(done))

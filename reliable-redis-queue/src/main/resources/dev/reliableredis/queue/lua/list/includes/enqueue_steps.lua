@@ -1,8 +1,6 @@
 --[[
-  Included by the list scripts that enqueue (enqueue, handoff): a batch of messages into one queue, in two steps, so
-  that a script that also writes elsewhere reads and checks everything before its first write. The keys (k) and the
-  arguments of a message are enqueue's (see list/enqueue.lua): id, payload and options, 3 per message.
-]]
+  list/includes/enqueue_steps: a batch enqueue into one queue, as enqueue_plan (reads and checks) then enqueue_write,
+  for list/enqueue.lua, list/handoff.lua and list/schedule-fire.lua; keys and arguments (3 per message) as enqueue's.]]
 
 --- @include "includes/errors"
 --- @include "list/includes/group"
@@ -12,8 +10,7 @@
 
 local ENQUEUE_STRIDE = 3
 
--- the delay, time to live, level and group id of a message from its options: its delay alone, or
--- 'delay|ttl|level|group id' (the group id last, so that it may hold any character)
+-- delay, time to live, level and group id from the options (the group id last: it may hold any character)
 local function message_options(options, id)
   if string.find(options, '^%d+$') then
     return tonumber(options), 0, DEFAULT_LEVEL, ''
@@ -26,19 +23,14 @@ local function message_options(options, id)
   return tonumber(delay), tonumber(ttl), tonumber(level), gid
 end
 
--- fails unless the key a message needs was passed (a caller may leave out the keys of what its messages do not use)
 local function require_key(key, id, needs)
   if not key then
     fail('ERR enqueue: message ' .. id .. ' has ' .. needs .. ', whose keys this call did not pass')
   end
 end
 
--- reads and checks the messages in args[first .. last], 3 values each: a plan of the writes, with one code per
--- message (1 stored, 0 a no-op: the id is known). Fails with an error, before anything is written, for a key of
--- the wrong type or not passed, malformed options, a priority that is not 0 to 9, or a grouped message with a delay
--- or a priority.
+-- reads and checks args[first..last]: a plan of the writes, with a code per message (1 stored, 0 the id is known)
 local function enqueue_plan(k, args, first, last, now)
-  -- the messages hash and the acked set are read below, which checks their types
   require_type(k[1], 'list')
   require_type(k[2], 'zset')
   require_type(k[5], 'list')
@@ -47,8 +39,6 @@ local function enqueue_plan(k, args, first, last, now)
     ids[#ids + 1] = args[i]
   end
   local remembered = redis.call('ZMSCORE', k[4], unpack(ids))
-  -- the records of the ids already queued or in flight, in one read for the call: a new id has none, so nothing is
-  -- copied for it
   local stored = redis.call('HMGET', k[3], unpack(ids))
   local stamp = string.format('%d', now) .. '|'
   local plan = {codes = {}, records = {}, ready = {}, delayed = {}, forget = {}, expiring = {}, levels = {},
@@ -102,7 +92,6 @@ local function enqueue_plan(k, args, first, last, now)
       end
     end
   end
-  -- the keys only some messages write, type-checked only when a message of this call writes them
   if #plan.expiring > 0 then
     require_type(k[6], 'hash')
   end
@@ -119,8 +108,6 @@ local function enqueue_plan(k, args, first, last, now)
   return plan
 end
 
--- carries out a plan of enqueue_plan; its first write is an HSET, which Redis refuses when it is out of memory: a
--- script that has written once is let through to the end, so a refusal can only come before anything is written
 local function enqueue_write(k, plan)
   if #plan.records == 0 then
     return
@@ -160,7 +147,7 @@ local function enqueue_write(k, plan)
       end
     end
   end
-  -- a consumer that claims from a list that was empty leaves a token for the rest, if any
+  -- a wake-up token only when the list was empty: the consumer that claims leaves one for the rest
   if #plan.ready > 0 and redis.call('RPUSH', k[1], unpack(plan.ready)) == #plan.ready then
     wake(k[5])
   end

@@ -1,20 +1,11 @@
 --[[
-  Included by the list scripts: a message's delivery state, one field of the leases hash per message id,
-  "deliveries|leaseToken", or "deliveries|leaseToken|credits|flags" once a crashed batch or a retry-after was
-  involved. The token is the id of the claim that took the message (letters, digits and dots; no claim id is made
-  twice), and empty while the message is not leased, so a settlement with an old token never matches. A
-  message that was never delivered (or was given back before its first delivery counted) has no field: its
-  deliveries are 0, and a queued message costs no memory here.
-
-  credits: deliveries that do not count as failed: one for each batch of more than one message whose consumer died
-  while holding it (reap), and one for each retry-after a route asked for (nack). Failed deliveries are
-  deliveries - credits: they decide retries and dead-lettering.
-  flags: 'b' the current lease was claimed in a batch of more than one; 's' the message is claimed alone, since it
-  was in a batch whose consumer died.
+  list/includes/lease: a message's delivery state, its field of the leases hash, read and written for the list scripts.
+  Value: "deliveries|leaseToken[|credits|flags]"; no field while there is nothing to keep (0 deliveries, nothing else)
+  leaseToken: the id of the claim that took the message (letters, digits and dots); empty while not leased
+  credits: deliveries not counted as failed (a crashed batch, a retry-after); failed deliveries = deliveries - credits
+  flags: 'b' the lease was claimed in a batch of more than one; 's' claimed alone since a batch of it lost its consumer
 ]]
 
--- deliveries (a number), lease token ('' when not leased), credits (a number) and flags of a leases-hash value;
--- nil when it is unreadable (written by something else)
 local function parse_lease(value)
   local deliveries, token, rest = string.match(value, '^(%d+)|([%w.]*)(.*)$')
   if not deliveries then
@@ -38,7 +29,6 @@ local function lease_value(deliveries, token, credits, flags)
   return value
 end
 
--- the flags of a lease: batched ('b') and solo ('s'), as flags text
 local function lease_flags(batched, solo)
   return (batched and 'b' or '') .. (solo and 's' or '')
 end
@@ -51,7 +41,6 @@ local function is_batched(flags)
   return flags ~= nil and string.find(flags, 'b', 1, true) ~= nil
 end
 
--- deliveries of a message from its leases-hash value (false: never delivered); nil when unreadable
 local function deliveries_of(value)
   if not value then
     return 0
@@ -59,7 +48,7 @@ local function deliveries_of(value)
   return (parse_lease(value))
 end
 
--- stores the delivery state of a message that is not leased: no field at all when there is nothing to keep
+-- stores the state of a message not leased; no field when there is nothing to keep
 local function unlease(leases, id, deliveries, credits, flags)
   if deliveries > 0 or (credits or 0) > 0 or (flags or '') ~= '' then
     redis.call('HSET', leases, id, lease_value(deliveries, '', credits, flags))
@@ -68,10 +57,7 @@ local function unlease(leases, id, deliveries, credits, flags)
   end
 end
 
--- the settlements in ARGV from index first to last (the end of ARGV when nil), stride values each, the first two
--- being id and lease token: their ids, whether each holds the current lease of a message in flight (a settlement
--- that repeats an earlier one of the batch does not hold it again), their leases-hash values and their in-flight
--- deadlines; one command each
+-- settlements ARGV[first..last] (stride each, id and token first): ids, held (current lease, once), values, deadlines
 local function held_leases(inflight, leases, first, stride, last)
   local ids = {}
   for i = first, last or #ARGV, stride do

@@ -1,28 +1,20 @@
 --[[
-  Included by the list scripts that put messages on the ready line or take them off it: priority levels.
-
-  A message sent with a priority (CamelReliableRedisPriority, 0 to 9, 9 highest) other than DEFAULT_LEVEL has its
-  level in the priority hash while it exists, and waits in the prioritized set while it is ready, scored by
-  level * LEVEL_SPAN plus its place in its level's line; a message of the default level waits in the ready list.
-  So a queue that never sees a priority has neither key, and pays one ZCARD per claim, one HDEL per ack and one
-  EXISTS per script that makes messages ready again. Places start at the middle of a level's span: a message made ready at the front of
-  its line (given back unstarted) gets the place before the first, one at the back the next value of the
-  counter.
-]]
+  list/includes/priority: priority levels, for the list scripts that make messages ready or take ready ones.
+  priority: hash id -> level (0 to 9, 9 highest) of a message sent with one other than DEFAULT_LEVEL
+  prioritized: zset of those that are ready, scored level * LEVEL_SPAN + place in the level's line (BACK_START + seq
+    at the back, one before the first at the front); DEFAULT_LEVEL waits in the ready list]]
 
 local DEFAULT_LEVEL = 4
 local LEVEL_SPAN = 1e13
 local BACK_START = LEVEL_SPAN / 2
 
--- the score range of a level in the prioritized set, for ZRANGEBYSCORE and ZCOUNT
 local function level_range(level)
   return level * LEVEL_SPAN, '(' .. string.format('%d', (level + 1) * LEVEL_SPAN)
 end
 
 local priorities_exist = nil
 
--- the level of the message (DEFAULT_LEVEL for one without a priority); one EXISTS per script run on a queue that
--- never saw a priority
+-- the level of the message (DEFAULT_LEVEL without a priority); one EXISTS per run where none was ever sent
 local function level_of(priority, id)
   if priorities_exist == nil then
     priorities_exist = redis.call('EXISTS', priority) == 1
@@ -30,7 +22,6 @@ local function level_of(priority, id)
   return priorities_exist and tonumber(redis.call('HGET', priority, id)) or DEFAULT_LEVEL
 end
 
--- puts the message on the ready line of its level, at the back or, when front, at the front
 local function make_ready(ready, prioritized, priority, counter, id, front)
   local level = level_of(priority, id)
   if level == DEFAULT_LEVEL and front then
@@ -51,11 +42,9 @@ local function make_ready(ready, prioritized, priority, counter, id, front)
   redis.call('ZADD', prioritized, string.format('%d', level * LEVEL_SPAN + place), id)
 end
 
--- The weighted round-robin cycle of the levels: level p has p + 1 of its 55 places, spread out (the order of a
--- smooth weighted round-robin), so that every level is served within one cycle, whatever waits at the others.
+-- the weighted round-robin cycle: level p has p + 1 of the 55 places, spread out as smooth weighted round-robin does
 local CYCLE = '9876543928761958479638579028649758369748195678293456789'
 
--- how many messages wait at each level (0 to 9), from the ready list and the prioritized set
 local function level_counts(ready, prioritized)
   local counts = {}
   for level = 0, 9 do
@@ -69,9 +58,7 @@ local function level_counts(ready, prioritized)
   return counts
 end
 
--- The next want messages in line across the levels: strictly the highest level first, or by the weighted cycle
--- from its place cursor on, passing over levels with nothing (more) waiting. Returns their ids, each one's level,
--- and the cycle place after each (unchanged in strict order).
+-- the next want messages across the levels (strict, or by the cycle from cursor): ids, levels, cycle place after each
 local function next_in_line(ready, prioritized, counts, want, strict, cursor)
   local picks, after = {}, {}
   local left, waiting = {}, 0
@@ -115,7 +102,6 @@ local function next_in_line(ready, prioritized, counts, want, strict, cursor)
   return ids, picks, after
 end
 
--- takes the first n of the ids next_in_line returned off their lines: one LTRIM, one ZREM
 local function take_in_line(ready, prioritized, ids, levels, n)
   local fromReady, fromSet = 0, {}
   for k = 1, n do

@@ -1,12 +1,8 @@
 --[[
-  Included by list/claim: whether a record of the messages hash has its shape, "enqueuedAt|headersLength|<headers
-  JSON><body>" (see enqueue), or was written malformed by something else. A malformed record fails its message
-  alone: claim dead-letters it with what is wrong as its failure, and delivers the rest of the batch. MessageRecord
-  (Java) reads a record by the same rules, with the same words, where a script returns one unchecked (claim-dead,
-  browse). A well-formed record costs one pattern match.
-]]
+  list/includes/record: for list/claim.lua, whether a messages-hash record has its shape,
+  "enqueuedAt|headersLength|<headers JSON><body>", or was written malformed by something else.]]
 
--- a part of a record as a failure shows it: a record is written by anything and can be megabytes
+-- a part of a record as a failure shows it, cut short: a record can be megabytes
 local function record_part(part)
   if #part > 20 then
     part = string.sub(part, 1, 20) .. '...'

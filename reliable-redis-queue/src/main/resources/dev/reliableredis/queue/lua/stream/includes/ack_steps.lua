@@ -1,17 +1,10 @@
 --[[
-  Included by the stream scripts that ack (stream/ack, stream/handoff): deliveries settled as done, in two steps, so
-  that a script that also writes elsewhere reads and checks everything before its first write. The keys (k) are
-  stream/ack's (see stream/ack.lua); the deliveries are ARGV[first .. last], entry id, lease token and message id
-  each.
-]]
+  stream/includes/ack_steps: for stream/ack and stream/handoff, an ack as a plan (reads, checks) and its writes.]]
 
 --- @include "includes/types"
 --- @include "stream/includes/capacity"
 --- @include "stream/includes/groups"
 
--- reads and checks the deliveries of the consumer of the group: a plan with one code per delivery (1 acked, 0
--- refused). Fails with an error, before anything is written, for a key of the wrong type: its reads check the keys
--- written after them. An empty retry set or deliveries hash (no retry due, no batch mark) has nothing to delete.
 local function stream_ack_plan(k, group, consumer, first, last)
   local plan = {codes = {}, acked = {}, ids = {}, retrying = redis.call('ZCARD', k[2]) > 0,
     marked = redis.call('HLEN', k[5]) > 0}
@@ -30,15 +23,11 @@ local function stream_ack_plan(k, group, consumer, first, last)
   return plan
 end
 
--- carries out a plan of stream_ack_plan: remembers the acked ids for window ms (0: forgotten at once) when the id
--- index maps them to the acked entry (refPrefix: '' for the stream, 'd:' for the dead-letter stream), and deletes
--- the acked entries as the deletion rule says ('all-groups', 'always' or 'never')
 local function stream_ack_write(k, group, plan, window, deletion, refPrefix, now)
   local acked, ids = plan.acked, plan.ids
   if #acked == 0 then
     return
   end
-  -- XACK first: on a Redis at its maxmemory only a script whose first write cannot need memory runs
   redis.call('XACK', k[1], group, unpack(acked))
   if plan.retrying then
     redis.call('ZREM', k[2], unpack(acked))

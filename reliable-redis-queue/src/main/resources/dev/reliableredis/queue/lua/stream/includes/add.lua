@@ -1,9 +1,7 @@
 --[[
-  Included by the stream scripts that add entries to the queue's stream (enqueue, reap for delayed messages,
-  redrive), so that every one of the component's XADDs trims and shapes its entry the same way.
-]]
+  stream/includes/add: the XADD of every entry the component writes (enqueue, handoff, schedule-fire, reap, redrive).
+  entry fields: body, id, headers (only when any), enqueued (ms), expires (ms, only with a time to live, always last)]]
 
--- the start of an XADD with the approximate MAXLEN trim when maxLen > 0
 local function xadd_start(stream, maxLen)
   if tonumber(maxLen) > 0 then
     return {'XADD', stream, 'MAXLEN', '~', maxLen, '*'}
@@ -11,9 +9,6 @@ local function xadd_start(stream, maxLen)
   return {'XADD', stream, '*'}
 end
 
--- adds one of the component's messages (fields body, id, headers when there are any, enqueued, and expires last
--- when it has a time to live: stream/claim looks for it there) and points the id index at the new entry; returns
--- the entry id
 local function add_message(stream, ids, maxLen, id, body, headers, enqueued, expires)
   local xadd = xadd_start(stream, maxLen)
   for _, v in ipairs({'body', body, 'id', id}) do

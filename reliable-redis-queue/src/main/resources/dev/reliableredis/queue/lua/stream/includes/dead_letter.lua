@@ -1,19 +1,12 @@
 --[[
-  Included by stream scripts after stream/includes/groups: moves one pending entry to the dead-letter stream.
-
-  Adds it to the dead-letter stream with origin_id, content (the body, or for an entry written by another
-  program the JSON of its field map), failure and deliveries, plus id, headers and enqueued when it had them;
-  points the id index at the dead letter; XACKs the entry, takes it out of the retry set and the deliveries hash
-  and deletes it like an acked entry. An entry trimmed away meanwhile leaves a dead letter with empty content.
-]]
+  stream/includes/dead_letter: moves one pending entry to the dead-letter stream, for stream/claim, nack and reap.
+  dead letter: origin_id, content (body or foreign fields' JSON), failure, deliveries; id, headers, enqueued if any]]
 
 --- @include "stream/includes/groups"
--- The dead letter is written before the entry is acked: a script that fails halfway (a dead-letter key of
--- the wrong type) must leave the entry pending, not acked and lost.
+-- the dead letter is written before the XACK: a script failing halfway leaves the entry pending, not lost
 local function dead_letter(stream, group, retry, dead, ids, states, entry, deliveries, reason, deletion)
   local found = redis.call('XRANGE', stream, entry, entry)
   if #found == 0 then
-    -- trimmed away (MAXLEN) while pending: its content is gone, but its failure is not hidden
     redis.call('XADD', dead, '*', 'origin_id', entry, 'content', '', 'failure',
         reason .. ' (the entry was no longer in the stream)', 'deliveries', tostring(deliveries))
     redis.call('XACK', stream, group, entry)

@@ -1,12 +1,7 @@
 --[[
-  Included by the stream scripts that read a delayed message (reap, browse): its value in the delayed-msg hash is
-  {body, headers, enqueued[, expires]} packed with cmsgpack (see enqueue). A value something else wrote otherwise
-  must fail that message alone, not the script with its batch: reap dead-letters it and browse shows it, each with
-  what is wrong as its failure.
-]]
+  stream/includes/delayed: reads a delayed message's value, for stream/reap and stream/browse.
+  delayed-msg value: cmsgpack {body, headers JSON, enqueued (ms)[, expires (ms)]}, as stream/enqueue packs it]]
 
--- the body, headers JSON, enqueue time (ms) and expiry ('' or nil for none) of a delayed message; nil and what is
--- wrong when its value is not as enqueue packs it
 local function delayed_message(packed)
   local ok, body, headers, enqueued, expires = pcall(cmsgpack.unpack, packed)
   if ok and type(body) == 'string' and type(headers) == 'string' and type(enqueued) == 'number'

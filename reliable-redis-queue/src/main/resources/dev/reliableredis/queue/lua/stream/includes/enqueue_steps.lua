@@ -1,16 +1,10 @@
 --[[
-  Included by the stream scripts that enqueue (stream/enqueue, stream/handoff): a batch of messages into one queue,
-  in two steps, so that a script that also writes elsewhere reads and checks everything before its first write.
-  The keys (k) and the arguments of a message (4 each) are stream/enqueue's (see stream/enqueue.lua).
-]]
+  stream/includes/enqueue_steps: for stream/enqueue, handoff and schedule-fire, an enqueue as a plan and its writes.]]
 
 --- @include "includes/errors"
 --- @include "includes/types"
 --- @include "stream/includes/add"
 
--- which of the ids are known to the queue of the keys, by their index: the entry still in the stream or the dead
--- stream, delayed, or acked within the window. Three reads for the whole call (ids, delayed, acked), which also
--- check those keys' types, and an XRANGE only for an id that names an entry, which a new id does not
 local function known_ids(k, ids, now)
   if #ids == 0 then
     return {}
@@ -34,10 +28,6 @@ local function known_ids(k, ids, now)
   return known
 end
 
--- reads and checks the messages in args[first .. last]: a plan with one code per message (1 stored, 0 a no-op: the
--- id is known, or earlier in the batch). Fails with an error, before anything is written, for a key of the wrong
--- type or a delay argument of another shape. known_ids() reads ids, delayed and acked, which checks their types;
--- the stream and delayed-msg are checked here, delayed-msg only when a message of the call is delayed.
 local function stream_enqueue_plan(k, args, first, last, now)
   require_type(k[1], 'stream')
   local ids = {}
@@ -70,9 +60,6 @@ local function stream_enqueue_plan(k, args, first, last, now)
   return plan
 end
 
--- carries out a plan of stream_enqueue_plan, trimming the stream to about maxLen entries (0: no trim). Its first
--- write is one Redis refuses when it is out of memory (HSET, XADD): a script that has written once is let through
--- to the end, so a refusal can only come before anything is written.
 local function stream_enqueue_write(k, plan, maxLen, now)
   local enqueued = string.format('%d', now)
   for _, m in ipairs(plan.messages) do

@@ -1,35 +1,24 @@
 --[[
-  Included by stream scripts (LuaScript expands '--- @include "stream/includes/groups"'): stream entry ids
-  and consumer groups.
-]]
+  stream/includes/groups: for the stream scripts: the retry consumer, entry ids, groups, acked entries, lease checks.]]
 
--- The consumer that entries waiting for a retry belong to. Parked there, they are no longer the failed delivery's
--- (its late settlements are refused), and the reaper's takeover, which looks only at other consumers' idle
--- entries, never has to walk past them. Not a name the component accepts for consumerName.
+-- the consumer that retries wait with, out of the takeover's way; not a name consumerName accepts
 local RETRY_CONSUMER = '(retry)'
 
--- moves a pending entry to RETRY_CONSUMER without counting a delivery; XCLAIM is a write Redis does not refuse at
--- its maxmemory, so a script that parks first runs on a full Redis. Returns false when the entry was trimmed away
--- meanwhile: Redis 7 then drops it from the pending entries list instead, and there is nothing to retry.
 local function park(stream, group, entry)
   return #redis.call('XCLAIM', stream, group, RETRY_CONSUMER, 0, entry, 'JUSTID') > 0
 end
 
--- the two numbers of a stream entry id 'ms-seq'
 local function ms_seq(entry)
   local ms, seq = string.match(entry, '^(%d+)-(%d+)$')
   return tonumber(ms), tonumber(seq)
 end
 
--- true when entry a comes after entry b (both valid entry ids)
 local function after(a, b)
   local ams, aseq = ms_seq(a)
   local bms, bseq = ms_seq(b)
   return ams > bms or (ams == bms and aseq > bseq)
 end
 
--- XINFO GROUPS of the stream as a list of field maps; empty when the stream does not exist. Read once per
--- script run: acks, nacks and takeovers do not move a group's last-delivered-id.
 local groups_read = {}
 local function groups_of(stream)
   if groups_read[stream] then
@@ -50,7 +39,6 @@ local function groups_of(stream)
   return groups
 end
 
--- the field map of one group of the stream, or nil
 local function group_info(stream, group)
   for _, info in ipairs(groups_of(stream)) do
     if info['name'] == group then
@@ -60,7 +48,6 @@ local function group_info(stream, group)
   return nil
 end
 
--- true when a group other than this one has not read the entry yet or still has it pending
 local function wanted_elsewhere(stream, group, entry)
   for _, info in ipairs(groups_of(stream)) do
     if info['name'] ~= group then
@@ -75,15 +62,12 @@ local function wanted_elsewhere(stream, group, entry)
   return false
 end
 
--- deletes an acked entry when the deletion rule says so: 'always', 'all-groups' (once no other group
--- wants it) or 'never'
 local function delete_acked(stream, group, entry, deletion)
   if deletion == 'always' or (deletion == 'all-groups' and not wanted_elsewhere(stream, group, entry)) then
     redis.call('XDEL', stream, entry)
   end
 end
 
--- as delete_acked, for a batch of acked entries, with one XDEL
 local function delete_all_acked(stream, group, entries, deletion)
   if deletion == 'never' then
     return
@@ -99,9 +83,6 @@ local function delete_all_acked(stream, group, entries, deletion)
   end
 end
 
--- the delivery counts of the given entries that are pending with this consumer, entry id -> count (as text); two
--- commands for any number of entries: the consumer's pending count from the summary, then its pending entries
--- between the lowest and highest of the ids (ids that are not entry ids are left out)
 local function pending_counts(stream, group, consumer, entries)
   local lo, hi
   for _, entry in ipairs(entries) do
@@ -128,10 +109,6 @@ local function pending_counts(stream, group, consumer, entries)
   return counts
 end
 
--- the deliveries in ARGV from index first to last (the end of ARGV when nil), stride values each, the first two
--- being entry id and lease token (the delivery count): their entry ids, and whether each is still pending with
--- this consumer at that count (a delivery that repeats an earlier one of the batch is not held again), read with
--- two commands for the whole batch
 local function held_entries(stream, group, consumer, first, stride, last)
   local entries, held = {}, {}
   for i = first, last or #ARGV, stride do
