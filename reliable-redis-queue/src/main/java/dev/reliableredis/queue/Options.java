@@ -1,24 +1,37 @@
 package dev.reliableredis.queue;
 
 import java.util.Arrays;
-import java.util.function.Function;
+import java.util.Locale;
 import java.util.stream.Collectors;
 
-/** Reads an option's value as the enum constant that has it. */
+/**
+ * An enum option's value, as the URI gives it: the constant's name in lower camel case ({@code DEAD_LETTER} is
+ * {@code deadLetter}).
+ */
 final class Options {
 
     private Options() {
     }
 
+    /** The constant's name in lower camel case. */
+    static String value(Enum<?> constant) {
+        String[] words = constant.name().toLowerCase(Locale.ROOT).split("_");
+        StringBuilder value = new StringBuilder(words[0]);
+        for (int i = 1; i < words.length; i++) {
+            value.append(Character.toUpperCase(words[i].charAt(0))).append(words[i].substring(1));
+        }
+        return value.toString();
+    }
+
     /** The constant whose value is {@code value}; IllegalArgumentException naming the option and the choices. */
-    static <E extends Enum<E>> E parse(String option, String value, E[] choices, Function<E, String> valueOf) {
+    static <E extends Enum<E>> E parse(String option, String value, E[] choices) {
         for (E choice : choices) {
-            if (valueOf.apply(choice).equals(value)) {
+            if (value(choice).equals(value)) {
                 return choice;
             }
         }
         throw new IllegalArgumentException(option + " must be " + Arrays.stream(choices)
-                .map(choice -> "'" + valueOf.apply(choice) + "'").collect(Collectors.joining(" or ")) + ", was '"
-                                           + value + "'");
+                .map(choice -> "'" + value(choice) + "'").collect(Collectors.joining(" or ")) + ", was '" + value
+                                           + "'");
     }
 }

@@ -111,65 +111,32 @@ public record QueueSettings(
     }
 
     /** What becomes of a message whose time to live passed before a claim took it (option expiredMessages). */
-    public enum ExpiredMessages {
-        DEAD_LETTER("deadLetter"), DROP("drop");
-
-        private final String value;
-
-        ExpiredMessages(String value) {
-            this.value = value;
-        }
-
-        /** The option's value, as the URI gives it and the claim scripts read it. */
-        public String value() {
-            return value;
-        }
+    public enum ExpiredMessages implements OptionValue {
+        DEAD_LETTER, DROP;
 
         /** The policy the option's value names; IllegalArgumentException naming the option otherwise. */
         public static ExpiredMessages of(String value) {
-            return Options.parse("expiredMessages", value, values(), ExpiredMessages::value);
+            return Options.parse("expiredMessages", value, values());
         }
     }
 
     /** How claims take the priority levels (option priorityMode): weighted round-robin, or the highest first. */
-    public enum PriorityMode {
-        WEIGHTED("weighted"), STRICT("strict");
-
-        private final String value;
-
-        PriorityMode(String value) {
-            this.value = value;
-        }
-
-        /** The option's value, as the URI gives it and list/claim.lua reads it. */
-        public String value() {
-            return value;
-        }
+    public enum PriorityMode implements OptionValue {
+        WEIGHTED, STRICT;
 
         /** The mode the option's value names; IllegalArgumentException naming the option otherwise. */
         public static PriorityMode of(String value) {
-            return Options.parse("priorityMode", value, values(), PriorityMode::value);
+            return Options.parse("priorityMode", value, values());
         }
     }
 
     /** Whether a dead-lettered message of a group keeps its group waiting (option groupOnDeadLetter). */
-    public enum GroupOnDeadLetter {
-        CONTINUE("continue"), BLOCK("block");
-
-        private final String value;
-
-        GroupOnDeadLetter(String value) {
-            this.value = value;
-        }
-
-        /** The option's value, as the URI gives it and the list scripts that dead-letter read it. */
-        public String value() {
-            return value;
-        }
+    public enum GroupOnDeadLetter implements OptionValue {
+        CONTINUE, BLOCK;
 
         /** The policy the option's value names; IllegalArgumentException naming the option otherwise. */
         public static GroupOnDeadLetter of(String value) {
-            return Options.parse("groupOnDeadLetter", value, values(), GroupOnDeadLetter::value);
+            return Options.parse("groupOnDeadLetter", value, values());
         }
     }
 
