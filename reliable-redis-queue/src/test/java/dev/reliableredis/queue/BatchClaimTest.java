@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -21,12 +20,8 @@ import static org.awaitility.Awaitility.await;
 @ValueSource(strings = {"list", "stream"})
 class BatchClaimTest extends QueueTestBase {
 
-    @Parameter
-    String mode;
-
     private ReliableQueue orders(long visibilityMs, int maxRetries) {
-        QueueSettings settings = settings(visibilityMs, maxRetries, 60_000);
-        return "stream".equals(mode) ? streamQueue("orders", settings, group("g", "c1")) : queue("orders", settings);
+        return queueOfMode(settings(visibilityMs, maxRetries, 60_000));
     }
 
     private static Claimant claimant(String id) {

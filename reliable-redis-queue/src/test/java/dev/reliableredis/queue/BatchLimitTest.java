@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -19,12 +18,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @ValueSource(strings = {"list", "stream"})
 class BatchLimitTest extends QueueTestBase {
 
-    @Parameter
-    String mode;
-
     private ReliableQueue queue() {
-        QueueSettings settings = settings(30_000, 3, 100);
-        return "list".equals(mode) ? queue("orders", settings) : streamQueue("orders", settings, group("g", "c1"));
+        return queueOfMode(settings(30_000, 3, 100));
     }
 
     private static List<NewMessage> messages(int from, int count) {

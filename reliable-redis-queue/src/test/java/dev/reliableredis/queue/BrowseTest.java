@@ -9,7 +9,6 @@ import java.util.TreeMap;
 
 import dev.reliableredis.testsupport.RedisProcess;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -23,16 +22,8 @@ import static org.awaitility.Awaitility.await;
 @ValueSource(strings = {"list", "stream"})
 class BrowseTest extends QueueTestBase {
 
-    @Parameter
-    String mode;
-
-    private boolean streamMode() {
-        return "stream".equals(mode);
-    }
-
     private ReliableQueue orders(long visibilityMs, int maxRetries, long retryDelayMs) {
-        QueueSettings settings = settings(visibilityMs, maxRetries, retryDelayMs);
-        return streamMode() ? streamQueue("orders", settings, group("g", "c1")) : queue("orders", settings);
+        return queueOfMode(settings(visibilityMs, maxRetries, retryDelayMs));
     }
 
     /** Waits until the Redis clock is at least {@code ms} past {@code since}. */

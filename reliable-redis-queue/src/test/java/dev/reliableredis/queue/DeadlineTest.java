@@ -12,7 +12,6 @@ import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -31,15 +30,8 @@ class DeadlineTest extends QueueTestBase {
 
     private static final QueueSettings SETTINGS = settings(60_000, 3, 100);
 
-    @Parameter
-    String mode;
-
-    private boolean list() {
-        return mode.equals("list");
-    }
-
     private List<byte[]> enqueueKeys() {
-        List<String> parts = list()
+        List<String> parts = !streamMode()
                 ? List.of("ready", "delayed", "messages", "acked", "wake", "expires", "prioritized", "priority", "seq",
                         "group", "groups", "grouped")
                 : List.of("stream", "dead", "ids", "acked", "delayed", "delayed-msg");
@@ -49,7 +41,7 @@ class DeadlineTest extends QueueTestBase {
     /** list/enqueue or stream/enqueue called directly with one message and this deadline. */
     private List<Long> enqueueBy(long deadline) {
         List<byte[]> args = new ArrayList<>();
-        if (list()) {
+        if (!streamMode()) {
             args.addAll(List.of(bytes("m1"), bytes("0|hello"), bytes("0")));
         } else {
             args.addAll(List.of(bytes("0"), bytes("m1"), bytes("hello"), bytes(""), bytes("0")));
@@ -61,7 +53,7 @@ class DeadlineTest extends QueueTestBase {
     }
 
     private ReliableQueue queueNamed(String name, RedisGateway on) {
-        return list() ? dev.reliableredis.queue.list.ListQueue.of(on, "rr", name, SETTINGS)
+        return !streamMode() ? dev.reliableredis.queue.list.ListQueue.of(on, "rr", name, SETTINGS)
                 : dev.reliableredis.queue.stream.StreamQueue.of(on, "rr", name, group("g", "c1"), SETTINGS);
     }
 

@@ -6,20 +6,16 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
 
-import dev.reliableredis.queue.list.ListQueue;
 import dev.reliableredis.queue.redis.RedisGateway;
 import dev.reliableredis.queue.runtime.LeaseKeeper;
 import dev.reliableredis.queue.sharded.ShardPicker;
 import dev.reliableredis.queue.sharded.ShardedQueue;
-import dev.reliableredis.queue.stream.StreamOptions;
-import dev.reliableredis.queue.stream.StreamQueue;
 import io.lettuce.core.AclSetuserArgs;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.StaticCredentialsProvider;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -37,9 +33,6 @@ class FailingShardTest extends QueueTestBase {
 
     private static final int SHARDS = 3;
     private static final String USER = "no-shard-1";
-
-    @Parameter
-    String mode;
 
     /** The queue as the default user: every shard works. */
     private ShardedQueue whole;
@@ -65,11 +58,7 @@ class FailingShardTest extends QueueTestBase {
     }
 
     private ShardedQueue sharded(RedisGateway on) {
-        QueueSettings settings = settings(30_000, 3, 100);
-        StreamOptions options = group("g", "c1");
-        return ShardedQueue.of("orders", SHARDS, i -> "list".equals(mode)
-                ? ListQueue.of(on, "rr", QueueNames.shard("orders", i), settings)
-                : StreamQueue.of(on, "rr", QueueNames.shard("orders", i), options, settings));
+        return shardedOfMode(on, "orders", SHARDS, settings(30_000, 3, 100));
     }
 
     /** Messages with a shard key that puts message i on shard i % 3. */

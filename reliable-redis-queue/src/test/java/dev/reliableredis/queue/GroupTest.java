@@ -24,8 +24,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class GroupTest extends QueueTestBase {
 
-    private static final Claimant THREAD = new Claimant("consumer#0", Duration.ofSeconds(2));
-
     private static NewMessage grouped(String group, String id) {
         return new NewMessage(id, id.getBytes(), null, 0, null, 0, NewMessage.DEFAULT_PRIORITY, group);
     }

@@ -6,7 +6,6 @@ import java.util.Map;
 import dev.reliableredis.queue.sharded.ShardCount;
 import dev.reliableredis.queue.stream.StreamOptions;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -22,11 +21,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 @ValueSource(strings = {"list", "stream"})
 class LayoutVersionTest extends QueueTestBase {
 
-    @Parameter
-    String mode;
-
     private StreamOptions options() {
-        return "stream".equals(mode) ? group("g", "c1") : null;
+        return streamMode() ? group("g", "c1") : null;
     }
 
     private ShardCount record(int shards) {
@@ -82,7 +78,7 @@ class LayoutVersionTest extends QueueTestBase {
         raw.hdel("rr:{orders#2}:meta", "layout");
         String shard = QueueNames.shard("orders", 2);
         QueueSettings settings = settings(30_000, 3, 1000);
-        ("stream".equals(mode) ? streamQueue(shard, settings, options()) : queue(shard, settings))
+        (streamMode() ? streamQueue(shard, settings, options()) : queue(shard, settings))
                 .enqueue(List.of(delayed("m1")));
 
         assertThatThrownBy(() -> record(3).check()).hasMessageContaining("(no version in rr:{orders#2}:meta)");
@@ -91,7 +87,7 @@ class LayoutVersionTest extends QueueTestBase {
     /** Other programs may write a stream with the contract's fields: its entries alone say nothing of a layout. */
     @Test
     void aStreamsEntriesAloneAreTaken() {
-        assumeTrue("stream".equals(mode));
+        assumeTrue(streamMode());
         raw.xadd("rr:{orders}:stream", Map.of("body", "from another program"));
 
         record(1).check();

@@ -11,7 +11,6 @@ import io.lettuce.core.RedisURI;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -30,10 +29,6 @@ import static org.awaitility.Awaitility.await;
 @ValueSource(strings = {"list", "stream", "sharded"})
 class LostClaimReplyTest extends QueueTestBase {
 
-    private static final Claimant THREAD = new Claimant("consumer#0", Duration.ofSeconds(2));
-
-    @Parameter
-    String mode;
 
     private RedisGateway impatient;
     private ReliableQueue queue;

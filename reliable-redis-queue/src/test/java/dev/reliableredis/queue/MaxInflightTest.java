@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -25,16 +24,13 @@ class MaxInflightTest extends QueueTestBase {
     private static final Claimant ONE = new Claimant("consumer#0", Duration.ofSeconds(2));
     private static final Claimant OTHER = new Claimant("consumer#1", Duration.ofSeconds(2));
 
-    @Parameter
-    String mode;
-
     /** Retries due after a minute: a nacked message does not come back within a test. */
     private ReliableQueue capped(long visibilityMs) {
-        return queueOfMode(mode, settings(visibilityMs, 3, 60_000).toBuilder().maxInflight(3).build());
+        return queueOfMode(settings(visibilityMs, 3, 60_000).toBuilder().maxInflight(3).build());
     }
 
     private String cappedKey() {
-        return key("orders", mode.equals("list") ? "capped" : "group:g:capped");
+        return key("orders", !streamMode() ? "capped" : "group:g:capped");
     }
 
     @Test
@@ -90,7 +86,7 @@ class MaxInflightTest extends QueueTestBase {
                 }
                 return got;
             });
-            await().atMost(Duration.ofSeconds(10)).until(() -> blockedIn(mode.equals("list") ? "blpop" : "xread"));
+            await().atMost(Duration.ofSeconds(10)).until(() -> blockedIn(streamMode() ? "xread" : "blpop"));
             assertThat(waiting).isNotDone();
 
             queue.nack(List.of(new Failure(held.get(0).lease(), "boom")));

@@ -6,7 +6,6 @@ import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -24,16 +23,12 @@ class PauseTest extends QueueTestBase {
 
     /** Far longer than any assertion waits: a consumer that ends its wait before it was woken. */
     private static final Duration LONG_WAIT = Duration.ofSeconds(60);
-    private static final Claimant THREAD = new Claimant("consumer#0", Duration.ofSeconds(2));
-
-    @Parameter
-    String mode;
 
     private ReliableQueue queue;
 
     @BeforeEach
     void openQueue() {
-        queue = queueOfMode(mode, settings(60_000, 0, 100));
+        queue = queueOfMode(settings(60_000, 0, 100));
     }
 
     @Test

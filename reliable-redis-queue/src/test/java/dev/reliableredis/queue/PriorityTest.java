@@ -21,8 +21,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class PriorityTest extends QueueTestBase {
 
-    private static final Claimant THREAD = new Claimant("consumer#0", Duration.ofSeconds(2));
-
     private ListQueue queue(boolean strict) {
         return queue("orders", settings(60_000, 0, 1).toBuilder()
                 .priorityMode(strict ? PriorityMode.STRICT : PriorityMode.WEIGHTED).build());

@@ -8,7 +8,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.reliableredis.queue.runtime.QueueConsumer;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -24,12 +23,9 @@ import static org.awaitility.Awaitility.await;
 @ValueSource(strings = {"list", "stream"})
 class QueueConsumerTest extends QueueTestBase {
 
-    @Parameter
-    String mode;
-
     /** maxRetries 1: a message whose two deliveries fail is dead-lettered. */
     private ReliableQueue orders() {
-        return queueOfMode(mode, settings(30_000, 1, 50));
+        return queueOfMode(settings(30_000, 1, 50));
     }
 
     @Test

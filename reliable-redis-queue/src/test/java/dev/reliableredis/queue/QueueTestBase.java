@@ -22,12 +22,22 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.Parameter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** One redis-server per test class, emptied before each test. */
+/**
+ * One redis-server per test class, emptied before each test. A class that runs once per mode
+ * ({@code @ParameterizedClass}) gets its mode in {@link #mode} and opens its queue with {@link #queueOfMode}.
+ */
 abstract class QueueTestBase {
 
+    /** A consumer thread's claimant: a thread that claimed within two seconds counts as live. */
+    static final Claimant THREAD = new Claimant("consumer#0", Duration.ofSeconds(2));
+
+    /** list, stream or sharded; list in a class that does not run once per mode. */
+    @Parameter
+    String mode = "list";
     static RedisProcess redis;
     static ClientResources resources;
     RedisGateway gateway;
@@ -73,6 +83,23 @@ abstract class QueueTestBase {
             default -> ShardedQueue.of("orders", 3, i -> ListQueue.of(gateway, "rr", QueueNames.shard("orders", i),
                     settings));
         };
+    }
+
+    /** The queue "orders" in the mode of the class's run. */
+    ReliableQueue queueOfMode(QueueSettings settings) {
+        return queueOfMode(mode, settings);
+    }
+
+    /** The queue {@code name} over {@code shards} shards in the mode of the class's run, list or stream. */
+    ShardedQueue shardedOfMode(RedisGateway on, String name, int shards, QueueSettings settings) {
+        StreamOptions options = group("g", "c1");
+        return ShardedQueue.of(name, shards, i -> streamMode()
+                ? StreamQueue.of(on, "rr", QueueNames.shard(name, i), options, settings)
+                : ListQueue.of(on, "rr", QueueNames.shard(name, i), settings));
+    }
+
+    boolean streamMode() {
+        return "stream".equals(mode);
     }
 
     static StreamOptions group(String group, String consumer) {

@@ -8,7 +8,6 @@ import java.util.concurrent.CompletableFuture;
 
 import io.lettuce.core.ScriptOutputType;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -27,11 +26,8 @@ class RateLimitTest extends QueueTestBase {
 
     private static final long VISIBILITY_MS = 60_000;
 
-    @Parameter
-    String mode;
-
     private ReliableQueue limited(int permits, int burst) {
-        return queueOfMode(mode, settings(VISIBILITY_MS, 3, 100)
+        return queueOfMode(settings(VISIBILITY_MS, 3, 100)
                 .toBuilder().rateLimit(new RateLimit(permits, Duration.ofSeconds(1), burst)).build());
     }
 
@@ -52,7 +48,7 @@ class RateLimitTest extends QueueTestBase {
 
     @Test
     void statsTellWhileTheLimitHoldsClaimsBack() {
-        ReliableQueue queue = queueOfMode(mode, settings(60_000, 3, 100)
+        ReliableQueue queue = queueOfMode(settings(60_000, 3, 100)
                 .toBuilder().rateLimit(new RateLimit(1, Duration.ofHours(1), 1)).build());
         queue.enqueue(messages(2));
 

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -19,12 +18,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @ValueSource(strings = {"list", "stream", "sharded"})
 class RetryAfterTest extends QueueTestBase {
 
-    @Parameter
-    String mode;
-
     /** maxRetries=0: one failed delivery dead-letters. */
     private ReliableQueue queue() {
-        return queueOfMode(mode, settings(60_000, 0, 100));
+        return queueOfMode(settings(60_000, 0, 100));
     }
 
     @Test

@@ -8,10 +8,8 @@ import java.util.stream.IntStream;
 
 import dev.reliableredis.queue.sharded.ShardPicker;
 import dev.reliableredis.queue.sharded.ShardedQueue;
-import dev.reliableredis.queue.stream.StreamOptions;
 import dev.reliableredis.testsupport.RedisProcess;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -26,14 +24,8 @@ class ShardedQueueTest extends QueueTestBase {
 
     private static final int SHARDS = 3;
 
-    @Parameter
-    String mode;
-
     private ShardedQueue sharded(QueueSettings settings) {
-        StreamOptions options = group("g", "c1");
-        return ShardedQueue.of("orders", SHARDS, i -> "list".equals(mode)
-                ? queue(QueueNames.shard("orders", i), settings)
-                : streamQueue(QueueNames.shard("orders", i), settings, options));
+        return shardedOfMode(gateway, "orders", SHARDS, settings);
     }
 
     private ShardedQueue sharded() {

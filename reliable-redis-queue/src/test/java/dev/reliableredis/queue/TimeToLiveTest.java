@@ -25,8 +25,6 @@ import static org.awaitility.Awaitility.await;
  */
 class TimeToLiveTest extends QueueTestBase {
 
-    private static final Claimant THREAD = new Claimant("consumer#0", Duration.ofSeconds(2));
-
     private ReliableQueue queue(boolean dropExpired) {
         return queue("orders", settings(60_000, 3, 100).toBuilder()
                 .expiredMessages(dropExpired ? ExpiredMessages.DROP : ExpiredMessages.DEAD_LETTER).build());
