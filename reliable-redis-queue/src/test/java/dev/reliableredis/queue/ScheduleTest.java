@@ -3,7 +3,8 @@ package dev.reliableredis.queue;
 import java.util.List;
 import java.util.Map;
 
-import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import static dev.reliableredis.queue.internal.RedisBytes.bytes;
@@ -14,16 +15,47 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * A queue's schedule in Redis, in both modes: declared, read with the server time, fired once per tick whoever
  * fires it, and held while the last tick's message is not settled.
  */
+@ParameterizedClass(name = "{0} mode")
+@ValueSource(strings = {"list", "stream"})
 class ScheduleTest extends QueueTestBase {
 
     private static NewMessage tick(long at) {
         return new NewMessage("orders@" + at, new byte[0], Map.of("CamelReliableRedisScheduledFor", at), 0);
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"list", "stream"})
-    void aScheduleIsDeclaredOnceReplacedByAnotherExpressionAndRemoved(String mode) {
-        ReliableQueue queue = queueOfMode(mode, settings(60_000, 3, 100));
+    /** Declares a schedule that ticks every second, in UTC, and reads it back. */
+    private static ScheduleState declaredEverySecond(ReliableQueue queue) {
+        schedules(queue).declareSchedule("* * * * * ?", "UTC");
+        return schedules(queue).scheduleState();
+    }
+
+    /** Fires the tick at {@code at} from the schedule as read in {@code state}; {@code previous} is the last tick. */
+    private static ScheduleFired fire(ReliableQueue queue, ScheduleState state, long at, String previous) {
+        return schedules(queue).fireTicks(state, at, previous, List.of(tick(at)));
+    }
+
+    /** Fires the tick at {@code at} from the schedule as Redis has it now. */
+    private static ScheduleFired fireNow(ReliableQueue queue, long at, String previous) {
+        return fire(queue, schedules(queue).scheduleState(), at, previous);
+    }
+
+    /** Claims the next message and fails it: with maxRetries 0, it is dead-lettered. */
+    private static List<Settled> failNext(ReliableQueue queue) {
+        return queue.nack(List.of(new Failure(queue.claim(10).get(0).lease(), "boom")));
+    }
+
+    /** Declares the schedule and fires its first tick, whose message fails and is dead-lettered; returns the tick. */
+    private static long firstTickDeadLettered(ReliableQueue queue) {
+        ScheduleState read = declaredEverySecond(queue);
+        long first = read.lastTick() + 1_000;
+        assertThat(fire(queue, read, first, "orders@" + read.last())).isEqualTo(ScheduleFired.FIRED);
+        assertThat(failNext(queue)).containsExactly(Settled.DEAD_LETTERED);
+        return first;
+    }
+
+    @Test
+    void aScheduleIsDeclaredOnceReplacedByAnotherExpressionAndRemoved() {
+        ReliableQueue queue = queueOfMode(settings(60_000, 3, 100));
 
         assertThat(schedules(queue).declareSchedule("* * * * * ?", "UTC")).isNull();
         ScheduleState first = schedules(queue).scheduleState();
@@ -39,17 +71,15 @@ class ScheduleTest extends QueueTestBase {
         assertThat(schedules(queue).unschedule()).isFalse();
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"list", "stream"})
-    void aTickFiresOnceWhoeverFiresItAndTheNextWaitsForItsMessageToSettle(String mode) {
-        ReliableQueue queue = queueOfMode(mode, settings(60_000, 3, 100));
-        schedules(queue).declareSchedule("* * * * * ?", "UTC");
-        ScheduleState read = schedules(queue).scheduleState();
+    @Test
+    void aTickFiresOnceWhoeverFiresItAndTheNextWaitsForItsMessageToSettle() {
+        ReliableQueue queue = queueOfMode(settings(60_000, 3, 100));
+        ScheduleState read = declaredEverySecond(queue);
         long tick = read.lastTick() + 1_000;
         String previous = "orders@" + read.last();
 
-        assertThat(schedules(queue).fireTicks(read, tick, previous, List.of(tick(tick)))).isEqualTo(ScheduleFired.FIRED);
-        assertThat(schedules(queue).fireTicks(read, tick, previous, List.of(tick(tick))))
+        assertThat(fire(queue, read, tick, previous)).isEqualTo(ScheduleFired.FIRED);
+        assertThat(fire(queue, read, tick, previous))
                 .as("another instance with the same reading").isEqualTo(ScheduleFired.STALE);
 
         ScheduleState after = schedules(queue).scheduleState();
@@ -57,61 +87,45 @@ class ScheduleTest extends QueueTestBase {
         List<Delivery> claimed = queue.claim(10);
         assertThat(claimed).extracting(Delivery::messageId).containsExactly("orders@" + tick);
         assertThat(claimed.get(0).headers()).containsEntry("CamelReliableRedisScheduledFor", tick);
-        assertThat(schedules(queue).fireTicks(after, tick + 1_000, "orders@" + tick, List.of(tick(tick + 1_000))))
+        assertThat(fire(queue, after, tick + 1_000, "orders@" + tick))
                 .as("the last tick runs").isEqualTo(ScheduleFired.HELD);
 
         queue.ack(List.of(claimed.get(0).lease()));
-        assertThat(schedules(queue).fireTicks(after, tick + 1_000, "orders@" + tick, List.of(tick(tick + 1_000))))
-                .isEqualTo(ScheduleFired.FIRED);
+        assertThat(fire(queue, after, tick + 1_000, "orders@" + tick)).isEqualTo(ScheduleFired.FIRED);
         assertThat(schedules(queue).fireTicks(schedules(queue).scheduleState(), tick + 5_000, "orders@" + (tick + 1_000), List.of()))
                 .as("moving past missed ticks while the last one waits").isEqualTo(ScheduleFired.HELD);
         assertThat(counts(queue).ready()).isEqualTo(1);
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"list", "stream"})
-    void aTickRedrivenAfterANewerOneFiredHoldsTheScheduleUntilItSettles(String mode) {
-        ReliableQueue queue = queueOfMode(mode, settings(60_000, 0, 100));
-        schedules(queue).declareSchedule("* * * * * ?", "UTC");
-        ScheduleState read = schedules(queue).scheduleState();
-        long first = read.lastTick() + 1_000;
+    @Test
+    void aTickRedrivenAfterANewerOneFiredHoldsTheScheduleUntilItSettles() {
+        ReliableQueue queue = queueOfMode(settings(60_000, 0, 100));
+        long first = firstTickDeadLettered(queue);
         long second = first + 1_000;
         long third = second + 1_000;
-        assertThat(schedules(queue).fireTicks(read, first, "orders@" + read.last(), List.of(tick(first))))
+        assertThat(fireNow(queue, second, "orders@" + first)).as("a dead tick holds nothing")
                 .isEqualTo(ScheduleFired.FIRED);
-        Delivery failed = queue.claim(10).get(0);
-        assertThat(queue.nack(List.of(new Failure(failed.lease(), "boom")))).containsExactly(Settled.DEAD_LETTERED);
-        assertThat(schedules(queue).fireTicks(schedules(queue).scheduleState(), second, "orders@" + first, List.of(tick(second))))
-                .as("a dead tick holds nothing").isEqualTo(ScheduleFired.FIRED);
         queue.ack(List.of(queue.claim(10).get(0).lease()));
 
         assertThat(queue.redrive(10)).isEqualTo(1);
 
-        assertThat(schedules(queue).fireTicks(schedules(queue).scheduleState(), third, "orders@" + second, List.of(tick(third))))
-                .as("the redriven tick is queued").isEqualTo(ScheduleFired.HELD);
+        assertThat(fireNow(queue, third, "orders@" + second)).as("the redriven tick is queued")
+                .isEqualTo(ScheduleFired.HELD);
         Delivery redriven = queue.claim(10).get(0);
         assertThat(redriven.messageId()).isEqualTo("orders@" + first);
-        assertThat(schedules(queue).fireTicks(schedules(queue).scheduleState(), third, "orders@" + second, List.of(tick(third))))
-                .as("the redriven tick runs").isEqualTo(ScheduleFired.HELD);
+        assertThat(fireNow(queue, third, "orders@" + second)).as("the redriven tick runs")
+                .isEqualTo(ScheduleFired.HELD);
         queue.ack(List.of(redriven.lease()));
-        assertThat(schedules(queue).fireTicks(schedules(queue).scheduleState(), third, "orders@" + second, List.of(tick(third))))
-                .isEqualTo(ScheduleFired.FIRED);
+        assertThat(fireNow(queue, third, "orders@" + second)).isEqualTo(ScheduleFired.FIRED);
         assertThat(queue.claim(10)).extracting(Delivery::messageId).containsExactly("orders@" + third);
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"list", "stream"})
-    void aDeadTickIsLeftDeadWhileANewerTickOfItsScheduleRuns(String mode) {
-        ReliableQueue queue = queueOfMode(mode, settings(60_000, 0, 100));
-        schedules(queue).declareSchedule("* * * * * ?", "UTC");
-        ScheduleState read = schedules(queue).scheduleState();
-        long first = read.lastTick() + 1_000;
+    @Test
+    void aDeadTickIsLeftDeadWhileANewerTickOfItsScheduleRuns() {
+        ReliableQueue queue = queueOfMode(settings(60_000, 0, 100));
+        long first = firstTickDeadLettered(queue);
         long second = first + 1_000;
-        schedules(queue).fireTicks(read, first, "orders@" + read.last(), List.of(tick(first)));
-        Delivery failed = queue.claim(10).get(0);
-        assertThat(queue.nack(List.of(new Failure(failed.lease(), "boom")))).containsExactly(Settled.DEAD_LETTERED);
-        assertThat(schedules(queue).fireTicks(schedules(queue).scheduleState(), second, "orders@" + first, List.of(tick(second))))
-                .isEqualTo(ScheduleFired.FIRED);
+        assertThat(fireNow(queue, second, "orders@" + first)).isEqualTo(ScheduleFired.FIRED);
         Delivery running = queue.claim(10).get(0);
         assertThat(running.messageId()).isEqualTo("orders@" + second);
 
@@ -124,18 +138,12 @@ class ScheduleTest extends QueueTestBase {
         assertThat(queue.claim(10)).extracting(Delivery::messageId).containsExactly("orders@" + first);
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"list", "stream"})
-    void aRedriveMovesOneDeadTickOfASchedule(String mode) {
-        ReliableQueue queue = queueOfMode(mode, settings(60_000, 0, 100));
-        schedules(queue).declareSchedule("* * * * * ?", "UTC");
-        ScheduleState read = schedules(queue).scheduleState();
-        long first = read.lastTick() + 1_000;
-        long second = first + 1_000;
-        schedules(queue).fireTicks(read, first, "orders@" + read.last(), List.of(tick(first)));
-        queue.nack(List.of(new Failure(queue.claim(10).get(0).lease(), "boom")));
-        schedules(queue).fireTicks(schedules(queue).scheduleState(), second, "orders@" + first, List.of(tick(second)));
-        queue.nack(List.of(new Failure(queue.claim(10).get(0).lease(), "boom")));
+    @Test
+    void aRedriveMovesOneDeadTickOfASchedule() {
+        ReliableQueue queue = queueOfMode(settings(60_000, 0, 100));
+        long first = firstTickDeadLettered(queue);
+        fireNow(queue, first + 1_000, "orders@" + first);
+        failNext(queue);
         assertThat(counts(queue).dead()).isEqualTo(2);
 
         assertThat(queue.redrive(10)).isEqualTo(1);
@@ -151,18 +159,16 @@ class ScheduleTest extends QueueTestBase {
      * The schedule of an endpoint that checked the shard count before a reshard: its next tick is refused by the
      * marker the script reads, firing nothing and leaving the last tick where it was.
      */
-    @ParameterizedTest
-    @ValueSource(strings = {"list", "stream"})
-    void aTickOfAnEndpointWhoseCountTheMarkerNoLongerSaysIsRefused(String mode) {
-        ReliableQueue queue = Queues.open(gateway, "rr", "orders", 1, mode.equals("stream") ? group("g", "c1") : null,
+    @Test
+    void aTickOfAnEndpointWhoseCountTheMarkerNoLongerSaysIsRefused() {
+        ReliableQueue queue = Queues.open(gateway, "rr", "orders", 1, streamMode() ? group("g", "c1") : null,
                 settings(60_000, 3, 100));
-        schedules(queue).declareSchedule("* * * * * ?", "UTC");
-        ScheduleState read = schedules(queue).scheduleState();
+        ScheduleState read = declaredEverySecond(queue);
         long tick = read.lastTick() + 1_000;
         // as a reshard to 2 records it
         gateway.commands().hset(bytes("rr:{orders}:meta"), bytes("shards"), bytes("2"));
 
-        assertThatThrownBy(() -> schedules(queue).fireTicks(read, tick, "orders@" + read.last(), List.of(tick(tick))))
+        assertThatThrownBy(() -> fire(queue, read, tick, "orders@" + read.last()))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("Queue 'orders' has 2 shard(s)")
                 .hasMessageContaining("shards=1");
         assertThat(schedules(queue).scheduleState().last()).as("the last tick fired").isEqualTo(read.last());
