@@ -47,6 +47,13 @@ class BrowseTest extends QueueTestBase {
         }
     }
 
+    /** Dead-letters the two messages and claims the first from the dead letters, to consume it. */
+    private static void deadLettersTheFirstBeingConsumed(ReliableQueue q, String first, String second) {
+        q.enqueue(List.of(message(first, "x"), message(second, "x")));
+        deadLetterAll(q);
+        q.deadLetters().claim(1);
+    }
+
     @Test
     void readyMessagesComeInClaimOrderWithBodyHeadersAndAge() {
         ReliableQueue q = orders(30_000, 3, 1000);
@@ -255,9 +262,7 @@ class BrowseTest extends QueueTestBase {
     @Test
     void browsingChangesNothing() {
         ReliableQueue q = orders(30_000, 0, 60_000);
-        q.enqueue(List.of(message("d1", "x"), message("d2", "x")));
-        deadLetterAll(q);
-        q.deadLetters().claim(1);
+        deadLettersTheFirstBeingConsumed(q, "d1", "d2");
         ReliableQueue retrying = orders(30_000, 3, 60_000);
         retrying.enqueue(message("retry", "x"));
         retrying.nack(List.of(new Failure(retrying.claim(1).get(0).lease(), "boom")));
@@ -330,9 +335,7 @@ class BrowseTest extends QueueTestBase {
     @Test
     void redriveOfOneMessageChangesNothingWhenItIsNoDeadLetter() {
         ReliableQueue q = orders(30_000, 0, 1000);
-        q.enqueue(List.of(message("d0", "x"), message("d1", "x")));
-        deadLetterAll(q);
-        q.deadLetters().claim(1);
+        deadLettersTheFirstBeingConsumed(q, "d0", "d1");
         q.enqueue(message("r1", "ready"));
         Map<String, String> before = dumpAll();
 

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 import java.util.stream.IntStream;
 
 import dev.reliableredis.queue.redis.RedisGateway;
@@ -122,32 +123,30 @@ class FailingShardTest extends QueueTestBase {
 
     @Test
     void acksMergedWhileACallWasUnderWayLandWhereTheirShardAnswered() {
-        whole.enqueue(messages(30));
-        List<Delivery> claimed = claimAll(30);
-        RequestBatcher<Lease, Settled> acks = failingShard1.ackBatcher(call -> call, 500);
-        pauseRedisBriefly();
-        List<CompletableFuture<Settled>> results = claimed.stream().map(d -> acks.submit(d.lease())).toList();
-
-        assertFailedOnlyOnShard1(claimed, results, Settled.ACKED);
+        assertSettledWhereTheirShardAnswered(30, failingShard1.ackBatcher(call -> call, 500), Delivery::lease,
+                Settled.ACKED);
         assertThat(counts(whole)).isEqualTo(new QueueStats(0, 10, 0, 0));
     }
 
     @Test
     void nacksOfTheShardsThatAnswerLand() {
-        whole.enqueue(messages(9));
-        List<Delivery> claimed = claimAll(9);
-        RequestBatcher<Failure, Settled> nacks = failingShard1.nackBatcher(call -> call, 500);
-        pauseRedisBriefly();
-        List<CompletableFuture<Settled>> results = claimed.stream()
-                .map(d -> nacks.submit(new Failure(d.lease(), "boom"))).toList();
-
-        assertFailedOnlyOnShard1(claimed, results, Settled.RETRY_SCHEDULED);
+        assertSettledWhereTheirShardAnswered(9, failingShard1.nackBatcher(call -> call, 500),
+                d -> new Failure(d.lease(), "boom"), Settled.RETRY_SCHEDULED);
         assertThat(counts(whole)).isEqualTo(new QueueStats(0, 3, 6, 0));
     }
 
-    /** The settlement of each delivery on shard 1 failed; every other one has the expected result. */
-    private static void assertFailedOnlyOnShard1(List<Delivery> claimed, List<CompletableFuture<Settled>> results,
-            Settled expected) {
+    /**
+     * Enqueues and claims {@code count} messages, and settles each with its request through the batcher (of the queue
+     * whose shard 1 fails) while Redis is held, so that the requests merge: the settlement of each delivery on shard 1
+     * fails, every other one has the expected result.
+     */
+    private <T> void assertSettledWhereTheirShardAnswered(int count, RequestBatcher<T, Settled> batcher,
+            Function<Delivery, T> request, Settled expected) {
+        whole.enqueue(messages(count));
+        List<Delivery> claimed = claimAll(count);
+        pauseRedisBriefly();
+        List<CompletableFuture<Settled>> results = claimed.stream().map(d -> batcher.submit(request.apply(d))).toList();
+
         for (int i = 0; i < claimed.size(); i++) {
             if (shardOf(claimed.get(i)) == 1) {
                 assertThatThrownBy(results.get(i)::join).hasMessageContaining("NOPERM");

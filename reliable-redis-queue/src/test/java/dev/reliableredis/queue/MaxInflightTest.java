@@ -79,13 +79,7 @@ class MaxInflightTest extends QueueTestBase {
         List<Delivery> held = queue.claim(ONE, 3);
         try (Claimer claimer = queue.newClaimer(OTHER)) {
             // its first claims, at the cap, take nothing (one more finds the wake-up token the sends left)
-            CompletableFuture<List<Delivery>> waiting = CompletableFuture.supplyAsync(() -> {
-                List<Delivery> got = List.of();
-                while (got.isEmpty()) {
-                    got = claimer.claim(10, Duration.ofSeconds(60));
-                }
-                return got;
-            });
+            CompletableFuture<List<Delivery>> waiting = claimUntilSome(claimer, Duration.ofSeconds(60));
             await().atMost(Duration.ofSeconds(10)).until(() -> blockedIn(streamMode() ? "xread" : "blpop"));
             assertThat(waiting).isNotDone();
 

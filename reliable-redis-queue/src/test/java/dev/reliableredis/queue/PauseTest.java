@@ -88,13 +88,7 @@ class PauseTest extends QueueTestBase {
         queue.enqueue(message("m1", "held"));
         queue.pause(Duration.ZERO);
         try (Claimer claimer = queue.newClaimer(THREAD)) {
-            CompletableFuture<List<Delivery>> claimed = CompletableFuture.supplyAsync(() -> {
-                List<Delivery> got = List.of();
-                while (got.isEmpty()) {
-                    got = claimer.claim(10, LONG_WAIT);
-                }
-                return got;
-            });
+            CompletableFuture<List<Delivery>> claimed = claimUntilSome(claimer, LONG_WAIT);
             await().atMost(Duration.ofSeconds(10)).until(() -> blockedIn("xread"));
             assertThat(claimed).as("paused: nothing claimed").isNotDone();
 

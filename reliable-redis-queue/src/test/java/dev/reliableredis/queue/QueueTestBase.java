@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import java.util.stream.IntStream;
@@ -144,6 +145,21 @@ abstract class QueueTestBase {
             messages.add(new NewMessage("m" + i, ("body " + i).getBytes(), Map.of("n", i), 0, key));
         }
         return messages;
+    }
+
+    /**
+     * Claims up to 10 messages through the claimer on another thread, each claim waiting at most {@code maxWait}, and
+     * claims again after a claim that got nothing (a list-mode claimer may wake for a token left before), until one
+     * gets messages.
+     */
+    static CompletableFuture<List<Delivery>> claimUntilSome(Claimer claimer, Duration maxWait) {
+        return CompletableFuture.supplyAsync(() -> {
+            List<Delivery> got = List.of();
+            while (got.isEmpty()) {
+                got = claimer.claim(10, maxWait);
+            }
+            return got;
+        });
     }
 
     /** Whether a client of the test's Redis is blocked in the command (CLIENT LIST). */

@@ -111,13 +111,7 @@ class RateLimitTest extends QueueTestBase {
             assertThat(second).as("after the 500 ms the limit asks for, within one wait").hasSize(1);
 
             // a list claimer may wake for a token left before and claim nothing: it claims again
-            CompletableFuture<List<Delivery>> next = CompletableFuture.supplyAsync(() -> {
-                List<Delivery> got = List.of();
-                while (got.isEmpty()) {
-                    got = claimer.claim(10, Duration.ofSeconds(30));
-                }
-                return got;
-            });
+            CompletableFuture<List<Delivery>> next = claimUntilSome(claimer, Duration.ofSeconds(30));
             await().atMost(Duration.ofSeconds(10)).until(() -> blockedIn(mode.equals("list") ? "blpop" : "xread"));
             queue.enqueue(message("late", "arrives while the claimer waits"));
 

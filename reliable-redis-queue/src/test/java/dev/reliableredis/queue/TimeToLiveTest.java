@@ -202,13 +202,7 @@ class TimeToLiveTest extends QueueTestBase {
     void inStreamModeAnEntryWithATimeToLiveThatABlockingReadTookIsJudgedByTheClaim() throws Exception {
         StreamQueue queue = streamQueue(false);
         try (Claimer claimer = queue.newClaimer(THREAD)) {
-            CompletableFuture<List<Delivery>> claimed = CompletableFuture.supplyAsync(() -> {
-                List<Delivery> got = List.of();
-                while (got.isEmpty()) {
-                    got = claimer.claim(10, Duration.ofSeconds(30));
-                }
-                return got;
-            });
+            CompletableFuture<List<Delivery>> claimed = claimUntilSome(claimer, Duration.ofSeconds(30));
             await().atMost(Duration.ofSeconds(10)).until(() -> blockedIn("xreadgroup"));
             // an entry as enqueue writes it, whose time to live ended before the read took it
             raw.xadd(key("orders", "stream"), "body", "late", "id", "expired", "expires", Long.toString(now() - 1));
