@@ -26,6 +26,23 @@ class HandOffTest extends QueueTestBase {
         return new NewMessage(id, id.getBytes(), null, 0, null, 0, NewMessage.DEFAULT_PRIORITY, group);
     }
 
+    /** Enqueues the input m1 into {@code a} and claims it. */
+    private Delivery claimedInput(ReliableQueue a) {
+        a.enqueue(message("m1", "in"));
+        return claimOne(a);
+    }
+
+    /** Hands the delivery of m1 off with one message each for b and c, m1/b/0 and m1/c/0. */
+    private static Settled handOffOneEach(ReliableQueue a, Delivery delivery, ReliableQueue b, ReliableQueue c) {
+        return RedisGateway.await(a.handOffAsync(delivery.lease(), List.of(
+                new HandOff(b, List.of(message("m1/b/0", "out"))), new HandOff(c, List.of(message("m1/c/0", "out"))))));
+    }
+
+    /** The hand-off of the two messages m1/b/0 and m1/b/1 to {@code b}. */
+    private static HandOff twoFor(ReliableQueue b) {
+        return new HandOff(b, List.of(message("m1/b/0", "out 0"), message("m1/b/1", "out 1")));
+    }
+
     private Delivery claimOne(ReliableQueue queue) {
         List<Delivery> claimed = queue.claim(1);
         assertThat(claimed).hasSize(1);
@@ -41,11 +58,9 @@ class HandOffTest extends QueueTestBase {
         ListQueue a = queue("a", SETTINGS);
         ListQueue b = queue("b", SETTINGS);
         ListQueue c = queue("c", SETTINGS);
-        a.enqueue(message("m1", "in"));
-        Delivery delivery = claimOne(a);
+        Delivery delivery = claimedInput(a);
 
-        Settled settled = RedisGateway.await(a.handOffAsync(delivery.lease(), List.of(
-                new HandOff(b, List.of(message("m1/b/0", "out 0"), message("m1/b/1", "out 1"))),
+        Settled settled = RedisGateway.await(a.handOffAsync(delivery.lease(), List.of(twoFor(b),
                 new HandOff(c, List.of(grouped("m1/c/0", "g"))))));
 
         assertThat(settled).isEqualTo(Settled.ACKED);
@@ -62,8 +77,7 @@ class HandOffTest extends QueueTestBase {
     void aBrokenMessagesHashOfTheConsumedQueueEnqueuesNothing() {
         ListQueue a = queue("a", SETTINGS);
         ListQueue b = queue("b", SETTINGS);
-        a.enqueue(message("m1", "in"));
-        Delivery delivery = claimOne(a);
+        Delivery delivery = claimedInput(a);
         raw.del(key("a", "messages"));
         raw.set(key("a", "messages"), "not a hash");
 
@@ -78,8 +92,7 @@ class HandOffTest extends QueueTestBase {
     void aLeaseThatIsNoLongerCurrentEnqueuesNothingAndTheCurrentOneEnqueuesOnce() {
         ListQueue a = queue("a", SETTINGS);
         ListQueue b = queue("b", SETTINGS);
-        a.enqueue(message("m1", "in"));
-        Delivery zombie = claimOne(a);
+        Delivery zombie = claimedInput(a);
         assertThat(a.release(List.of(zombie.lease()))).isEqualTo(1);
         Delivery current = claimOne(a);
         List<HandOff> sent = List.of(new HandOff(b, List.of(message("m1/b/0", "out"))));
@@ -98,13 +111,10 @@ class HandOffTest extends QueueTestBase {
     void aMessageTheTargetAlreadyHoldsIsNotEnqueuedAgain() {
         ListQueue a = queue("a", SETTINGS);
         ListQueue b = queue("b", SETTINGS);
-        a.enqueue(message("m1", "in"));
         b.enqueue(message("m1/b/0", "sent before"));
-        Delivery delivery = claimOne(a);
+        Delivery delivery = claimedInput(a);
 
-        assertThat(RedisGateway.await(a.handOffAsync(delivery.lease(), List.of(
-                new HandOff(b, List.of(message("m1/b/0", "out 0"), message("m1/b/1", "out 1")))))))
-                .isEqualTo(Settled.ACKED);
+        assertThat(RedisGateway.await(a.handOffAsync(delivery.lease(), List.of(twoFor(b))))).isEqualTo(Settled.ACKED);
 
         assertThat(readyIds(b)).containsExactly("m1/b/0", "m1/b/1");
         assertThat(new String(claimOne(b).body())).isEqualTo("sent before");
@@ -115,20 +125,16 @@ class HandOffTest extends QueueTestBase {
         ListQueue a = queue("a", SETTINGS);
         ListQueue b = queue("b", SETTINGS);
         ListQueue c = queue("c", SETTINGS);
-        a.enqueue(message("m1", "in"));
+        Delivery delivery = claimedInput(a);
         raw.set(key("c", "ready"), "not a list");
-        Delivery delivery = claimOne(a);
 
-        assertThatThrownBy(() -> RedisGateway.await(a.handOffAsync(delivery.lease(), List.of(
-                new HandOff(b, List.of(message("m1/b/0", "out"))), new HandOff(c, List.of(message("m1/c/0", "out")))))))
+        assertThatThrownBy(() -> handOffOneEach(a, delivery, b, c))
                 .hasMessageContaining("WRONGTYPE").hasMessageContaining(key("c", "ready"));
 
         assertThat(counts(b)).isEqualTo(new QueueStats(0, 0, 0, 0));
         assertThat(a.stats().inflight()).as("the delivery is still held").isEqualTo(1);
         raw.del(key("c", "ready"));
-        assertThat(RedisGateway.await(a.handOffAsync(delivery.lease(), List.of(
-                new HandOff(b, List.of(message("m1/b/0", "out"))), new HandOff(c, List.of(message("m1/c/0", "out")))))))
-                .isEqualTo(Settled.ACKED);
+        assertThat(handOffOneEach(a, delivery, b, c)).isEqualTo(Settled.ACKED);
         assertThat(readyIds(c)).containsExactly("m1/c/0");
     }
 
@@ -164,11 +170,9 @@ class HandOffTest extends QueueTestBase {
         StreamQueue a = stream("a");
         StreamQueue b = stream("b");
         StreamQueue c = stream("c");
-        a.enqueue(message("m1", "in"));
-        Delivery delivery = claimOne(a);
+        Delivery delivery = claimedInput(a);
 
-        Settled settled = RedisGateway.await(a.handOffAsync(delivery.lease(), List.of(
-                new HandOff(b, List.of(message("m1/b/0", "out 0"), message("m1/b/1", "out 1"))),
+        Settled settled = RedisGateway.await(a.handOffAsync(delivery.lease(), List.of(twoFor(b),
                 new HandOff(c, List.of(new NewMessage("m1/c/0", "later".getBytes(), null, 60_000))))));
 
         assertThat(settled).isEqualTo(Settled.ACKED);
@@ -183,8 +187,7 @@ class HandOffTest extends QueueTestBase {
     void inStreamModeADeliveryNoLongerPendingAtItsCountEnqueuesNothing() {
         StreamQueue a = stream("a");
         StreamQueue b = stream("b");
-        a.enqueue(message("m1", "in"));
-        Delivery delivery = claimOne(a);
+        Delivery delivery = claimedInput(a);
         Lease stale = new Lease(delivery.lease().messageId(), delivery.lease().ref(), "7");
         List<HandOff> sent = List.of(new HandOff(b, List.of(message("m1/b/0", "out"))));
 
@@ -202,12 +205,10 @@ class HandOffTest extends QueueTestBase {
         StreamQueue a = stream("a");
         StreamQueue b = stream("b");
         StreamQueue c = stream("c");
-        a.enqueue(message("m1", "in"));
+        Delivery delivery = claimedInput(a);
         raw.set(key("c", "stream"), "not a stream");
-        Delivery delivery = claimOne(a);
 
-        assertThatThrownBy(() -> RedisGateway.await(a.handOffAsync(delivery.lease(), List.of(
-                new HandOff(b, List.of(message("m1/b/0", "out"))), new HandOff(c, List.of(message("m1/c/0", "out")))))))
+        assertThatThrownBy(() -> handOffOneEach(a, delivery, b, c))
                 .hasMessageContaining("WRONGTYPE").hasMessageContaining(key("c", "stream"));
 
         assertThat(raw.exists(key("b", "stream"), key("b", "ids"))).isZero();

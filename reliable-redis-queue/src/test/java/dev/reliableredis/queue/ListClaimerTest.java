@@ -26,11 +26,7 @@ class ListClaimerTest extends QueueTestBase {
     void aWaitingClaimerClaimsAMessageThatArrivesDuringItsWait() throws Exception {
         ListQueue q = queue("orders", settings(30_000, 0, 1000));
         try (Claimer claimer = claimerOf(q)) {
-            CompletableFuture<List<Delivery>> claim = waitingClaim(claimer);
-
-            q.enqueue(message("m1", "hello"));
-
-            List<Delivery> claimed = claim.get(10, TimeUnit.SECONDS);
+            List<Delivery> claimed = claimArrivingMessage(q, claimer);
             assertThat(claimed).extracting(Delivery::messageId).containsExactly("m1");
             assertThat(claimed.get(0).deliveryCount()).isEqualTo(1);
             assertThat(q.stats().inflight()).isEqualTo(1);
@@ -72,9 +68,7 @@ class ListClaimerTest extends QueueTestBase {
             ListQueue q = ListQueue.of(limitedGateway, "rr", "orders", settings(30_000, 0, 1000));
             q.stats();
             try (Claimer claimer = claimerOf(q)) {
-                CompletableFuture<List<Delivery>> claim = waitingClaim(claimer);
-                q.enqueue(message("m1", "hello"));
-                assertThat(claim.get(10, TimeUnit.SECONDS)).extracting(Delivery::messageId).containsExactly("m1");
+                assertThat(claimArrivingMessage(q, claimer)).extracting(Delivery::messageId).containsExactly("m1");
 
                 CompletableFuture<List<Delivery>> next = waitingClaim(claimer, Duration.ofSeconds(1));
                 long clients = connectedClients();
@@ -116,9 +110,7 @@ class ListClaimerTest extends QueueTestBase {
     void aStopWhoseUnblockIsAnsweredZeroLetsTheClaimEndInsteadOfCuttingIt() throws Exception {
         ListQueue q = queue("orders", settings(30_000, 0, 1000));
         try (Claimer claimer = claimerOf(q)) {
-            CompletableFuture<List<Delivery>> first = waitingClaim(claimer);
-            q.enqueue(message("m1", "hello"));
-            assertThat(first.get(10, TimeUnit.SECONDS)).hasSize(1);
+            assertThat(claimArrivingMessage(q, claimer)).hasSize(1);
             long clients = connectedClients();
             // the queue's command connection's last command is this one; the claimer's, the claim behind its wait
             gateway.commands().clientId();
@@ -165,6 +157,13 @@ class ListClaimerTest extends QueueTestBase {
 
     private static List<Delivery> claim(Claimer claimer) {
         return claimer.claim(10, LONG_WAIT);
+    }
+
+    /** Starts a claim that waits, then enqueues m1 into the queue; returns what the claim got. */
+    private List<Delivery> claimArrivingMessage(ListQueue q, Claimer claimer) throws Exception {
+        CompletableFuture<List<Delivery>> claim = waitingClaim(claimer);
+        q.enqueue(message("m1", "hello"));
+        return claim.get(10, TimeUnit.SECONDS);
     }
 
     /** Starts a claim on another thread; returns once it waits in BLPOP. */

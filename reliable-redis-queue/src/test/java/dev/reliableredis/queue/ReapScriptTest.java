@@ -11,12 +11,17 @@ import static org.awaitility.Awaitility.await;
 
 class ReapScriptTest extends QueueTestBase {
 
-    @Test
-    void returnsExpiredLeasesToReadyAndCountsTheDelivery() {
-        ListQueue q = queue("orders", settings(30_000, 3, 1000));
+    /** Enqueues and claims m1, and puts its lease's deadline in the past, as if the lease had run out. */
+    private void claimWithAnExpiredLease(ListQueue q) {
         q.enqueue(message("m1", "a"));
         q.claim(1);
         raw.zadd(key("orders", "inflight"), now() - 1, "m1");
+    }
+
+    @Test
+    void returnsExpiredLeasesToReadyAndCountsTheDelivery() {
+        ListQueue q = queue("orders", settings(30_000, 3, 1000));
+        claimWithAnExpiredLease(q);
 
         assertThat(q.reap()).isEqualTo(new ReapResult(1, 0, 0, 0, 0, false));
 
@@ -28,9 +33,7 @@ class ReapScriptTest extends QueueTestBase {
     @Test
     void deadLettersAnExpiredLeaseWhoseDeliveriesAreUsedUp() {
         ListQueue q = queue("orders", settings(30_000, 0, 1000));
-        q.enqueue(message("m1", "a"));
-        q.claim(1);
-        raw.zadd(key("orders", "inflight"), now() - 1, "m1");
+        claimWithAnExpiredLease(q);
 
         assertThat(q.reap().expiredDeadLettered()).isEqualTo(1);
 
@@ -75,9 +78,7 @@ class ReapScriptTest extends QueueTestBase {
     void withTheLargestMaxRetriesAnExpiredLeaseIsStillReturnedToReady() {
         ListQueue q = queue("orders", QueueSettings.builder().maxRetries(QueueSettings.MAX_RETRIES)
                 .maxRetryDelay(Duration.ofSeconds(10)).idempotencyWindow(Duration.ofMinutes(1)).build());
-        q.enqueue(message("m1", "a"));
-        q.claim(1);
-        raw.zadd(key("orders", "inflight"), now() - 1, "m1");
+        claimWithAnExpiredLease(q);
 
         assertThat(q.reap()).isEqualTo(new ReapResult(1, 0, 0, 0, 0, false));
     }
