@@ -42,9 +42,9 @@ class DeadlineTest extends QueueTestBase {
     private List<Long> enqueueBy(long deadline) {
         List<byte[]> args = new ArrayList<>();
         if (!streamMode()) {
-            args.addAll(List.of(bytes("m1"), bytes("0|hello"), bytes("0")));
+            args.addAll(List.of(bytes(""), bytes("m1"), bytes("0|hello"), bytes("0")));
         } else {
-            args.addAll(List.of(bytes("0"), bytes("m1"), bytes("hello"), bytes(""), bytes("0")));
+            args.addAll(List.of(bytes("0"), bytes(""), bytes("m1"), bytes("hello"), bytes(""), bytes("0")));
         }
         args.add(bytes(deadline));
         return RedisGateway.await(LuaScript.load(mode + "/enqueue").<List<Long>>run(gateway.asyncCommands(),

@@ -1,9 +1,11 @@
 package dev.reliableredis.queue;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 import dev.reliableredis.queue.internal.LuaScript;
 import dev.reliableredis.queue.list.ListQueue;
@@ -35,16 +37,22 @@ class EnqueueScriptTest extends QueueTestBase {
                 .isFalse();
     }
 
-    /** The layout docs/redis-layout.md gives other programs, from before the time to live. */
+    /**
+     * The layout docs/redis-layout.md gives other programs: five keys, no shard count to check, three arguments per
+     * message and no deadline. The call of the release before, without the two empty arguments, is refused.
+     */
     @Test
-    void anotherProgramsCallWithFiveKeysAndThreeArgumentsPerMessageStillEnqueues() {
+    void anotherProgramsCallWithFiveKeysAndThreeArgumentsPerMessageEnqueues() {
         ListQueue q = queue("orders", settings(30_000, 3, 1000));
         byte[][] keys = java.util.stream.Stream.of("ready", "delayed", "messages", "acked", "wake")
                 .map(part -> key("orders", part).getBytes()).toArray(byte[][]::new);
 
         List<Long> codes = RedisGateway.await(LuaScript.load("list/enqueue").<List<Long>>run(gateway.asyncCommands(),
-                ScriptOutputType.MULTI, keys, "order-1001".getBytes(), "0|hello".getBytes(), "0".getBytes())
-                .toCompletableFuture());
+                ScriptOutputType.MULTI, keys, "".getBytes(), "order-1001".getBytes(), "0|hello".getBytes(),
+                "0".getBytes(), "".getBytes()).toCompletableFuture());
+        assertThatThrownBy(() -> RedisGateway.await(LuaScript.load("list/enqueue").run(gateway.asyncCommands(),
+                ScriptOutputType.MULTI, keys, "order-1002".getBytes(), "0|hello".getBytes(), "0".getBytes())
+                .toCompletableFuture())).hasMessageContaining("DEADLINE");
 
         assertThat(codes).containsExactly(1L);
         assertThat(q.claim(1)).extracting(Delivery::messageId).containsExactly("order-1001");
@@ -79,7 +87,9 @@ class EnqueueScriptTest extends QueueTestBase {
 
     private List<Long> enqueueRaw(List<String> parts, String... args) {
         byte[][] keys = parts.stream().map(part -> key("orders", part).getBytes()).toArray(byte[][]::new);
-        byte[][] values = java.util.Arrays.stream(args).map(String::getBytes).toArray(byte[][]::new);
+        // no shard count to check before the messages, no deadline after them
+        byte[][] values = Stream.of(Stream.of(""), Arrays.stream(args), Stream.of("")).flatMap(part -> part)
+                .map(String::getBytes).toArray(byte[][]::new);
         return RedisGateway.await(LuaScript.load("list/enqueue").<List<Long>>run(gateway.asyncCommands(),
                 ScriptOutputType.MULTI, keys, values).toCompletableFuture());
     }

@@ -222,7 +222,7 @@ class TimeToLiveTest extends QueueTestBase {
     void inStreamModeAMalformedDelayIsRefusedBeforeAnythingIsWritten() {
         byte[][] keys = java.util.stream.Stream.of("stream", "dead", "ids", "acked", "delayed", "delayed-msg")
                 .map(part -> key("orders", part).getBytes()).toArray(byte[][]::new);
-        byte[][] args = java.util.stream.Stream.of("0", "m1", "body", "", "0|1000", "m2", "body", "", "soon")
+        byte[][] args = java.util.stream.Stream.of("0", "", "m1", "body", "", "0|1000", "m2", "body", "", "soon", "")
                 .map(String::getBytes).toArray(byte[][]::new);
 
         assertThat(LuaScript.load("stream/enqueue").run(gateway.asyncCommands(), ScriptOutputType.MULTI, keys, args)

@@ -81,7 +81,7 @@ public final class ListQueue implements ReliableQueue, QueueSchedules {
     private final QueueSchedule schedule;
     private final QueueSettings settings;
     private final boolean deadLetters;
-    /** The endpoint's shard count, which each send and claim checks against its shard's marker; null: unchecked. */
+    /** The endpoint's shard count, which each send and claim checks against its shard's marker; '': unchecked. */
     private final byte[] shards;
 
     private ListQueue(RedisGateway redis, String keyPrefix, String name, QueueSettings settings,
@@ -99,7 +99,7 @@ public final class ListQueue implements ReliableQueue, QueueSchedules {
 
     /** The queue, delivering its ready messages; its sends and claims do not check a shard count. */
     public static ListQueue of(RedisGateway redis, String keyPrefix, String name, QueueSettings settings) {
-        return new ListQueue(redis, keyPrefix, name, settings, false, null);
+        return new ListQueue(redis, keyPrefix, name, settings, false, bytes(""));
     }
 
     /**
@@ -133,23 +133,18 @@ public final class ListQueue implements ReliableQueue, QueueSchedules {
         if (messages.isEmpty()) {
             return CompletableFuture.completedFuture(List.of());
         }
-        List<byte[]> args = new ArrayList<>(1 + 6 * messages.size());
-        List<byte[]> keyList = new ArrayList<>(List.of(enqueueKeys()));
-        if (shards != null) {
-            keyList.add(keys.meta);
-            args.add(shards);
-        }
+        List<byte[]> args = new ArrayList<>(1 + 3 * messages.size());
+        args.add(shards);
         addMessages(args, messages);
-        return calls.enqueue(ENQUEUE, keyList.toArray(new byte[0][]), args.toArray(new byte[0][]));
+        return calls.enqueue(ENQUEUE, enqueueKeys(), args.toArray(new byte[0][]));
     }
 
-    /** The keys of list/enqueue.lua but its meta hash, as list/handoff.lua and list/schedule-fire.lua take them. */
+    /** The keys of list/enqueue.lua, as list/handoff.lua and list/schedule-fire.lua take them too. */
     private byte[][] enqueueKeys() {
         return keys(keys.ready, keys.delayed, keys.messages, keys.acked, keys.wake, keys.expires, keys.prioritized,
-                keys.priority, keys.seq, keys.group, keys.groups, keys.grouped);
+                keys.priority, keys.seq, keys.group, keys.groups, keys.grouped, keys.meta);
     }
 
-    /** The arguments of list/enqueue.lua: 6 per message. */
     /**
      * Each message's three arguments of list/enqueue.lua: id, payload and options, its delay alone when it has no time
      * to live, priority or group (each argument is one more string for Redis to read and Lua to make), else all four.
@@ -197,9 +192,7 @@ public final class ListQueue implements ReliableQueue, QueueSchedules {
                 keys.wake, keys.claimers, keys.claim(owner.id()), keys.paused, keys.resumed, keys.capped,
                 keys.rate, keys.expires, keys.dead, keys.failure, keys.limited, keys.prioritized, keys.cursor,
                 keys.priority, keys.group, keys.groups, keys.grouped));
-        if (shards != null) {
-            keyList.add(keys.meta);
-        }
+        keyList.add(keys.meta);
         return keyList.toArray(new byte[0][]);
     }
 
@@ -211,9 +204,7 @@ public final class ListQueue implements ReliableQueue, QueueSchedules {
                 bytes(rate.permits()), bytes(rate.period().toMillis()), bytes(rate.burst()),
                 bytes(settings.expiredMessages().value()),
                 bytes(settings.priorityMode().value()), groupOnDeadLetter()));
-        if (shards != null) {
-            args.add(shards);
-        }
+        args.add(shards);
         return args.toArray(new byte[0][]);
     }
 
@@ -288,8 +279,7 @@ public final class ListQueue implements ReliableQueue, QueueSchedules {
             }
             ListQueue target = (ListQueue) handOff.target();
             keyList.addAll(List.of(target.enqueueKeys()));
-            keyList.add(target.keys.meta);
-            args.add(target.shards == null ? bytes("") : target.shards);
+            args.add(target.shards);
             args.add(bytes(handOff.messages().size()));
             addMessages(args, handOff.messages());
         }
@@ -434,10 +424,7 @@ public final class ListQueue implements ReliableQueue, QueueSchedules {
                 bytes(previousId)));
         List<byte[]> keyList = new ArrayList<>(List.of(keys.schedule, keys.dead));
         keyList.addAll(List.of(enqueueKeys()));
-        if (shards != null) {
-            keyList.add(keys.meta);
-            args.add(shards);
-        }
+        args.add(shards);
         addMessages(args, ticks);
         Long fired = calls.run("schedule", SCHEDULE_FIRE, ScriptOutputType.INTEGER, keyList.toArray(new byte[0][]),
                 args);

@@ -119,7 +119,7 @@ public final class StreamQueue implements ReliableQueue, QueueSchedules {
     private final QueueSchedule schedule;
     private final QueueSettings settings;
     private final boolean deadLetters;
-    /** The endpoint's shard count, which each send and claim checks against its shard's marker; null: unchecked. */
+    /** The endpoint's shard count, which each send and claim checks against its shard's marker; '': unchecked. */
     private final byte[] shards;
     /** Where the reaper's sweep of the id index goes on; each queue object walks the index on its own. */
     private volatile String idsCursor = "0";
@@ -141,7 +141,7 @@ public final class StreamQueue implements ReliableQueue, QueueSchedules {
     /** The queue, delivering the entries of its stream; its sends and claims do not check a shard count. */
     public static StreamQueue of(RedisGateway redis, String keyPrefix, String name, StreamOptions options,
             QueueSettings settings) {
-        return of(redis, keyPrefix, name, options, settings, null);
+        return of(redis, keyPrefix, name, options, settings, bytes(""));
     }
 
     /**
@@ -191,22 +191,18 @@ public final class StreamQueue implements ReliableQueue, QueueSchedules {
         }
         List<byte[]> args = new ArrayList<>(2 + 4 * messages.size());
         args.add(bytes(options.maxLen()));
-        List<byte[]> keyList = new ArrayList<>(List.of(enqueueKeys()));
-        if (shards != null) {
-            keyList.add(keys.meta);
-            args.add(shards);
-        }
+        args.add(shards);
         try {
             addMessages(args, messages);
         } catch (IllegalArgumentException e) {
             return CompletableFuture.failedFuture(e);
         }
-        return calls.enqueue(ENQUEUE, keyList.toArray(byte[][]::new), args.toArray(byte[][]::new));
+        return calls.enqueue(ENQUEUE, enqueueKeys(), args.toArray(byte[][]::new));
     }
 
-    /** stream/enqueue.lua's keys but its meta hash, as stream/handoff.lua and stream/schedule-fire.lua take them. */
+    /** stream/enqueue.lua's keys, as stream/handoff.lua and stream/schedule-fire.lua take them too. */
     private byte[][] enqueueKeys() {
-        return keys(keys.stream, keys.dead, keys.ids, keys.acked, keys.delayed, keys.delayedMessages);
+        return keys(keys.stream, keys.dead, keys.ids, keys.acked, keys.delayed, keys.delayedMessages, keys.meta);
     }
 
     /** The arguments of stream/enqueue.lua: 4 per message; refuses a priority or a group id, naming the message. */
@@ -243,10 +239,8 @@ public final class StreamQueue implements ReliableQueue, QueueSchedules {
                 bytes(rate.permits()), bytes(rate.period().toMillis()), bytes(rate.burst()),
                 bytes(deadLetters ? 0 : settings.maxInflight()), bytes(settings.expiredMessages().value()),
                 bytes(deadLetters ? "always" : deletion())));
-        if (shards != null) {
-            keyList.add(keys.meta);
-            args.add(shards);
-        }
+        keyList.add(keys.meta);
+        args.add(shards);
         List<Object> rows = inGroup("claim", () -> calls.run("claim", CLAIM, ScriptOutputType.MULTI,
                 keyList.toArray(byte[][]::new), args));
         claimId.renew();
@@ -375,9 +369,8 @@ public final class StreamQueue implements ReliableQueue, QueueSchedules {
             }
             StreamQueue target = (StreamQueue) handOff.target();
             keyList.addAll(List.of(target.enqueueKeys()));
-            keyList.add(target.keys.meta);
             args.add(bytes(target.options.maxLen()));
-            args.add(target.shards == null ? bytes("") : target.shards);
+            args.add(target.shards);
             args.add(bytes(handOff.messages().size()));
             target.addMessages(args, handOff.messages());
         }
@@ -526,10 +519,7 @@ public final class StreamQueue implements ReliableQueue, QueueSchedules {
                 bytes(previousId), bytes(options.maxLen())));
         List<byte[]> keyList = new ArrayList<>(List.of(keys.schedule));
         keyList.addAll(List.of(enqueueKeys()));
-        if (shards != null) {
-            keyList.add(keys.meta);
-            args.add(shards);
-        }
+        args.add(shards);
         addMessages(args, ticks);
         Long fired = calls.run("schedule", SCHEDULE_FIRE, ScriptOutputType.INTEGER, keyList.toArray(new byte[0][]),
                 args);

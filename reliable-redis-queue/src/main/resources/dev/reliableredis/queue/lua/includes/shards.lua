@@ -1,7 +1,10 @@
 --[[
-  shards: shards_refusal, for send and claim scripts: nil or 'SHARDS <recorded> <resharding to, or 0> <count> <meta>']]
+  shards: shards_refusal(meta, count, '' for none): nil or 'SHARDS <recorded> <resharding to, or 0> <count> <meta>']]
 
 local function shards_refusal(meta, count)
+  if count == '' then
+    return nil
+  end
   local marker = redis.call('HMGET', meta, 'shards', 'resharding')
   if not marker[1] and not marker[2] then
     return nil

@@ -1,5 +1,5 @@
 --[[
-  time: now_ms, the Redis clock in epoch ms; now_before(deadline) fails 'DEADLINE the call ran <n> ms after its ...'.]]
+  time: now_ms, the Redis clock in epoch ms; now_before(deadline, '' for none) fails 'DEADLINE the call ran ...'.]]
 
 --- @include "includes/errors"
 
@@ -10,7 +10,7 @@ end
 
 local function now_before(deadline)
   local now = now_ms()
-  if deadline and now > tonumber(deadline) then
+  if deadline ~= '' and now > tonumber(deadline) then
     fail('DEADLINE the call ran ' .. string.format('%d', now - tonumber(deadline)) .. ' ms after its '
         .. 'deadline on the Redis server clock; nothing was stored')
   end

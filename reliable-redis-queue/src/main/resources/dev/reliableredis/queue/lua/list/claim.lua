@@ -22,7 +22,7 @@
   KEYS[19] group    hash id -> group id of a message sent with one
   KEYS[20] groups   hash group id -> id of its current message
   KEYS[21] grouped  zset of the groups' lines
-  KEYS[22] meta     hash of the queue's settings with its shard count marker; optional: no count check without it
+  KEYS[22] meta     hash of the queue's own settings with its shard count marker; read only for a count in ARGV[13]
 
   ARGV[1] visibility timeout in ms
   ARGV[2] most messages of one part
@@ -36,7 +36,7 @@
   ARGV[10] 'drop' to drop expired messages; else they are dead-lettered
   ARGV[11] 'strict' to take the highest priority level first; else weighted round-robin over the levels
   ARGV[12] groupOnDeadLetter: 'block' keeps the group of an expired, dead-lettered message waiting for it
-  ARGV[13] the endpoint's shard count, checked against KEYS[22]'s marker
+  ARGV[13] the endpoint's shard count, checked against KEYS[22]'s marker; '' for no check
 
   Returns: {id, lease token, delivery count, record, part (1: the first claimant's), ... 5 each, ready messages left}
     {'limited', ms until the rate limit allows one, ''}: nothing taken
@@ -59,7 +59,7 @@
 local claimants = claimants_of(ARGV[3])
 local per_part = tonumber(ARGV[2])
 require_batch(per_part * #claimants, 'claim')
-local refused = KEYS[22] and shards_refusal(KEYS[22], ARGV[13])
+local refused = shards_refusal(KEYS[22], ARGV[13])
 if refused then
   return refused
 end

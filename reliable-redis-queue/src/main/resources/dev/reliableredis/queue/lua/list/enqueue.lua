@@ -13,13 +13,13 @@
   KEYS[10] group    hash id -> group id of a message sent with one
   KEYS[11] groups   hash group id -> id of its current message
   KEYS[12] grouped  zset of the groups' lines
-  KEYS[13] meta     hash of the queue's own settings, whose shard count marker the endpoint's count must match
+  KEYS[13] meta     hash of the queue's own settings with its shard count marker; read only for a count in ARGV[1]
 
-  ARGV[1] with KEYS[13] only: the endpoint's shard count; the messages' arguments then start at ARGV[2]
-  ARGV[3k-2] id of the k-th message
-  ARGV[3k-1] its payload, "<length of the headers JSON>|<headers JSON><body>"
-  ARGV[3k]   its options: its delay in ms alone, or 'delay|ttl|level|group id' (ttl in ms, 0: none; level 0-9)
-  ARGV[last] optional, after the messages: the deadline, server time in ms
+  ARGV[1] the endpoint's shard count, checked against KEYS[13]'s marker; '' for no check
+  ARGV[3k-1] id of the k-th message
+  ARGV[3k]   its payload, "<length of the headers JSON>|<headers JSON><body>"
+  ARGV[3k+1] its options: its delay in ms alone, or 'delay|ttl|level|group id' (ttl in ms, 0: none; level 0-9)
+  ARGV[#ARGV] the deadline, server time in ms; '' for none
 
   Returns: one code per message, in order:
     1 stored
@@ -33,14 +33,11 @@
 --- @include "includes/shards"
 --- @include "includes/time"
 
-local first = KEYS[13] and 2 or 1
-local last = (#ARGV - first + 1) % ENQUEUE_STRIDE == 1 and #ARGV - 1 or #ARGV
-local now = now_before(ARGV[last + 1])
-if KEYS[13] then
-  local refused = shards_refusal(KEYS[13], ARGV[1])
-  if refused then
-    return refused
-  end
+local first, last = 2, #ARGV - 1
+local now = now_before(ARGV[#ARGV])
+local refused = shards_refusal(KEYS[13], ARGV[1])
+if refused then
+  return refused
 end
 require_batch((last - first + 1) / ENQUEUE_STRIDE, 'enqueue')
 local plan = enqueue_plan(KEYS, ARGV, first, last, now)

@@ -37,7 +37,7 @@ end
 local targets, at = {}, 6
 for first = ACK_KEYS + (inbox and 2 or 1), #KEYS, ENQUEUE_KEYS do
   local k = {unpack(KEYS, first, first + ENQUEUE_KEYS - 1)}
-  local refused = ARGV[at] ~= '' and shards_refusal(k[ENQUEUE_KEYS], ARGV[at])
+  local refused = shards_refusal(k[ENQUEUE_KEYS], ARGV[at])
   if refused then
     return refused
   end

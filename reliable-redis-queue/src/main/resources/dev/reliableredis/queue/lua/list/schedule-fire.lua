@@ -3,12 +3,13 @@
 
   KEYS[1] schedule  hash: cron, zone, last, redriven
   KEYS[2] dead      zset of the dead letters
+  KEYS[3..15] the queue's keys, as list/enqueue.lua's KEYS[1..13], its meta hash last
 
   ARGV[1] the cron expression the ticks come from
   ARGV[2] the last tick fired that they come after (epoch ms, as stored)
   ARGV[3] the last tick fired after this call (epoch ms)
   ARGV[4] the message id of the last tick fired
-  ARGV[5] with KEYS[15] only: the endpoint's shard count; the messages' arguments then start at ARGV[6]
+  ARGV[5] the endpoint's shard count, checked against KEYS[15]'s marker; '' for no check
   then 3 arguments per tick's message (id <queue>@<tick epoch ms>), as enqueue's; none to skip missed ticks
 
   Returns:
@@ -24,11 +25,11 @@
 --- @include "includes/time"
 --- @include "includes/types"
 
-local refused = KEYS[15] and shards_refusal(KEYS[15], ARGV[5])
+local refused = shards_refusal(KEYS[15], ARGV[5])
 if refused then
   return refused
 end
-local first = KEYS[15] and 6 or 5
+local first = 6
 if not schedule_unchanged(KEYS[1], ARGV[1], ARGV[2]) then
   return 0
 end

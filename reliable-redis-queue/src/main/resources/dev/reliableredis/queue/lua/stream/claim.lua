@@ -14,7 +14,7 @@
   KEYS[11] dead       the dead-letter stream, where expired entries go
   KEYS[12] ids        hash message id -> entry reference
   KEYS[13] limited    exists while the rate limit holds the group's claims back
-  KEYS[14] meta       optional: hash of the queue's own settings, whose shard count marker must match ARGV[15]
+  KEYS[14] meta       hash of the queue's own settings with its shard count marker; read only for a count in ARGV[15]
 
   ARGV[1], ARGV[2] group, consumer
   ARGV[3] most entries of one part
@@ -29,7 +29,7 @@
   ARGV[12] maxInflight: most entries of the group in flight at once, across all its consumers; 0: no cap
   ARGV[13] 'drop' to drop expired entries; else they are dead-lettered
   ARGV[14] 'all-groups' or 'never': when to delete an expired entry from the stream
-  ARGV[15] the endpoint's shard count, checked only with KEYS[14]
+  ARGV[15] the endpoint's shard count, checked against KEYS[14]'s marker; '' for no check
 
   Returns: a flat array, 4 per delivery: entry id, delivery count, field array {k1, v1, ...}, part (1: the first's)
     {'paused', ms the pause has left (-1: until resumed), the id of the last resume} while paused and ARGV[8] is '1'
@@ -65,7 +65,7 @@ end
 local claimants = claimants_of(ARGV[4])
 local per_part = tonumber(ARGV[3])
 require_batch(per_part * #claimants, 'claim')
-local refused = KEYS[14] and shards_refusal(KEYS[14], ARGV[15])
+local refused = shards_refusal(KEYS[14], ARGV[15])
 if refused then
   return refused
 end

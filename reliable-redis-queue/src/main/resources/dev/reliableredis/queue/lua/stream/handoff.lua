@@ -39,7 +39,7 @@ end
 local targets, at = {}, 11
 for first = ACK_KEYS + (inbox and 2 or 1), #KEYS, ENQUEUE_KEYS do
   local k = {unpack(KEYS, first, first + ENQUEUE_KEYS - 1)}
-  local refused = ARGV[at + 1] ~= '' and shards_refusal(k[ENQUEUE_KEYS], ARGV[at + 1])
+  local refused = shards_refusal(k[ENQUEUE_KEYS], ARGV[at + 1])
   if refused then
     return refused
   end

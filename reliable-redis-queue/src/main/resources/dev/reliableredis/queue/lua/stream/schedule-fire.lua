@@ -2,15 +2,14 @@
   stream/schedule-fire: enqueues the messages of a schedule's due ticks and advances its last fired tick, in one step.
 
   KEYS[1] schedule  hash: cron, zone, last, redriven
-  KEYS[2..7] the queue's keys, as stream/enqueue's
-  KEYS[8] meta      optional: hash of the queue's own settings, whose shard count marker must match ARGV[6]
+  KEYS[2..8] the queue's keys, as stream/enqueue.lua's KEYS[1..7], its meta hash last
 
   ARGV[1] the cron expression the ticks come from
   ARGV[2] the last tick fired that they come after (epoch ms, as stored)
   ARGV[3] the last tick fired after this call (epoch ms)
   ARGV[4] the message id of the last tick fired
   ARGV[5] approximate MAXLEN for the XADDs, 0 for none
-  ARGV[6] with KEYS[8] only: the endpoint's shard count
+  ARGV[6] the endpoint's shard count, checked against KEYS[8]'s marker; '' for no check
   then 4 arguments per tick's message, as stream/enqueue's; none when the call only moves the last tick on
 
   Returns: 1 fired, 0 not fired (the schedule changed, was removed or fired by another instance),
@@ -24,11 +23,11 @@
 --- @include "includes/time"
 --- @include "stream/includes/enqueue_steps"
 
-local refused = KEYS[8] and shards_refusal(KEYS[8], ARGV[6])
+local refused = shards_refusal(KEYS[8], ARGV[6])
 if refused then
   return refused
 end
-local first = KEYS[8] and 7 or 6
+local first = 7
 if not schedule_unchanged(KEYS[1], ARGV[1], ARGV[2]) then
   return 0
 end

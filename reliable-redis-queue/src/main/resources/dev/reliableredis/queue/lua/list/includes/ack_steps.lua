@@ -35,7 +35,6 @@ local function ack_write(k, plan, window, now)
   if #done == 0 then
     return
   end
-  -- HDEL first: it needs no memory, and a messages hash of the wrong type fails here, before any write
   redis.call('HDEL', k[2], unpack(done))
   redis.call('ZREM', k[1], unpack(done))
   redis.call('HDEL', k[3], unpack(done))
