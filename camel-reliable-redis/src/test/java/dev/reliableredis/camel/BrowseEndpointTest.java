@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.Map;
 
 import org.apache.camel.Exchange;
-import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.spi.BrowsableEndpoint;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
@@ -41,12 +40,7 @@ class BrowseEndpointTest extends CamelRedisTestBase {
 
     @Test
     void aDeadLetterEndpointShowsDeadLettersWithTheirFailure() throws Exception {
-        routes(new RouteBuilder() {
-            public void configure() {
-                from("reliable-redis:q?mode=" + mode + "&maxRetries=0").routeId("consume")
-                        .throwException(new IllegalStateException("no stock"));
-            }
-        });
+        alwaysFailingRoute("consume", "reliable-redis:q?mode=" + mode + "&maxRetries=0", "no stock");
         send("q", "order 1");
         awaitStats("q", 0, 0, 0, 1);
 

@@ -152,6 +152,15 @@ abstract class CamelRedisTestBase {
         context.addRoutes(builder);
     }
 
+    /** Adds the route {@code routeId} from {@code uri}, which fails every exchange with an IllegalStateException. */
+    void alwaysFailingRoute(String routeId, String uri, String failure) throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from(uri).routeId(routeId).throwException(new IllegalStateException(failure));
+            }
+        });
+    }
+
     /** Enqueues through the component's producer; returns the message id. */
     String send(String queue, Object body, Map<String, Object> headers) {
         Exchange sent = template.request("reliable-redis:" + queue + "?mode=" + mode, e -> {

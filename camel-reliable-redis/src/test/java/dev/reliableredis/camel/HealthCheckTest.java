@@ -146,12 +146,8 @@ class HealthCheckTest extends CamelRedisTestBase {
 
     @Test
     void deadLettersOverTheThresholdAreADetailWhileTheConsumerStaysUp() throws Exception {
-        routes(new RouteBuilder() {
-            public void configure() {
-                from("reliable-redis:q?mode=" + mode + "&maxRetries=0&deadLetterWarnThreshold=1").routeId("consume")
-                        .throwException(new IllegalStateException("always fails"));
-            }
-        });
+        alwaysFailingRoute("consume", "reliable-redis:q?mode=" + mode + "&maxRetries=0&deadLetterWarnThreshold=1",
+                "always fails");
         send("q", "one");
         send("q", "two");
         awaitStats("q", 0, 0, 0, 2);

@@ -28,12 +28,7 @@ class ManagementTest extends CamelRedisTestBase {
     @Test
     @SuppressWarnings("unchecked")
     void theEndpointShowsItsQueueAndItsOperationsWork() throws Exception {
-        routes(new RouteBuilder() {
-            public void configure() {
-                from("reliable-redis:q?mode=" + mode + "&maxRetries=0").routeId("consume")
-                        .throwException(new IllegalStateException("always fails"));
-            }
-        });
+        alwaysFailingRoute("consume", "reliable-redis:q?mode=" + mode + "&maxRetries=0", "always fails");
         send("q", "one");
         send("q", "two");
         awaitStats("q", 0, 0, 0, 2);

@@ -89,12 +89,7 @@ class RequestReplyRoutesTest extends CamelRedisTestBase {
     @ValueSource(strings = {"list", "stream"})
     void aDeadLetteredRequestFailsTheSendWithItsReason(String mode) throws Exception {
         this.mode = mode;
-        routes(new RouteBuilder() {
-            public void configure() {
-                from("reliable-redis:q?maxRetries=0&mode=" + mode).throwException(
-                        new IllegalStateException("no such customer"));
-            }
-        });
+        alwaysFailingRoute("consume", "reliable-redis:q?maxRetries=0&mode=" + mode, "no such customer");
 
         Exchange reply = request(requests(""), "order 1");
 
@@ -108,12 +103,8 @@ class RequestReplyRoutesTest extends CamelRedisTestBase {
     @ValueSource(strings = {"list", "stream"})
     void aLongFailureIsCutToOneKilobyteInTheErrorReplyAndTheDeadLetter(String mode) throws Exception {
         this.mode = mode;
-        routes(new RouteBuilder() {
-            public void configure() {
-                from("reliable-redis:q?maxRetries=0&mode=" + mode).throwException(
-                        new IllegalStateException("no such customer: " + "x".repeat(100_000)));
-            }
-        });
+        alwaysFailingRoute("consume", "reliable-redis:q?maxRetries=0&mode=" + mode,
+                "no such customer: " + "x".repeat(100_000));
 
         Exchange reply = request(requests(""), "order 1");
 

@@ -144,11 +144,7 @@ class ShardsTest extends CamelRedisTestBase {
 
     @Test
     void deadLettersOfSeveralShardsAreCountedRedrivenAndPurged() throws Exception {
-        routes(new RouteBuilder() {
-            public void configure() {
-                from(uri("orders") + "&maxRetries=0").routeId("failing").throwException(new IllegalStateException("no"));
-            }
-        });
+        alwaysFailingRoute("failing", uri("orders") + "&maxRetries=0", "no");
         IntStream.range(0, 30).forEach(i -> sendSharded("orders", "m" + i, Map.of()));
         awaitShardedStats("orders", 0, 30);
         context.getRouteController().stopRoute("failing");
