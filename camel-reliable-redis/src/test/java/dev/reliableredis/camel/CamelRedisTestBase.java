@@ -18,6 +18,7 @@ import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.resource.ClientResources;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
+import org.apache.camel.Processor;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.health.HealthCheck;
@@ -152,6 +153,19 @@ abstract class CamelRedisTestBase {
         context.addRoutes(builder);
     }
 
+    static int deliveryCount(Exchange exchange) {
+        return exchange.getMessage().getHeader(ReliableRedisConstants.DELIVERY_COUNT, Integer.class);
+    }
+
+    /** A step that fails the first delivery of a message with an IllegalStateException and lets a redelivery pass. */
+    static Processor failingTheFirstDelivery(String failure) {
+        return exchange -> {
+            if (deliveryCount(exchange) == 1) {
+                throw new IllegalStateException(failure);
+            }
+        };
+    }
+
     /** Adds the route {@code routeId} from {@code uri}, which fails every exchange with an IllegalStateException. */
     void alwaysFailingRoute(String routeId, String uri, String failure) throws Exception {
         routes(new RouteBuilder() {
@@ -199,34 +213,37 @@ abstract class CamelRedisTestBase {
 
     /** The stored failure of a dead-lettered message. */
     String failureOf(String queue, String messageId) {
-        if (!streamMode()) {
-            return raw.hget(key(queue, "failure"), messageId);
-        }
-        return raw.xrange(key(queue, "dead"), Range.create("-", "+")).stream()
-                .filter(e -> messageId.equals(e.getBody().get("id"))).map(e -> e.getBody().get("failure"))
-                .findFirst().orElse(null);
+        return streamMode() ? entryField(queue, "dead", messageId, "failure")
+                : raw.hget(key(queue, "failure"), messageId);
     }
 
     /** The stored body of a message waiting to be delivered. */
     String bodyOf(String queue, String messageId) {
         if (!streamMode()) {
-            // "enqueuedAt|headers length|headers JSON body"
-            String[] record = raw.hget(key(queue, "messages"), messageId).split("\\|", 3);
+            String[] record = listRecord(queue, messageId);
             return record[2].substring(Integer.parseInt(record[1]));
         }
-        return raw.xrange(key(queue, "stream"), Range.create("-", "+")).stream()
-                .filter(e -> messageId.equals(e.getBody().get("id"))).map(e -> e.getBody().get("body"))
-                .findFirst().orElse(null);
+        return entryField(queue, "stream", messageId, "body");
     }
 
     /** The stored travelling headers (their JSON) of a message waiting to be delivered. */
     String headersOf(String queue, String messageId) {
         if (!streamMode()) {
-            String[] record = raw.hget(key(queue, "messages"), messageId).split("\\|", 3);
+            String[] record = listRecord(queue, messageId);
             return record[2].substring(0, Integer.parseInt(record[1]));
         }
-        return raw.xrange(key(queue, "stream"), Range.create("-", "+")).stream()
-                .filter(e -> messageId.equals(e.getBody().get("id"))).map(e -> e.getBody().get("headers"))
+        return entryField(queue, "stream", messageId, "headers");
+    }
+
+    /** A list-mode message's record, split: enqueuedAt, the headers' length, then the headers' JSON and the body. */
+    private String[] listRecord(String queue, String messageId) {
+        return raw.hget(key(queue, "messages"), messageId).split("\\|", 3);
+    }
+
+    /** A field of the entry that holds the message in the stream {@code part} of a stream-mode queue, or null. */
+    private String entryField(String queue, String part, String messageId, String field) {
+        return raw.xrange(key(queue, part), Range.create("-", "+")).stream()
+                .filter(e -> messageId.equals(e.getBody().get("id"))).map(e -> e.getBody().get(field))
                 .findFirst().orElse(null);
     }
 

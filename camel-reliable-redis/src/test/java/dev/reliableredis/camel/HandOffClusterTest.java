@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.lettuce.core.Range;
-import org.apache.camel.Exchange;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,10 +26,6 @@ class HandOffClusterTest extends CamelRedisTestBase {
     /** The bodies the route received, in order (it changes the exchange's body after it). */
     private final List<String> bodies = new CopyOnWriteArrayList<>();
 
-    private static int deliveryCount(Exchange exchange) {
-        return exchange.getMessage().getHeader(ReliableRedisConstants.DELIVERY_COUNT, Integer.class);
-    }
-
     @Test
     void aQueueHandsOffToItselfInItsOwnSlotOnceTheAttemptCompletes() throws Exception {
         routes(new RouteBuilder() {
@@ -40,11 +35,8 @@ class HandOffClusterTest extends CamelRedisTestBase {
                         .filter(body().isEqualTo("first"))
                         .process(e -> sentBefore.add(raw.hexists(key("a", "messages"),
                                 e.getMessage().getHeader(ReliableRedisConstants.MESSAGE_ID) + "/a/0")))
-                        .setBody(constant("second")).to("reliable-redis:a?exactlyOnce=true").process(e -> {
-                            if (deliveryCount(e) == 1) {
-                                throw new IllegalStateException("after the send");
-                            }
-                        });
+                        .setBody(constant("second")).to("reliable-redis:a?exactlyOnce=true")
+                        .process(failingTheFirstDelivery("after the send"));
             }
         });
 
@@ -62,11 +54,7 @@ class HandOffClusterTest extends CamelRedisTestBase {
         routes(new RouteBuilder() {
             public void configure() {
                 from("reliable-redis:a?maxRetries=2&retryDelay=10").to("reliable-redis:b?exactlyOnce=true")
-                        .process(e -> {
-                            if (deliveryCount(e) == 1) {
-                                throw new IllegalStateException("after the send");
-                            }
-                        }).process(received::add);
+                        .process(failingTheFirstDelivery("after the send")).process(received::add);
             }
         });
 
@@ -88,11 +76,8 @@ class HandOffClusterTest extends CamelRedisTestBase {
             public void configure() {
                 from("reliable-redis:a" + flow + "&maxRetries=2&retryDelay=10")
                         .process(e -> sentBefore.add(raw.exists(target) > 0))
-                        .to("reliable-redis:b" + flow + "&exactlyOnce=true").process(e -> {
-                            if (deliveryCount(e) == 1) {
-                                throw new IllegalStateException("after the send");
-                            }
-                        }).process(received::add);
+                        .to("reliable-redis:b" + flow + "&exactlyOnce=true")
+                        .process(failingTheFirstDelivery("after the send")).process(received::add);
             }
         });
 

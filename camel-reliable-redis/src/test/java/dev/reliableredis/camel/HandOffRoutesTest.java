@@ -3,6 +3,7 @@ package dev.reliableredis.camel;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.IntStream;
 
 import dev.reliableredis.testsupport.LeastPrivilegeUser;
 import dev.reliableredis.testsupport.RedisProcess;
@@ -40,8 +41,10 @@ class HandOffRoutesTest extends CamelRedisTestBase {
                 .map(e -> e.getBody().get("id")).toList() : readyIn(queue);
     }
 
-    private int deliveryCount(Exchange exchange) {
-        return exchange.getMessage().getHeader(ReliableRedisConstants.DELIVERY_COUNT, Integer.class);
+    /** Waits until b holds exactly what the route sent for the message {@code id}: id/b/0 to id/b/(count - 1). */
+    private void awaitSentToB(String id, int count) {
+        List<String> sent = IntStream.range(0, count).mapToObj(i -> id + "/b/" + i).toList();
+        await().atMost(Duration.ofSeconds(15)).until(() -> sentTo("b").equals(sent));
     }
 
     @Test
@@ -56,7 +59,7 @@ class HandOffRoutesTest extends CamelRedisTestBase {
         String id = send("a", "order 1");
 
         awaitReceived(1);
-        await().atMost(Duration.ofSeconds(15)).until(() -> readyIn("b").equals(List.of(id + "/b/0")));
+        awaitSentToB(id, 1);
         assertThat(seenInB).as("held until the ack").containsExactly(0L);
         Exchange exchange = received.get(0);
         assertThat(exchange.getMessage().getHeader(ReliableRedisConstants.MESSAGE_ID)).isEqualTo(id + "/b/0");
@@ -84,7 +87,7 @@ class HandOffRoutesTest extends CamelRedisTestBase {
         String id = send("a", "order 1");
 
         awaitReceived(1);
-        await().atMost(Duration.ofSeconds(15)).until(() -> sentTo("b").equals(List.of(id + "/b/0", id + "/b/1")));
+        awaitSentToB(id, 2);
         assertThat(seenInB).containsExactly(0L, 0L);
         assertThat(bodyOf("b", id + "/b/1")).isEqualTo("order 1");
         awaitStats("a", 0, 0, 0, 0);
@@ -156,8 +159,7 @@ class HandOffRoutesTest extends CamelRedisTestBase {
         String id = send("a", "x,y,z");
 
         awaitReceived(1);
-        await().atMost(Duration.ofSeconds(15))
-                .until(() -> readyIn("b").equals(List.of(id + "/b/0", id + "/b/1", id + "/b/2")));
+        awaitSentToB(id, 3);
         assertThat(seenInB).as("two parts of the failed attempt, three of the one that completed")
                 .containsExactly(0L, 0L, 0L, 0L, 0L);
         assertThat(List.of(bodyOf("b", id + "/b/0"), bodyOf("b", id + "/b/1"), bodyOf("b", id + "/b/2")))
@@ -181,8 +183,8 @@ class HandOffRoutesTest extends CamelRedisTestBase {
         String id = send("a", "order 1");
 
         awaitReceived(2);
-        assertThat(received).extracting(this::deliveryCount).containsExactly(2, 1);
-        await().atMost(Duration.ofSeconds(15)).until(() -> readyIn("b").equals(List.of(id + "/b/0")));
+        assertThat(received).extracting(CamelRedisTestBase::deliveryCount).containsExactly(2, 1);
+        awaitSentToB(id, 1);
         awaitStats("a", 0, 0, 0, 0);
         ReliableRedisConsumer consumer = (ReliableRedisConsumer) context.getRoutes().get(0).getConsumer();
         await().atMost(Duration.ofSeconds(15)).until(() -> consumer.getRefusedSettlementCount() == 1);
@@ -214,7 +216,7 @@ class HandOffRoutesTest extends CamelRedisTestBase {
 
         awaitReceived(1);
         assertThat(deliveryCount(received.get(0))).isEqualTo(2);
-        await().atMost(Duration.ofSeconds(15)).until(() -> sentTo("b").equals(List.of(id + "/b/0")));
+        awaitSentToB(id, 1);
     }
 
     @Test
@@ -270,7 +272,7 @@ class HandOffRoutesTest extends CamelRedisTestBase {
         String id = send("a", "order 1");
 
         awaitReceived(1);
-        await().atMost(Duration.ofSeconds(15)).until(() -> readyIn("b").equals(List.of(id + "/b/0")));
+        awaitSentToB(id, 1);
         awaitStats("a", 0, 0, 0, 0);
     }
 
@@ -321,7 +323,7 @@ class HandOffRoutesTest extends CamelRedisTestBase {
         String id = send("a", "order 1");
 
         awaitStats("a", 0, 0, 0, 1);
-        assertThat(received).extracting(this::deliveryCount).containsExactly(1, 2);
+        assertThat(received).extracting(CamelRedisTestBase::deliveryCount).containsExactly(1, 2);
         return id;
     }
 
@@ -330,11 +332,7 @@ class HandOffRoutesTest extends CamelRedisTestBase {
         routes(new RouteBuilder() {
             public void configure() {
                 from("reliable-redis:a?maxRetries=2&retryDelay=10").to("reliable-redis:c?mode=stream&exactlyOnce=true")
-                        .process(e -> {
-                            if (deliveryCount(e) == 1) {
-                                throw new IllegalStateException("after the send");
-                            }
-                        }).process(received::add);
+                        .process(failingTheFirstDelivery("after the send")).process(received::add);
             }
         });
 

@@ -37,10 +37,6 @@ class RequestReplyRoutesTest extends CamelRedisTestBase {
         return template.request(uri, e -> e.getMessage().setBody(body));
     }
 
-    private int deliveryCount(Exchange exchange) {
-        return exchange.getMessage().getHeader(ReliableRedisConstants.DELIVERY_COUNT, Integer.class);
-    }
-
     @ParameterizedTest
     @ValueSource(strings = {"list", "stream"})
     void theReplyIsTheRoutesFinalBodyAndTravellingHeaders(String mode) throws Exception {
