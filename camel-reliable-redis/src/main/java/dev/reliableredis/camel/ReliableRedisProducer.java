@@ -1,10 +1,8 @@
 package dev.reliableredis.camel;
 
-import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
@@ -16,7 +14,6 @@ import dev.reliableredis.queue.QueueSchedules;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.Reply;
 import dev.reliableredis.queue.ReplyInbox;
-import dev.reliableredis.queue.ReplyTo;
 import dev.reliableredis.queue.redis.OneLine;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
@@ -169,7 +166,8 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
 
     /** Pauses the queue for the header's duration (until resumed when absent); returns the duration in ms. */
     private long pause(ReliableQueue queue, Message message) {
-        long millis = millis(message, ReliableRedisConstants.PAUSE_DURATION, 0, ReliableQueue.MAX_PAUSE.toMillis());
+        long millis = MillisHeader.read(message, ReliableRedisConstants.PAUSE_DURATION, 0,
+                ReliableQueue.MAX_PAUSE.toMillis(), getEndpoint().getQueueName());
         queue.pause(Duration.ofMillis(millis));
         return millis;
     }
@@ -199,36 +197,34 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
      * (exactlyOnce, when it can be held), or a plain send.
      */
     private boolean enqueue(ReliableQueue queue, Exchange exchange, AsyncCallback callback) throws Exception {
-        Message message = exchange.getMessage();
-        if (inbox != null && message.getBody() instanceof List<?>) {
+        OutgoingMessage outgoing = OutgoingMessage.of(getEndpoint(), exchange);
+        if (inbox != null && outgoing.body() instanceof List<?>) {
             throw new IllegalArgumentException("requestReply sends one request per exchange, but the body of the "
                     + "exchange to queue '" + queue.name() + "' is a List");
         }
-        SendIds ids = sendIds(queue, exchange);
+        SendIds ids = sendIds(queue, exchange, outgoing);
         if (inbox != null) {
-            return request(queue, exchange, callback, ids);
+            return request(queue, exchange, callback, outgoing, ids);
         }
-        List<NewMessage> messages = ids.batch()
-                ? elements(exchange, (List<?>) message.getBody(), ids.deduplicationId(), ids.unsent())
-                : List.of(single(exchange, idOrGenerated(ids.deduplicationId(), ids.unsent(), 0), null));
+        List<NewMessage> messages = ids.batch() ? elements(exchange, outgoing, ids)
+                : List.of(outgoing.toNewMessage(exchange, idOrGenerated(ids.deduplicationId(), ids.unsent(), 0)));
         checkStreamMode(queue, messages);
         if (ids.held() != null && hold(ids.held(), queue, messages)) {
             List<String> heldIds = messages.stream().map(NewMessage::id).toList();
-            message.setHeader(ReliableRedisConstants.MESSAGE_ID, ids.batch() ? heldIds : heldIds.get(0));
+            exchange.getMessage().setHeader(ReliableRedisConstants.MESSAGE_ID, ids.batch() ? heldIds : heldIds.get(0));
             callback.done(true);
             return true;
         }
         return send(queue, exchange, callback, messages, ids);
     }
 
-    private SendIds sendIds(ReliableQueue queue, Exchange exchange) {
-        Message message = exchange.getMessage();
-        boolean batch = message.getBody() instanceof List<?>;
+    private SendIds sendIds(ReliableQueue queue, Exchange exchange, OutgoingMessage outgoing) {
+        boolean batch = outgoing.body() instanceof List<?>;
         HeldSends held = getEndpoint().getConfiguration().isExactlyOnce() ? HeldSends.of(exchange) : null;
-        String deduplicationId = message.getHeader(ReliableRedisConstants.DEDUPLICATION_ID, String.class);
+        String deduplicationId = outgoing.deduplicationId();
         boolean own = deduplicationId != null && !deduplicationId.isEmpty();
         UnsentIds unsent = UnsentIds.reusable(exchange, unsentIdsProperty,
-                batch ? ((List<?>) message.getBody()).size() : 1);
+                batch ? ((List<?>) outgoing.body()).size() : 1);
         // a redelivery reuses the derived ids of its failed send too, so that the next send takes the next one
         if (held != null && !own && !unsent.redelivery()) {
             deduplicationId = held.nextId(exchange, queue.name());
@@ -259,8 +255,8 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
      * A request (requestReply): one message that carries its inbox, never held (its reply would wait for the ack
      * that waits for the route that waits for it); the exchange goes on with the reply, or fails at its timeout.
      */
-    private boolean request(ReliableQueue queue, Exchange exchange, AsyncCallback callback, SendIds ids)
-            throws Exception {
+    private boolean request(ReliableQueue queue, Exchange exchange, AsyncCallback callback, OutgoingMessage outgoing,
+            SendIds ids) throws Exception {
         boolean resent = !ids.own() && ids.unsent().request() != null;
         // a no-op for a fresh random id, or for the id of this send's lost attempt, is this send's own request, stored
         // by Lettuce sending the call again after a lost connection, or by the lost attempt: its reply comes
@@ -268,7 +264,8 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
         ReplyInbox.Request request = resent ? ids.unsent().request() : inbox.expect(requestTimeout());
         List<NewMessage> messages;
         try {
-            messages = List.of(single(exchange, idOrGenerated(ids.deduplicationId(), ids.unsent(), 0), request));
+            messages = List.of(outgoing.toRequest(exchange, idOrGenerated(ids.deduplicationId(), ids.unsent(), 0),
+                    request.to(), requestTimeout()));
             checkStreamMode(queue, messages);
         } catch (Exception e) {
             // a kept request may still get the reply to what the lost send stored; its timeout ends its wait
@@ -277,13 +274,14 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
             }
             throw e;
         }
+        String id = messages.get(0).id();
         if (getEndpoint().getConfiguration().isSynchronous()) {
             List<Boolean> enqueued = sendAndWait(exchange, messages, request, ids.own());
             sent(queue, exchange, false, messages, enqueued);
-            if (requestStored(exchange, queue, request, enqueued.get(0) || ownRequest)) {
+            if (requestStored(exchange, queue, request, id, enqueued.get(0) || ownRequest)) {
                 CompletableFuture<Reply> reply = request.reply();
                 Throwable failed = reply.handle((done, error) -> error).join();
-                replied(exchange, queue, failed, failed == null ? reply.join() : null);
+                replied(exchange, queue, id, failed, failed == null ? reply.join() : null);
             }
             callback.done(true);
             return true;
@@ -293,10 +291,10 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
                 failed(exchange, messages, request, ids.own(), error);
             } else {
                 sent(queue, exchange, false, messages, enqueued);
-                if (requestStored(exchange, queue, request, enqueued.get(0) || ownRequest)) {
+                if (requestStored(exchange, queue, request, id, enqueued.get(0) || ownRequest)) {
                     // the rest of the route runs on the reply pool, not on the inbox's reader or a timer thread
                     request.reply().whenCompleteAsync((reply, failed) -> {
-                        replied(exchange, queue, failed, reply);
+                        replied(exchange, queue, id, failed, reply);
                         callback.done(false);
                     }, replies);
                     return;
@@ -323,24 +321,6 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
             Throwable error) {
         keepUnsent(exchange, messages, request, own);
         exchange.setException(error instanceof CompletionException wrapped ? wrapped.getCause() : error);
-    }
-
-    /** The one message of an exchange whose body is not a List; for a request, one that carries its inbox. */
-    private NewMessage single(Exchange exchange, String id, ReplyInbox.Request request) throws Exception {
-        Message message = exchange.getMessage();
-        Map<String, Object> headers = getEndpoint().travellingHeaders(exchange, message);
-        long timeToLive = timeToLive(message, getEndpoint().getConfiguration().getTimeToLive());
-        if (request != null) {
-            headers.put(ReplyTo.HEADER, request.to().header());
-            // a request that outlives its requester's wait would run for nothing
-            timeToLive = timeToLive > 0 ? Math.min(timeToLive, requestTimeout().toMillis())
-                    : requestTimeout().toMillis();
-        }
-        return toMessage(exchange, message.getBody(), headers,
-                delay(message), id,
-                message.getHeader(ReliableRedisConstants.SHARD_KEY, String.class), timeToLive,
-                priority(message, NewMessage.DEFAULT_PRIORITY),
-                message.getHeader(ReliableRedisConstants.GROUP_ID, String.class));
     }
 
     /** Refuses what stream mode cannot do; here, not by the queue: sends of other exchanges may share its call. */
@@ -374,26 +354,24 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
      * already) gets no reply: the exchange fails at once; but not the redelivery of a send whose reply was lost,
      * which waits for the reply to the request that send stored.
      */
-    private boolean requestStored(Exchange exchange, ReliableQueue queue, ReplyInbox.Request request,
+    private boolean requestStored(Exchange exchange, ReliableQueue queue, ReplyInbox.Request request, String id,
             boolean enqueued) {
         if (enqueued) {
             return true;
         }
         forget(request);
-        exchange.setException(new RequestFailedException("Request '" + exchange.getMessage().getHeader(
-                ReliableRedisConstants.MESSAGE_ID) + "' to queue '" + queue.name() + "' has the id of a message the "
-                + "queue knows already: it was not sent, and no reply comes", exchange));
+        exchange.setException(new RequestFailedException("Request '" + id + "' to queue '" + queue.name() + "' has "
+                + "the id of a message the queue knows already: it was not sent, and no reply comes", exchange));
         return false;
     }
 
     /** Makes the reply the exchange's message, or fails the exchange with the error reply or the timeout. */
-    private void replied(Exchange exchange, ReliableQueue queue, Throwable failed, Reply reply) {
+    private void replied(Exchange exchange, ReliableQueue queue, String id, Throwable failed, Reply reply) {
         Throwable cause = failed instanceof CompletionException wrapped ? wrapped.getCause() : failed;
         if (cause instanceof TimeoutException) {
             exchange.setException(new ExchangeTimedOutException(exchange, requestTimeout().toMillis(),
-                    "No reply to request '" + exchange.getMessage().getHeader(ReliableRedisConstants.MESSAGE_ID)
-                    + "' from queue '" + queue.name() + "' within requestTimeout (" + requestTimeout().toMillis()
-                    + " ms)"));
+                    "No reply to request '" + id + "' from queue '" + queue.name() + "' within requestTimeout ("
+                    + requestTimeout().toMillis() + " ms)"));
         } else if (cause != null) {
             exchange.setException(cause);
         } else if (reply.isError()) {
@@ -454,89 +432,19 @@ public class ReliableRedisProducer extends DefaultAsyncProducer {
     }
 
     /**
-     * The messages of a List body: an element that is a Camel Message brings its own body, headers, delay,
-     * deduplication id, shard key and time to live (the exchange's when it has none); any other element is a body,
-     * sent with the exchange's headers, delay, shard key and time to live. With a deduplication
-     * id on the exchange, element i gets {@code <id>:<i>}, so sending the same batch again is a no-op.
+     * The messages of a List body (see {@link OutgoingMessage#element}). With a deduplication id on the exchange,
+     * element i without one of its own gets {@code <id>:<i>}, so sending the same batch again is a no-op.
      */
-    private List<NewMessage> elements(Exchange exchange, List<?> body, String batchId, UnsentIds unsent)
-            throws Exception {
-        Message message = exchange.getMessage();
-        Map<String, Object> headers = getEndpoint().travellingHeaders(exchange, message);
-        long delay = delay(message);
-        String shardKey = message.getHeader(ReliableRedisConstants.SHARD_KEY, String.class);
-        long timeToLive = timeToLive(message, getEndpoint().getConfiguration().getTimeToLive());
-        int priority = priority(message, NewMessage.DEFAULT_PRIORITY);
-        String groupId = message.getHeader(ReliableRedisConstants.GROUP_ID, String.class);
+    private List<NewMessage> elements(Exchange exchange, OutgoingMessage batch, SendIds ids) throws Exception {
+        List<?> body = (List<?>) batch.body();
         List<NewMessage> messages = new ArrayList<>(body.size());
         for (int i = 0; i < body.size(); i++) {
-            String id = batchId == null || batchId.isEmpty() ? null : batchId + ":" + i;
-            if (body.get(i) instanceof Message element) {
-                String own = element.getHeader(ReliableRedisConstants.DEDUPLICATION_ID, String.class);
-                messages.add(toMessage(exchange, element.getBody(), getEndpoint().travellingHeaders(exchange, element),
-                        delay(element),
-                        idOrGenerated(own != null ? own : id, unsent, i),
-                        element.getHeader(ReliableRedisConstants.SHARD_KEY, shardKey, String.class),
-                        timeToLive(element, timeToLive), priority(element, priority),
-                        element.getHeader(ReliableRedisConstants.GROUP_ID, groupId, String.class)));
-            } else {
-                messages.add(toMessage(exchange, body.get(i), headers, delay, idOrGenerated(id, unsent, i),
-                        shardKey, timeToLive, priority, groupId));
-            }
+            OutgoingMessage element = batch.element(getEndpoint(), exchange, body.get(i));
+            String id = element.deduplicationId() != null ? element.deduplicationId()
+                    : ids.generated() ? null : ids.deduplicationId() + ":" + i;
+            messages.add(element.toNewMessage(exchange, idOrGenerated(id, ids.unsent(), i)));
         }
         return messages;
-    }
-
-    private static NewMessage toMessage(Exchange exchange, Object body, Map<String, Object> headers, long delay,
-            String id, String shardKey, long timeToLive, int priority, String groupId) throws Exception {
-        byte[] bytes = body == null ? new byte[0]
-                : exchange.getContext().getTypeConverter().mandatoryConvertTo(byte[].class, exchange, body);
-        return new NewMessage(id, bytes, headers, delay, shardKey == null || shardKey.isEmpty() ? null : shardKey,
-                timeToLive, priority, groupId);
-    }
-
-    /** The message's CamelReliableRedisTimeToLive, else the fallback (the timeToLive option, or the exchange's). */
-    private long timeToLive(Message message, long fallback) {
-        return millis(message, ReliableRedisConstants.TIME_TO_LIVE, fallback, NewMessage.MAX_TIME_TO_LIVE_MS);
-    }
-
-    /** The message's CamelReliableRedisDelay, else 0. */
-    private long delay(Message message) {
-        return millis(message, ReliableRedisConstants.DELAY, 0, NewMessage.MAX_DELAY_MS);
-    }
-
-    /**
-     * A header of ms, checked: a whole number from 0 to {@code max}, else the fallback when it is absent. Read as
-     * written, not with Camel's conversion, which turns NaN into null and 1.5 into 1.
-     */
-    private long millis(Message message, String header, long fallback, long max) {
-        Object value = message.getHeader(header);
-        if (value == null) {
-            return fallback;
-        }
-        BigDecimal millis;
-        try {
-            millis = new BigDecimal(value.toString().trim());
-        } catch (NumberFormatException e) {
-            millis = null;
-        }
-        if (millis == null || millis.signum() < 0 || millis.compareTo(BigDecimal.valueOf(max)) > 0
-                || millis.stripTrailingZeros().scale() > 0) {
-            throw new IllegalArgumentException(header + " must be a whole number of ms from 0 to " + max + " ("
-                    + Duration.ofMillis(max).toDays() + " days), was '" + value + "' (queue '"
-                    + getEndpoint().getQueueName() + "')");
-        }
-        return millis.longValueExact();
-    }
-
-    /** The message's CamelReliableRedisPriority, checked, else the fallback (the exchange's, or the default). */
-    private static int priority(Message message, int fallback) {
-        Integer priority = message.getHeader(ReliableRedisConstants.PRIORITY, fallback, Integer.class);
-        if (priority == null || priority < 0 || priority > 9) {
-            throw new IllegalArgumentException(ReliableRedisConstants.PRIORITY + " must be 0 (lowest) to 9 (highest), "
-                    + "was " + message.getHeader(ReliableRedisConstants.PRIORITY));
-        }
-        return priority;
     }
 
     private static void logNoOps(ReliableQueue queue, List<String> ids, List<Boolean> enqueued) {

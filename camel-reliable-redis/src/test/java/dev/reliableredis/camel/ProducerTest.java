@@ -140,6 +140,30 @@ class ProducerTest extends CamelRedisTestBase {
     }
 
     @Test
+    void aBatchPassesEachHeaderThroughTheHeaderFilterOnce() {
+        List<String> filtered = new CopyOnWriteArrayList<>();
+        context.getRegistry().bind("counting", new ReliableRedisHeaderFilterStrategy() {
+            @Override
+            public boolean applyFilterToCamelHeaders(String name, Object value, Exchange exchange) {
+                filtered.add(name);
+                return super.applyFilterToCamelHeaders(name, value, exchange);
+            }
+        });
+        Message element = new DefaultMessage(context);
+        element.setBody("own");
+        element.setHeader("kind", "element");
+
+        Exchange sent = template.request("reliable-redis:q?mode=" + mode + "&headerFilterStrategy=#counting", e -> {
+            e.getMessage().setBody(List.of("a", element, "b", "c"));
+            e.getMessage().setHeader("source", "billing");
+        });
+
+        assertThat(sent.getException()).isNull();
+        assertThat(filtered).as("the exchange's headers once for its three plain elements, the element's once")
+                .containsExactlyInAnyOrder("source", "kind");
+    }
+
+    @Test
     void theExchangeGoesOnOnAThreadOfTheProducerNotTheOneThatTalksToRedis() throws Exception {
         List<String> threads = new CopyOnWriteArrayList<>();
         routes(new RouteBuilder() {
