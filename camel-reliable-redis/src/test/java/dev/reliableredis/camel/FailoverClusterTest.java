@@ -4,12 +4,8 @@ import java.time.Duration;
 
 import dev.reliableredis.testsupport.RedisCluster;
 import dev.reliableredis.testsupport.RedisProcess;
-import org.apache.camel.CamelContext;
-import org.apache.camel.impl.DefaultCamelContext;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -23,31 +19,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @ParameterizedClass(name = "{0} mode")
 @ValueSource(strings = {"list", "stream"})
-class FailoverClusterTest {
-
-    /** The node timeout (5 s) before the replica starts its election, and the election. */
-    private static final Duration FAILOVER = Duration.ofSeconds(30);
-
-    @Parameter
-    String mode;
+class FailoverClusterTest extends OwnServersTestBase {
 
     private RedisCluster cluster;
-    private CamelContext context;
 
     @BeforeEach
-    void start() {
-        cluster = RedisCluster.start(3, true);
-        context = new DefaultCamelContext();
-        context.start();
-    }
-
-    @AfterEach
-    void stop() {
-        try {
-            context.stop();
-        } finally {
-            cluster.close();
-        }
+    void startCluster() {
+        cluster = closedAfterTheTest(RedisCluster.start(3, true));
     }
 
     @Test
@@ -58,9 +36,9 @@ class FailoverClusterTest {
         RedisProcess master = cluster.masterOf("{q}");
         RedisProcess replica = cluster.replicaOf(master);
         master.kill();
-        Duration failover = cluster.awaitFailoverTo(replica, FAILOVER);
+        Duration failover = cluster.awaitFailoverTo(replica, FailoverFlow.FAILOVER);
 
-        flow.assertCarriedOn(System.nanoTime(), failover, FAILOVER);
+        flow.assertCarriedOn(System.nanoTime(), failover);
         assertThat(replica.commands().info("commandstats")).as("the scripts ran on the replica that took over")
                 .contains("cmdstat_evalsha");
     }

@@ -21,6 +21,11 @@ import static org.awaitility.Awaitility.await;
 final class FailoverFlow {
 
     private static final Logger LOG = LoggerFactory.getLogger(FailoverFlow.class);
+    /**
+     * How long the failover may take, and each step of the flow after it: the time before the replica is elected
+     * (Sentinel's down-after of 1 s, a cluster's node timeout of 5 s) and the election.
+     */
+    static final Duration FAILOVER = Duration.ofSeconds(30);
 
     private final CamelContext context;
     private final String queue;
@@ -59,16 +64,16 @@ final class FailoverFlow {
      * delivered, the queue drains, every delivery was sent, and only sends acknowledged before the takeover can be
      * lost (asynchronous replication).
      */
-    void assertCarriedOn(long promoted, Duration failover, Duration atMost) throws Exception {
-        await("sends succeed again").atMost(atMost).until(() -> ledger.ackedSince(promoted).size() >= 50);
+    void assertCarriedOn(long promoted, Duration failover) throws Exception {
+        await("sends succeed again").atMost(FAILOVER).until(() -> ledger.ackedSince(promoted).size() >= 50);
         Set<String> sentAfter = ledger.ackedSince(promoted);
-        await("the consumer receives what was sent after the failover").atMost(atMost)
+        await("the consumer receives what was sent after the failover").atMost(FAILOVER)
                 .until(() -> ledger.receivedIds().containsAll(sentAfter));
 
         context.getRouteController().stopRoute("producer");
         ProducerTemplate template = context.createProducerTemplate();
         // a stats call can meet the client's reconnection to the new master
-        await("the new master's queue is drained").atMost(atMost).ignoreExceptions().until(() -> stats(template)
+        await("the new master's queue is drained").atMost(FAILOVER).ignoreExceptions().until(() -> stats(template)
                 .equals(Map.of("ready", 0L, "inflight", 0L, "delayed", 0L, "dead", 0L)));
 
         Set<String> lost = ledger.lost();

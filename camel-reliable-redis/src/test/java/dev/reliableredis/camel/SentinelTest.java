@@ -5,15 +5,10 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.reliableredis.testsupport.SentinelGroup;
-import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
-import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
-import org.apache.camel.impl.DefaultCamelContext;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -28,32 +23,13 @@ import static org.awaitility.Awaitility.await;
  */
 @ParameterizedClass(name = "{0} mode")
 @ValueSource(strings = {"list", "stream"})
-class SentinelTest {
-
-    private static final Duration FAILOVER = Duration.ofSeconds(30);
-
-    @Parameter
-    String mode;
+class SentinelTest extends OwnServersTestBase {
 
     private SentinelGroup redis;
-    private CamelContext context;
-    private ProducerTemplate template;
 
     @BeforeEach
-    void start() throws Exception {
-        redis = SentinelGroup.start();
-        context = new DefaultCamelContext();
-        context.start();
-        template = context.createProducerTemplate();
-    }
-
-    @AfterEach
-    void stop() {
-        try {
-            context.stop();
-        } finally {
-            redis.close();
-        }
+    void startSentinelGroup() throws Exception {
+        redis = closedAfterTheTest(SentinelGroup.start());
     }
 
     @Test
@@ -86,8 +62,8 @@ class SentinelTest {
         flow.awaitFlowing();
 
         redis.master().kill();
-        Duration failover = redis.awaitFailover(FAILOVER);
+        Duration failover = redis.awaitFailover(FailoverFlow.FAILOVER);
 
-        flow.assertCarriedOn(System.nanoTime(), failover, FAILOVER);
+        flow.assertCarriedOn(System.nanoTime(), failover);
     }
 }

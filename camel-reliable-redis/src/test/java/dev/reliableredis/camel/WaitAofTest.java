@@ -7,15 +7,9 @@ import java.util.regex.Pattern;
 import dev.reliableredis.testsupport.CommandStats;
 import dev.reliableredis.testsupport.RedisProcess;
 import dev.reliableredis.testsupport.SentinelGroup;
-import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
-import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
-import org.apache.camel.impl.DefaultCamelContext;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -30,42 +24,16 @@ import static org.awaitility.Awaitility.await;
  */
 @ParameterizedClass(name = "{0} mode")
 @ValueSource(strings = {"list", "stream"})
-class WaitAofTest {
+class WaitAofTest extends OwnServersTestBase {
 
     private static final Pattern VERSION = Pattern.compile("redis_version:(\\d+)\\.(\\d+)");
 
-    @Parameter
-    String mode;
-
     private RedisProcess master;
     private RedisProcess replica;
-    private CamelContext context;
-    private ProducerTemplate template;
-
-    @BeforeEach
-    void start() {
-        context = new DefaultCamelContext();
-        context.start();
-        template = context.createProducerTemplate();
-    }
-
-    @AfterEach
-    void stop() {
-        try {
-            context.stop();
-        } finally {
-            if (replica != null) {
-                replica.close();
-            }
-            if (master != null) {
-                master.close();
-            }
-        }
-    }
 
     @Test
     void onAServerOlderThan72ASendFailsNamingTheOptionAndTheVersion() {
-        master = SentinelGroup.startMaster("--appendonly", "yes");
+        master = closedAfterTheTest(SentinelGroup.startMaster("--appendonly", "yes"));
         assumeThat(hasWaitAof()).as("the server under test has WAITAOF").isFalse();
 
         Exchange sent = send("&waitAof=true", "order-1");
@@ -76,7 +44,7 @@ class WaitAofTest {
     @Test
     void aSendAndItsAckWaitForTheMastersAppendOnlyFile() throws Exception {
         // with everysec, WAITAOF waits for the next fsync, up to a second
-        master = SentinelGroup.startMaster("--appendonly", "yes", "--appendfsync", "everysec");
+        master = closedAfterTheTest(SentinelGroup.startMaster("--appendonly", "yes", "--appendfsync", "everysec"));
         assumeThat(hasWaitAof()).as("the server under test has WAITAOF").isTrue();
         long waitsBefore = CommandStats.of(master.commands(), "waitaof", "calls");
 
@@ -99,9 +67,9 @@ class WaitAofTest {
     @Test
     void aSendFailsNamingTheOptionsWhenTheReplicaKeepsNoAppendOnlyFile() {
         // the master's file has every write at once: only the replica is waited for
-        master = SentinelGroup.startMaster("--appendonly", "yes", "--appendfsync", "always");
+        master = closedAfterTheTest(SentinelGroup.startMaster("--appendonly", "yes", "--appendfsync", "always"));
         assumeThat(hasWaitAof()).as("the server under test has WAITAOF").isTrue();
-        replica = SentinelGroup.startReplicaOf(master, "--appendonly", "no");
+        replica = closedAfterTheTest(SentinelGroup.startReplicaOf(master, "--appendonly", "no"));
 
         Exchange sent = send("&waitAof=true&waitReplicas=1&waitTimeout=300", "order-3");
 
@@ -112,9 +80,10 @@ class WaitAofTest {
 
     @Test
     void aReplicaWithAnAppendOnlyFileConfirmsTheSend() {
-        master = SentinelGroup.startMaster("--appendonly", "yes", "--appendfsync", "always");
+        master = closedAfterTheTest(SentinelGroup.startMaster("--appendonly", "yes", "--appendfsync", "always"));
         assumeThat(hasWaitAof()).as("the server under test has WAITAOF").isTrue();
-        replica = SentinelGroup.startReplicaOf(master, "--appendonly", "yes", "--appendfsync", "always");
+        replica = closedAfterTheTest(SentinelGroup.startReplicaOf(master, "--appendonly", "yes", "--appendfsync",
+                "always"));
 
         assertThat(send("&waitAof=true&waitReplicas=1&waitTimeout=5000", "order-4").getException()).isNull();
     }

@@ -7,15 +7,10 @@ import dev.reliableredis.testsupport.CommandStats;
 import dev.reliableredis.testsupport.RedisProcess;
 import dev.reliableredis.testsupport.SentinelGroup;
 import io.lettuce.core.api.sync.RedisCommands;
-import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
-import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
-import org.apache.camel.impl.DefaultCamelContext;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -29,33 +24,15 @@ import static org.awaitility.Awaitility.await;
  */
 @ParameterizedClass(name = "{0} mode")
 @ValueSource(strings = {"list", "stream"})
-class WaitReplicasTest {
-
-    @Parameter
-    String mode;
+class WaitReplicasTest extends OwnServersTestBase {
 
     private RedisProcess master;
     private RedisProcess replica;
-    private CamelContext context;
-    private ProducerTemplate template;
 
     @BeforeEach
-    void start() {
-        master = SentinelGroup.startMaster();
-        replica = SentinelGroup.startReplicaOf(master);
-        context = new DefaultCamelContext();
-        context.start();
-        template = context.createProducerTemplate();
-    }
-
-    @AfterEach
-    void stop() {
-        try {
-            context.stop();
-        } finally {
-            replica.close();
-            master.close();
-        }
+    void startMasterAndReplica() {
+        master = closedAfterTheTest(SentinelGroup.startMaster());
+        replica = closedAfterTheTest(SentinelGroup.startReplicaOf(master));
     }
 
     private String queue(String options) {
