@@ -94,14 +94,7 @@ class MissingPermissionTest extends CamelRedisTestBase {
     @Test
     void withoutTheOptionalClientCommandsAConsumerStillConsumesAndStopsAtOnce() throws Exception {
         LeastPrivilegeUser.create(raw, USER, PASSWORD, LeastPrivilegeUser.without("+client|id", "+client|unblock"));
-        routes(new RouteBuilder() {
-            public void configure() {
-                from(lackingUsersEndpoint()).routeId("consume").process(received::add);
-            }
-        });
-        template.sendBody(lackingUsersEndpoint(), "consumed");
-        awaitReceived(1);
-        awaitStats("q", 0, 0, 0, 0);
+        consumeOneAsTheLackingUser();
 
         // list mode ends the waiting claim by closing its connection instead of CLIENT UNBLOCK
         long started = System.nanoTime();
@@ -114,14 +107,7 @@ class MissingPermissionTest extends CamelRedisTestBase {
     void withoutPingOnlyTheProducersHealthCheckFails() throws Exception {
         HealthCheckHelper.getHealthCheckRepository(context, "producers").setEnabled(true);
         LeastPrivilegeUser.create(raw, USER, PASSWORD, LeastPrivilegeUser.without("+ping"));
-        routes(new RouteBuilder() {
-            public void configure() {
-                from(lackingUsersEndpoint()).routeId("consume").process(received::add);
-            }
-        });
-        template.sendBody(lackingUsersEndpoint(), "consumed");
-        awaitReceived(1);
-        awaitStats("q", 0, 0, 0, 0);
+        consumeOneAsTheLackingUser();
         ReliableRedisEndpoint producing = context.getEndpoint(lackingUsersEndpoint(), ReliableRedisEndpoint.class);
         String check = "producer:reliable-redis-" + producing.getId();
 
@@ -133,16 +119,29 @@ class MissingPermissionTest extends CamelRedisTestBase {
 
     /** Starts a consumer as the lacking user; the reason its health check gives for the outage that follows. */
     private String consumerDownReason() throws Exception {
-        routes(new RouteBuilder() {
-            public void configure() {
-                from(lackingUsersEndpoint()).routeId("consume").process(received::add);
-            }
-        });
+        startConsumerAsTheLackingUser();
         HealthCheck.Result down = await("an outage").atMost(FEW_SECONDS).until(() -> result("consumer:consume")
                 .orElseThrow(), result -> result.getState() == HealthCheck.State.DOWN
                                           && result.getMessage().orElse("").startsWith("Redis calls for queue"));
         assertThat(received).isEmpty();
         return down.getMessage().orElseThrow();
+    }
+
+    /** Starts a consumer as the lacking user, sends it a message and waits until it has consumed and acked it. */
+    private void consumeOneAsTheLackingUser() throws Exception {
+        startConsumerAsTheLackingUser();
+        template.sendBody(lackingUsersEndpoint(), "consumed");
+        awaitReceived(1);
+        awaitStats("q", 0, 0, 0, 0);
+    }
+
+    /** The route "consume", from the queue as the lacking user. */
+    private void startConsumerAsTheLackingUser() throws Exception {
+        routes(new RouteBuilder() {
+            public void configure() {
+                from(lackingUsersEndpoint()).routeId("consume").process(received::add);
+            }
+        });
     }
 
     private String lackingUsersEndpoint() {

@@ -115,8 +115,7 @@ class TlsTest {
             }
         });
 
-        String id = template.request(uri, e -> e.getMessage().setBody("over TLS")).getMessage()
-                .getHeader(ReliableRedisConstants.MESSAGE_ID, String.class);
+        String id = send(uri, "over TLS").getMessage().getHeader(ReliableRedisConstants.MESSAGE_ID, String.class);
 
         await("the message received").atMost(Duration.ofSeconds(15)).until(() -> !received.isEmpty());
         assertThat(received.get(0).getMessage().getBody(String.class)).isEqualTo("over TLS");
@@ -127,12 +126,12 @@ class TlsTest {
     void theComponentsSettingsAndTheGlobalOnesApplyToEndpointsWithoutTheirOwn() throws Exception {
         ReliableRedisComponent component = context.getComponent("reliable-redis", ReliableRedisComponent.class);
         component.setSslContextParameters(trusting(certificates));
-        Exchange viaComponent = template.request(uri("q"), e -> e.getMessage().setBody("component"));
+        Exchange viaComponent = send(uri("q"), "component");
 
         component.setSslContextParameters(null);
         component.setUseGlobalSslContextParameters(true);
         context.setSSLContextParameters(trusting(certificates));
-        Exchange viaGlobal = template.request(uri("q2"), e -> e.getMessage().setBody("global"));
+        Exchange viaGlobal = send(uri("q2"), "global");
 
         assertThat(viaComponent.getException()).isNull();
         assertThat(viaGlobal.getException()).isNull();
@@ -159,8 +158,7 @@ class TlsTest {
 
     @Test
     void aSendThatTrustsAnotherCaFailsAndSaysItIsTheServersCertificate() {
-        Exchange sent = template.request(uri("q") + "&sslContextParameters=#trustsOtherCa",
-                e -> e.getMessage().setBody("refused"));
+        Exchange sent = send(uri("q") + "&sslContextParameters=#trustsOtherCa", "refused");
 
         assertThat(sent.getException()).hasMessageContaining(UNTRUSTED).hasMessageContaining("PKIX path building failed");
         assertThat(raw.dbsize()).isZero();
@@ -168,7 +166,7 @@ class TlsTest {
 
     @Test
     void withoutSettingsTheCertificateIsCheckedAgainstTheJvmsTruststore() {
-        Exchange sent = template.request(uri("q"), e -> e.getMessage().setBody("refused"));
+        Exchange sent = send(uri("q"), "refused");
 
         assertThat(sent.getException()).hasMessageContaining(UNTRUSTED).hasMessageContaining("PKIX path building failed");
         assertThat(raw.dbsize()).isZero();
@@ -202,10 +200,8 @@ class TlsTest {
             context.getRegistry().bind("trustsLocalhostOnly", trusting(localhostOnly));
             String options = "&sslContextParameters=#trustsLocalhostOnly&redisUri=";
 
-            Exchange refused = template.request(base("q") + options + named.uri(),
-                    e -> e.getMessage().setBody("refused"));
-            Exchange accepted = template.request(base("q") + options + "RAW(" + named.uri() + "?verifyPeer=CA)",
-                    e -> e.getMessage().setBody("accepted"));
+            Exchange refused = send(base("q") + options + named.uri(), "refused");
+            Exchange accepted = send(base("q") + options + "RAW(" + named.uri() + "?verifyPeer=CA)", "accepted");
 
             assertThat(refused.getException()).hasMessageContaining(UNTRUSTED)
                     .hasMessageContaining("No subject alternative names matching IP address 127.0.0.1");
@@ -224,10 +220,8 @@ class TlsTest {
             context.getRegistry().bind("withClientCertificate", withClientCertificate);
             String endpoint = base("q") + "&redisUri=" + mutual.uri();
 
-            Exchange without = template.request(endpoint + "&sslContextParameters=#trustsCa",
-                    e -> e.getMessage().setBody("no certificate"));
-            Exchange with = template.request(endpoint + "&sslContextParameters=#withClientCertificate",
-                    e -> e.getMessage().setBody("certificate"));
+            Exchange without = send(endpoint + "&sslContextParameters=#trustsCa", "no certificate");
+            Exchange with = send(endpoint + "&sslContextParameters=#withClientCertificate", "certificate");
 
             assertThat(without.getException()).hasMessageContaining("TLS handshake with Redis failed")
                     .hasMessageContaining("certificate_required");
@@ -246,10 +240,8 @@ class TlsTest {
             context.getRegistry().bind("tls12Only", tls12Only);
             String endpoint = base("q") + "&redisUri=" + tls13.uri();
 
-            Exchange refused = template.request(endpoint + "&sslContextParameters=#tls12Only",
-                    e -> e.getMessage().setBody("TLSv1.2"));
-            Exchange accepted = template.request(endpoint + "&sslContextParameters=#trustsCa",
-                    e -> e.getMessage().setBody("TLSv1.3"));
+            Exchange refused = send(endpoint + "&sslContextParameters=#tls12Only", "TLSv1.2");
+            Exchange accepted = send(endpoint + "&sslContextParameters=#trustsCa", "TLSv1.3");
 
             // the server's protocol_version alert, or, when Netty sees the server close the connection before it
             // reads the alert, what Lettuce (6.8 and 7) then reports: the handshake it was waiting for never came
@@ -273,6 +265,11 @@ class TlsTest {
                 from(uri("q") + "&sslContextParameters=#wrongPassword").process(received::add);
             }
         })).hasStackTraceContaining("sslContextParameters cannot be used: keystore password was incorrect");
+    }
+
+    /** Sends the body through the endpoint; the exchange, with its exception if the send failed. */
+    private Exchange send(String endpoint, String body) {
+        return template.request(endpoint, e -> e.getMessage().setBody(body));
     }
 
     /** An endpoint URI on the class's server. */
