@@ -1,12 +1,9 @@
 package dev.reliableredis.camel;
 
-import java.util.Map;
-
 import dev.reliableredis.queue.QueueStats;
 import dev.reliableredis.queue.redis.Credentials;
 import dev.reliableredis.queue.runtime.OutageReport;
 import org.apache.camel.health.HealthCheckResultBuilder;
-import org.apache.camel.impl.health.AbstractHealthCheck;
 
 /**
  * Readiness of a consumer: DOWN before Redis first answered and during an outage (with its cause, an authentication
@@ -14,25 +11,17 @@ import org.apache.camel.impl.health.AbstractHealthCheck;
  * lease extensions, settlements) reports its calls' outcomes, and a claim waits at most {@code pollTimeout}, so
  * the state is never older than that. Dead letters over {@code deadLetterWarnThreshold} are a detail, not DOWN.
  */
-final class ReliableRedisConsumerHealthCheck extends AbstractHealthCheck {
+final class ReliableRedisConsumerHealthCheck extends EndpointReadinessCheck {
 
     private final ReliableRedisConsumer consumer;
 
     ReliableRedisConsumerHealthCheck(ReliableRedisConsumer consumer, String routeId) {
-        super("camel", "consumer:reliable-redis-" + routeId);
+        super("consumer:reliable-redis-" + routeId, consumer.getEndpoint());
         this.consumer = consumer;
     }
 
     @Override
-    public boolean isLiveness() {
-        // an outage of Redis is not cured by restarting the application
-        return false;
-    }
-
-    @Override
-    protected void doCall(HealthCheckResultBuilder builder, Map<String, Object> options) {
-        ReliableRedisEndpoint endpoint = consumer.getEndpoint();
-        builder.detail("queue", endpoint.getQueueName());
+    void check(HealthCheckResultBuilder builder) {
         builder.detail("mode", endpoint.getConfiguration().getMode());
         OutageReport.State state = consumer.redisState();
         if (state == null) {

@@ -1,33 +1,21 @@
 package dev.reliableredis.camel;
 
-import java.util.Map;
-
 import dev.reliableredis.queue.QueueException;
 import dev.reliableredis.queue.redis.Credentials;
 import org.apache.camel.health.HealthCheckResultBuilder;
-import org.apache.camel.impl.health.AbstractHealthCheck;
 
 /**
  * Readiness of a producer: whether its endpoint's Redis answers a {@code PING} within {@code commandTimeout}. A
  * producer has no activity of its own between sends, so the check asks Redis each time it runs.
  */
-final class ReliableRedisProducerHealthCheck extends AbstractHealthCheck {
-
-    private final ReliableRedisEndpoint endpoint;
+final class ReliableRedisProducerHealthCheck extends EndpointReadinessCheck {
 
     ReliableRedisProducerHealthCheck(ReliableRedisEndpoint endpoint, String id) {
-        super("camel", "producer:reliable-redis-" + id);
-        this.endpoint = endpoint;
+        super("producer:reliable-redis-" + id, endpoint);
     }
 
     @Override
-    public boolean isLiveness() {
-        return false;
-    }
-
-    @Override
-    protected void doCall(HealthCheckResultBuilder builder, Map<String, Object> options) {
-        builder.detail("queue", endpoint.getQueueName());
+    void check(HealthCheckResultBuilder builder) {
         try {
             endpoint.ping();
             builder.up();
