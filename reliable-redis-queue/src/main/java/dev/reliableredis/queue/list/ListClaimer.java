@@ -11,9 +11,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import dev.reliableredis.queue.ClaimId;
 import dev.reliableredis.queue.Claimant;
 import dev.reliableredis.queue.Claimed;
-import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.Hold;
+import dev.reliableredis.queue.ThreadClaimer;
 import dev.reliableredis.queue.WakeableSleep;
 import dev.reliableredis.queue.calls.QueueCalls;
 import dev.reliableredis.queue.redis.RedisGateway;
@@ -43,7 +43,7 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
  * the claim at the limit took the token and left none, so the other consumers go on waiting for one, which the next
  * claim leaves when it leaves messages behind.
  */
-final class ListClaimer implements Claimer {
+final class ListClaimer extends ThreadClaimer {
 
     /** How often a stopping consumer asks Redis again to end its wait, in case the first request overtook it. */
     private static final long UNBLOCK_EVERY_MILLIS = 100;
@@ -55,8 +55,6 @@ final class ListClaimer implements Claimer {
     private static final int UNBLOCK_ATTEMPTS = 5;
 
     private final ListQueue queue;
-    private final Claimant claimant;
-    private final ClaimId claimId;
     private final QueueCalls calls;
     private final RedisGateway gateway;
     private final byte[] wakeKey;
@@ -84,18 +82,12 @@ final class ListClaimer implements Claimer {
 
     ListClaimer(ListQueue queue, Claimant claimant, ClaimId claimId, QueueCalls calls, RedisGateway gateway,
             byte[] wakeKey, byte[] resumedKey) {
+        super(claimant, claimId);
         this.queue = queue;
-        this.claimant = claimant;
-        this.claimId = claimId;
         this.calls = calls;
         this.gateway = gateway;
         this.wakeKey = wakeKey;
         this.resumedKey = resumedKey;
-    }
-
-    @Override
-    public List<Delivery> claim(int max, Duration maxWait) {
-        return claim(List.of(claimant), max, maxWait).get(0);
     }
 
     @Override

@@ -10,6 +10,7 @@ import dev.reliableredis.queue.Claimant;
 import dev.reliableredis.queue.Claimed;
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
+import dev.reliableredis.queue.ThreadClaimer;
 
 /**
  * Claims from a sharded queue for one consumer thread: first from the shards, from the queue's rotating start; when none
@@ -18,27 +19,19 @@ import dev.reliableredis.queue.Delivery;
  * no claim waits; an idle consumer notices an arrival on another shard when its wait ends, at most {@code maxWait}
  * later. While its home shard fails, it waits {@code maxWait} without Redis instead, and claims from the others.
  */
-final class ShardedClaimer implements Claimer {
+final class ShardedClaimer extends ThreadClaimer {
 
     private final ShardedQueue queue;
-    private final Claimant claimant;
-    private final ClaimId claimId;
     private final int home;
     private final Claimer homeClaimer;
     /** Ends a wait in place of the home shard's, which the stop's {@link #wakeUp} does once and for all. */
     private final CountDownLatch woken = new CountDownLatch(1);
 
     ShardedClaimer(ShardedQueue queue, Claimant claimant, ClaimId claimId, int home, Claimer homeClaimer) {
+        super(claimant, claimId);
         this.queue = queue;
-        this.claimant = claimant;
-        this.claimId = claimId;
         this.home = home;
         this.homeClaimer = homeClaimer;
-    }
-
-    @Override
-    public List<Delivery> claim(int max, Duration maxWait) {
-        return claim(List.of(claimant), max, maxWait).get(0);
     }
 
     @Override

@@ -11,9 +11,9 @@ import java.util.concurrent.TimeoutException;
 import dev.reliableredis.queue.ClaimId;
 import dev.reliableredis.queue.Claimant;
 import dev.reliableredis.queue.Claimed;
-import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.Hold;
+import dev.reliableredis.queue.ThreadClaimer;
 import dev.reliableredis.queue.WakeableSleep;
 import dev.reliableredis.queue.redis.RedisGateway;
 import io.lettuce.core.RedisException;
@@ -41,7 +41,7 @@ import io.lettuce.core.api.StatefulConnection;
  * the script, under the limit and the cap, and an arrival wakes every waiting consumer of the group. An entry with a
  * time to live that a read took goes back unrun too, so that the claim script judges its expiry on the Redis clock.
  */
-final class StreamClaimer implements Claimer {
+final class StreamClaimer extends ThreadClaimer {
 
     private static final Duration MAX_BLOCK = Duration.ofSeconds(1);
     /** How long a stopping consumer waits for the read under way before it cuts the connection. */
@@ -49,8 +49,6 @@ final class StreamClaimer implements Claimer {
     private static final long CHECK_EVERY_MILLIS = 100;
 
     private final StreamQueue queue;
-    private final Claimant claimant;
-    private final ClaimId claimId;
     private final RedisGateway gateway;
     private StatefulConnection<byte[], byte[]> connection;
     private volatile boolean woken;
@@ -58,15 +56,9 @@ final class StreamClaimer implements Claimer {
     private boolean closed;
 
     StreamClaimer(StreamQueue queue, Claimant claimant, ClaimId claimId, RedisGateway gateway) {
+        super(claimant, claimId);
         this.queue = queue;
-        this.claimant = claimant;
-        this.claimId = claimId;
         this.gateway = gateway;
-    }
-
-    @Override
-    public List<Delivery> claim(int max, Duration maxWait) {
-        return claim(List.of(claimant), max, maxWait).get(0);
     }
 
     @Override
