@@ -17,38 +17,27 @@ import org.apache.camel.component.mock.MockEndpoint;
 import org.apache.camel.impl.DefaultCamelContext;
 import org.apache.camel.support.PluginHelper;
 import org.apache.camel.support.ResourceHelper;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** idempotentConsumer(...) with the repository, in routes fed by direct: written in Java, YAML and XML. */
 class IdempotentConsumerRoutesTest {
 
-    private static RedisProcess redis;
-    private RedisCommands<String, String> raw;
+    @RegisterExtension
+    static final RedisPerClass REDIS = new RedisPerClass();
+
+    private final RedisCommands<String, String> raw = REDIS.commands();
     private CamelContext context;
     private ProducerTemplate template;
 
-    @BeforeAll
-    static void startRedis() {
-        redis = RedisProcess.start();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        redis.close();
-    }
-
     @BeforeEach
     void startCamel() {
-        raw = redis.commands();
-        raw.flushall();
         context = new DefaultCamelContext();
-        context.getPropertiesComponent().addInitialProperty("redis.uri", redis.uri());
+        context.getPropertiesComponent().addInitialProperty("redis.uri", REDIS.uri());
         context.start();
         template = context.createProducerTemplate();
     }
@@ -71,7 +60,7 @@ class IdempotentConsumerRoutesTest {
 
     @Test
     void aJavaRouteDropsDuplicatesAndForgetsWhatFailed() throws Exception {
-        ReliableRedisIdempotentRepository orderIds = new ReliableRedisIdempotentRepository(redis.uri(), "orders");
+        ReliableRedisIdempotentRepository orderIds = new ReliableRedisIdempotentRepository(REDIS.uri(), "orders");
         context.addRoutes(new RouteBuilder() {
             public void configure() {
                 from("direct:orders")
@@ -101,7 +90,7 @@ class IdempotentConsumerRoutesTest {
                 camel.addRoutes(new RouteBuilder() {
                     public void configure() {
                         from("direct:orders").idempotentConsumer(header("orderId"))
-                                .idempotentRepository(new ReliableRedisIdempotentRepository(redis.uri(), "shared"))
+                                .idempotentRepository(new ReliableRedisIdempotentRepository(REDIS.uri(), "shared"))
                                 .to("mock:orders");
                     }
                 });
@@ -149,7 +138,7 @@ class IdempotentConsumerRoutesTest {
 
     @Test
     void jmxShowsTheRepositoryAndItsOperationsWork() throws Exception {
-        ReliableRedisIdempotentRepository orderIds = new ReliableRedisIdempotentRepository(redis.uri(), "orders");
+        ReliableRedisIdempotentRepository orderIds = new ReliableRedisIdempotentRepository(REDIS.uri(), "orders");
         context.addRoutes(new RouteBuilder() {
             public void configure() {
                 from("direct:orders").idempotentConsumer(header("orderId")).idempotentRepository(orderIds)

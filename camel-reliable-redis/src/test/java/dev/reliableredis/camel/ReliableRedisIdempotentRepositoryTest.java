@@ -17,11 +17,9 @@ import dev.reliableredis.testsupport.RedisProcess;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.api.sync.RedisCommands;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -32,25 +30,11 @@ import static org.awaitility.Awaitility.await;
 /** The repository's contract on a real Redis: atomic add, expiry by Redis, a clear that touches only its own keys. */
 class ReliableRedisIdempotentRepositoryTest {
 
-    private static RedisProcess redis;
-    private RedisCommands<String, String> raw;
+    @RegisterExtension
+    static final RedisPerClass REDIS = new RedisPerClass();
+
+    private final RedisCommands<String, String> raw = REDIS.commands();
     private final List<ReliableRedisIdempotentRepository> started = new ArrayList<>();
-
-    @BeforeAll
-    static void startRedis() {
-        redis = RedisProcess.start();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        redis.close();
-    }
-
-    @BeforeEach
-    void emptyRedis() {
-        raw = redis.commands();
-        raw.flushall();
-    }
 
     @AfterEach
     void stopRepositories() {
@@ -62,7 +46,7 @@ class ReliableRedisIdempotentRepositoryTest {
     }
 
     private ReliableRedisIdempotentRepository repository(String name, Duration expiry) {
-        ReliableRedisIdempotentRepository repository = new ReliableRedisIdempotentRepository(redis.uri(), name);
+        ReliableRedisIdempotentRepository repository = new ReliableRedisIdempotentRepository(REDIS.uri(), name);
         repository.setExpiry(expiry);
         repository.start();
         started.add(repository);
@@ -128,7 +112,7 @@ class ReliableRedisIdempotentRepositoryTest {
 
     @Test
     void theDefaultExpiryIs24HoursAndZeroKeepsKeysForEver() {
-        ReliableRedisIdempotentRepository byDefault = new ReliableRedisIdempotentRepository(redis.uri(), "orders");
+        ReliableRedisIdempotentRepository byDefault = new ReliableRedisIdempotentRepository(REDIS.uri(), "orders");
         byDefault.start();
         started.add(byDefault);
         byDefault.add("A");
@@ -258,7 +242,7 @@ class ReliableRedisIdempotentRepositoryTest {
 
     @Test
     void aClientTheApplicationOwnsStaysOpenAfterStop() {
-        RedisClient client = RedisClient.create(redis.uri());
+        RedisClient client = RedisClient.create(REDIS.uri());
         try {
             ReliableRedisIdempotentRepository repository = new ReliableRedisIdempotentRepository(client, "orders");
             repository.setKeyPrefix("app");
@@ -280,7 +264,7 @@ class ReliableRedisIdempotentRepositoryTest {
     void everyOperationWorksAsAUserWithOnlyTheRepositorysAclRule() {
         raw.aclLogReset();
         LeastPrivilegeUser.create(raw, "repository", "repository-pw", LeastPrivilegeUser.IDEMPOTENT_REPOSITORY_RULE);
-        ReliableRedisIdempotentRepository repository = new ReliableRedisIdempotentRepository(redis.uri(), "orders");
+        ReliableRedisIdempotentRepository repository = new ReliableRedisIdempotentRepository(REDIS.uri(), "orders");
         repository.setUsername("repository");
         repository.setPassword("repository-pw");
         repository.start();
@@ -339,18 +323,18 @@ class ReliableRedisIdempotentRepositoryTest {
 
     @Test
     void badSettingsFailAtStartNamingThem() {
-        ReliableRedisIdempotentRepository badName = new ReliableRedisIdempotentRepository(redis.uri(), "a*b");
+        ReliableRedisIdempotentRepository badName = new ReliableRedisIdempotentRepository(REDIS.uri(), "a*b");
         assertThatThrownBy(badName::start).hasMessageContaining("Repository name 'a*b' contains the character '*'");
-        ReliableRedisIdempotentRepository badPrefix = new ReliableRedisIdempotentRepository(redis.uri(), "orders");
+        ReliableRedisIdempotentRepository badPrefix = new ReliableRedisIdempotentRepository(REDIS.uri(), "orders");
         badPrefix.setKeyPrefix("r{r}");
         assertThatThrownBy(badPrefix::start).hasMessageContaining("keyPrefix 'r{r}' is not allowed");
         ReliableRedisIdempotentRepository noRedis = new ReliableRedisIdempotentRepository();
         noRedis.setName("orders");
         assertThatThrownBy(noRedis::start).hasMessageContaining("'orders' needs redisClient or redisUri");
-        ReliableRedisIdempotentRepository negative = new ReliableRedisIdempotentRepository(redis.uri(), "orders");
+        ReliableRedisIdempotentRepository negative = new ReliableRedisIdempotentRepository(REDIS.uri(), "orders");
         negative.setExpiry(Duration.ofSeconds(-1));
         assertThatThrownBy(negative::start).hasMessageContaining("expiry must be zero (never) or at least 1 ms");
-        ReliableRedisIdempotentRepository belowPx = new ReliableRedisIdempotentRepository(redis.uri(), "orders");
+        ReliableRedisIdempotentRepository belowPx = new ReliableRedisIdempotentRepository(REDIS.uri(), "orders");
         belowPx.setExpiry(Duration.ofNanos(500));
         assertThatThrownBy(belowPx::start).hasMessageContaining("at least 1 ms, was PT0.0000005S");
     }
