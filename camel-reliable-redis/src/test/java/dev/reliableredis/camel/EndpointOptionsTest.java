@@ -9,6 +9,7 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Endpoint;
 import org.apache.camel.impl.DefaultCamelContext;
+import org.assertj.core.api.AbstractThrowableAssert;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -84,8 +85,7 @@ class EndpointOptionsTest {
             "slotGroup, flow&shards=2, shards=2 cannot be combined with slotGroup=flow",
     })
     void aBadOptionValueFailsAtEndpointCreationNamingIt(String option, String value, String message) {
-        assertThatThrownBy(() -> context.getEndpoint("reliable-redis:orders?" + option + "=" + value))
-                .hasStackTraceContaining(message);
+        assertCreationFails("reliable-redis:orders?" + option + "=" + value, message);
     }
 
     @ParameterizedTest(name = "{0}={1}")
@@ -127,13 +127,13 @@ class EndpointOptionsTest {
             "'ä'| character 'ä' at position 0",
     })
     void aBadQueueNameFailsAtEndpointCreationNamingTheCharacter(String name, String message) {
-        assertThatThrownBy(() -> context.getEndpoint("reliable-redis:" + name)).hasStackTraceContaining(message);
+        assertCreationFails("reliable-redis:" + name, message);
     }
 
     @Test
     void aQueueNameOfMoreThan200CharactersIsRefused() {
-        assertThatThrownBy(() -> context.getEndpoint("reliable-redis:" + "x".repeat(10_000)))
-                .hasStackTraceContaining("Queue name is 10000 characters long; at most 200 are allowed");
+        assertCreationFails("reliable-redis:" + "x".repeat(10_000),
+                "Queue name is 10000 characters long; at most 200 are allowed");
     }
 
     @Test
@@ -151,8 +151,7 @@ class EndpointOptionsTest {
             "streamKey, same&deadLetterKey=same, streamKey and deadLetterKey must differ",
     })
     void aBadStreamOptionFailsAtEndpointCreationNamingIt(String option, String value, String message) {
-        assertThatThrownBy(() -> context.getEndpoint("reliable-redis:orders?mode=stream&" + option + "=" + value))
-                .hasStackTraceContaining(message);
+        assertCreationFails("reliable-redis:orders?mode=stream&" + option + "=" + value, message);
     }
 
     @Test
@@ -168,8 +167,8 @@ class EndpointOptionsTest {
 
     @Test
     void waitReplicasNeedsAWaitTimeoutBelowTheCommandTimeout() {
-        assertThatThrownBy(() -> context.getEndpoint("reliable-redis:orders?waitReplicas=1&waitTimeout=10s"))
-                .hasStackTraceContaining("waitTimeout (10000 ms) must be less than commandTimeout (10000 ms)");
+        assertCreationFails("reliable-redis:orders?waitReplicas=1&waitTimeout=10s",
+                "waitTimeout (10000 ms) must be less than commandTimeout (10000 ms)");
         assertThat(context.getEndpoint("reliable-redis:orders?waitTimeout=10s")).as("no WAIT without waitReplicas")
                 .isNotNull();
     }
@@ -195,8 +194,8 @@ class EndpointOptionsTest {
         RedisClusterClient cluster = RedisClusterClient.create("redis://127.0.0.1:7000");
         try {
             context.getRegistry().bind("cluster", cluster);
-            assertThatThrownBy(() -> context.getEndpoint("reliable-redis:orders?redisClient=#cluster&waitReplicas=1"))
-                    .hasStackTraceContaining("waitReplicas is not supported on a Redis Cluster");
+            assertCreationFails("reliable-redis:orders?redisClient=#cluster&waitReplicas=1",
+                    "waitReplicas is not supported on a Redis Cluster");
         } finally {
             cluster.shutdown();
         }
@@ -204,8 +203,7 @@ class EndpointOptionsTest {
 
     @Test
     void anInvalidRedisUriIsRefusedWithoutShowingItsPassword() {
-        assertThatThrownBy(() -> context.getEndpoint("reliable-redis:orders?redisUri=RAW(http://user:hunter2@x)"))
-                .hasStackTraceContaining("is not a valid Redis URI")
+        assertCreationFails("reliable-redis:orders?redisUri=RAW(http://user:hunter2@x)", "is not a valid Redis URI")
                 .satisfies(e -> assertThat(stackTrace(e)).doesNotContain("hunter2"));
     }
 
@@ -271,5 +269,10 @@ class EndpointOptionsTest {
         var out = new java.io.StringWriter();
         e.printStackTrace(new java.io.PrintWriter(out));
         return out.toString();
+    }
+
+    /** Creating the endpoint fails, and its exception or one of its causes says the message. */
+    private AbstractThrowableAssert<?, ? extends Throwable> assertCreationFails(String uri, String message) {
+        return assertThatThrownBy(() -> context.getEndpoint(uri)).hasStackTraceContaining(message);
     }
 }
