@@ -39,6 +39,7 @@ abstract class QueueTestBase {
     /** list, stream or sharded; list in a class that does not run once per mode. */
     @Parameter
     String mode = "list";
+
     static RedisProcess redis;
     static ClientResources resources;
     RedisGateway gateway;
@@ -76,19 +77,17 @@ abstract class QueueTestBase {
         return StreamQueue.of(gateway, "rr", name, options, settings);
     }
 
-    /** The queue "orders" in list mode, stream mode (group g, consumer c1), or list mode over 3 shards. */
-    ReliableQueue queueOfMode(String mode, QueueSettings settings) {
+    /**
+     * The queue "orders" in the mode of the class's run: list mode, stream mode (group g, consumer c1), or list mode
+     * over 3 shards.
+     */
+    ReliableQueue queueOfMode(QueueSettings settings) {
         return switch (mode) {
             case "list" -> queue("orders", settings);
             case "stream" -> streamQueue("orders", settings, group("g", "c1"));
             default -> ShardedQueue.of("orders", 3, i -> ListQueue.of(gateway, "rr", QueueNames.shard("orders", i),
                     settings));
         };
-    }
-
-    /** The queue "orders" in the mode of the class's run. */
-    ReliableQueue queueOfMode(QueueSettings settings) {
-        return queueOfMode(mode, settings);
     }
 
     /** The queue {@code name} over {@code shards} shards in the mode of the class's run, list or stream. */
