@@ -34,7 +34,8 @@ public final class ShardCount {
 
     private static final LuaScript SHARD_COUNT = LuaScript.load("shard-count");
     /** The error of a send or claim script whose shard's marker is not the endpoint's count (includes/shards). */
-    private static final Pattern REFUSED = Pattern.compile("SHARDS (\\d+) (\\d+) (\\d+) .*\\{([^{}]+)}:meta");
+    /** The refusal, wherever Redis puts it in the error (7 adds the script and line after it, 6.2 before it). */
+    private static final Pattern REFUSED = Pattern.compile("SHARDS (\\d+) (\\d+) (\\d+) \\S*\\{([^{}]+)}:meta");
 
     private final String prefix;
     private final String queue;
@@ -112,7 +113,7 @@ public final class ShardCount {
         return new IllegalStateException("Queue '" + queue + "' has " + recorded + " shard(s), as Redis records it, "
                 + "and this endpoint has shards=" + count + ": with another count, messages would go where no "
                 + "consumer looks. Use shards=" + recorded + "; to change the count, run the reshard operation "
-                + "with shards=" + recorded + " (see the user guide, Sharded queues)");
+                + "with shards=" + recorded + " (see docs/guide/queue-control.md, Sharded queues)");
     }
 
     /**
@@ -122,7 +123,7 @@ public final class ShardCount {
      */
     public static IllegalStateException refusal(String redisError) {
         Matcher refused = redisError == null ? null : REFUSED.matcher(redisError);
-        if (refused == null || !refused.matches()) {
+        if (refused == null || !refused.find()) {
             return null;
         }
         String queue = QueueNames.queueOfShard(refused.group(4));

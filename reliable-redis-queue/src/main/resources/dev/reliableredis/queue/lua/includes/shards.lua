@@ -1,17 +1,18 @@
 --[[
-  shards: shards_refusal(meta, count, '' for none): nil or 'SHARDS <recorded> <resharding to, or 0> <count> <meta>']]
+  shards: require_shards(meta, count, '' for none) fails 'SHARDS <recorded> <resharding to, or 0> <count> <meta>'.]]
 
-local function shards_refusal(meta, count)
+--- @include "includes/errors"
+
+local function require_shards(meta, count)
   if count == '' then
-    return nil
+    return
   end
   local marker = redis.call('HMGET', meta, 'shards', 'resharding')
   if not marker[1] and not marker[2] then
-    return nil
+    return
   end
   local recorded = tonumber(marker[1] or 1)
   if marker[2] or recorded ~= tonumber(count) then
-    return redis.error_reply('SHARDS ' .. recorded .. ' ' .. (marker[2] or 0) .. ' ' .. count .. ' ' .. meta)
+    fail('SHARDS ' .. recorded .. ' ' .. (marker[2] or 0) .. ' ' .. count .. ' ' .. meta)
   end
-  return nil
 end

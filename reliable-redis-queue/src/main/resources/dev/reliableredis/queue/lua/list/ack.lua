@@ -18,9 +18,7 @@
   ARGV[1] idempotency window in ms (0: the id is forgotten at once)
   ARGV[2k], ARGV[2k+1]  id and lease token of the k-th delivery
 
-  Returns: one code per delivery, in order:
-    1 acked
-    0 refused: the token is not the current lease, or the message no longer exists
+  Returns: one code per delivery: 1 acked, 0 refused (not the current lease token, or the message is gone)
   Errors: 'ERR ack of <n> in one call; at most 1000' for more than 1000 deliveries, before any write.]]
 --- @include "list/includes/ack_steps"
 --- @include "includes/limits"

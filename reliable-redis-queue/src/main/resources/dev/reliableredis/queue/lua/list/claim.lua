@@ -59,10 +59,7 @@
 local claimants = claimants_of(ARGV[3])
 local per_part = tonumber(ARGV[2])
 require_batch(per_part * #claimants, 'claim')
-local refused = shards_refusal(KEYS[22], ARGV[13])
-if refused then
-  return refused
-end
+require_shards(KEYS[22], ARGV[13])
 
 local now = now_ms()
 -- the one write before the reads
@@ -137,7 +134,6 @@ local expiries = redis.call('HLEN', KEYS[12]) > 0 and redis.call('HMGET', KEYS[1
 redis.call('ZSCORE', KEYS[2], ids[1])
 local tokens = redis.call('LLEN', KEYS[5])
 
--- the batch, in parts of up to share (a solo message alone); expired and malformed ones are set aside
 local batch, expired, malformed, taken = {}, {}, {}, #ids
 local part, in_part, sizes = 1, 0, {}
 for i = 1, #ids do

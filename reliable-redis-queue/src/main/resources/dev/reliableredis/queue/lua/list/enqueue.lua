@@ -35,10 +35,7 @@
 
 local first, last = 2, #ARGV - 1
 local now = now_before(ARGV[#ARGV])
-local refused = shards_refusal(KEYS[13], ARGV[1])
-if refused then
-  return refused
-end
+require_shards(KEYS[13], ARGV[1])
 require_batch((last - first + 1) / ENQUEUE_STRIDE, 'enqueue')
 local plan = enqueue_plan(KEYS, ARGV, first, last, now)
 enqueue_write(KEYS, plan)

@@ -37,10 +37,7 @@ end
 local targets, at = {}, 6
 for first = ACK_KEYS + (inbox and 2 or 1), #KEYS, ENQUEUE_KEYS do
   local k = {unpack(KEYS, first, first + ENQUEUE_KEYS - 1)}
-  local refused = shards_refusal(k[ENQUEUE_KEYS], ARGV[at])
-  if refused then
-    return refused
-  end
+  require_shards(k[ENQUEUE_KEYS], ARGV[at])
   local m = tonumber(ARGV[at + 1])
   require_batch(m, 'handoff')
   targets[#targets + 1] = {keys = k, plan = m > 0

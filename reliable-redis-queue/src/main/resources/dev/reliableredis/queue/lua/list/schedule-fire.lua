@@ -12,9 +12,8 @@
   ARGV[5] the endpoint's shard count, checked against KEYS[15]'s marker; '' for no check
   then 3 arguments per tick's message (id <queue>@<tick epoch ms>), as enqueue's; none to skip missed ticks
 
-  Returns:
-     1 fired (each message enqueued, or a no-op for an id already known)
-     0 not fired: the schedule was changed, removed, or fired by another instance since the caller read it
+  Returns: 1 fired (each message enqueued, or a no-op for an id already known)
+    0 not fired: the schedule was changed, removed, or fired by another instance since the caller read it
     -1 not fired: the last tick's message, or a redriven tick's, is not settled yet
   Errors: 'SHARDS <recorded> <resharding to, or 0> <count> <meta>' when KEYS[15]'s marker does not match ARGV[5]
     'ERR schedule-fire of <n> in one call; at most 1000', WRONGTYPE, or enqueue's errors; all before any write]]
@@ -25,10 +24,7 @@
 --- @include "includes/time"
 --- @include "includes/types"
 
-local refused = shards_refusal(KEYS[15], ARGV[5])
-if refused then
-  return refused
-end
+require_shards(KEYS[15], ARGV[5])
 local first = 6
 if not schedule_unchanged(KEYS[1], ARGV[1], ARGV[2]) then
   return 0

@@ -65,10 +65,7 @@ end
 local claimants = claimants_of(ARGV[4])
 local per_part = tonumber(ARGV[3])
 require_batch(per_part * #claimants, 'claim')
-local refused = shards_refusal(KEYS[14], ARGV[15])
-if refused then
-  return refused
-end
+require_shards(KEYS[14], ARGV[15])
 
 require_type(KEYS[2], 'zset')
 require_type(KEYS[3], 'zset')

@@ -29,10 +29,7 @@
 
 local first, last = 3, #ARGV - 1
 local now = now_before(ARGV[#ARGV])
-local refused = shards_refusal(KEYS[7], ARGV[2])
-if refused then
-  return refused
-end
+require_shards(KEYS[7], ARGV[2])
 require_batch((last - first + 1) / 4, 'enqueue')
 local plan = stream_enqueue_plan(KEYS, ARGV, first, last, now)
 stream_enqueue_write(KEYS, plan, ARGV[1], now)

@@ -39,10 +39,7 @@ end
 local targets, at = {}, 11
 for first = ACK_KEYS + (inbox and 2 or 1), #KEYS, ENQUEUE_KEYS do
   local k = {unpack(KEYS, first, first + ENQUEUE_KEYS - 1)}
-  local refused = shards_refusal(k[ENQUEUE_KEYS], ARGV[at + 1])
-  if refused then
-    return refused
-  end
+  require_shards(k[ENQUEUE_KEYS], ARGV[at + 1])
   local maxLen, m = ARGV[at], tonumber(ARGV[at + 2])
   require_batch(m, 'handoff')
   targets[#targets + 1] = {keys = k, maxLen = maxLen, plan = stream_enqueue_plan(k, ARGV, at + 3, at + 2 + 4 * m, now)}

@@ -23,10 +23,7 @@
 --- @include "includes/time"
 --- @include "stream/includes/enqueue_steps"
 
-local refused = shards_refusal(KEYS[8], ARGV[6])
-if refused then
-  return refused
-end
+require_shards(KEYS[8], ARGV[6])
 local first = 7
 if not schedule_unchanged(KEYS[1], ARGV[1], ARGV[2]) then
   return 0

@@ -29,7 +29,6 @@ local function require_key(key, id, needs)
   end
 end
 
--- reads and checks args[first..last]: a plan of the writes, with a code per message (1 stored, 0 the id is known)
 local function enqueue_plan(k, args, first, last, now)
   require_type(k[1], 'list')
   require_type(k[2], 'zset')

@@ -48,7 +48,6 @@ local function deliveries_of(value)
   return (parse_lease(value))
 end
 
--- stores the state of a message not leased; no field when there is nothing to keep
 local function unlease(leases, id, deliveries, credits, flags)
   if deliveries > 0 or (credits or 0) > 0 or (flags or '') ~= '' then
     redis.call('HSET', leases, id, lease_value(deliveries, '', credits, flags))
