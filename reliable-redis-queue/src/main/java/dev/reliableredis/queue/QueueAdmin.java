@@ -5,6 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.reliableredis.queue.schedule.ScheduleTicks;
+
 /**
  * A queue's administration: its figures, a look at its messages, redrive, purge, pause and resume. Each is one
  * atomic script call (a sharded queue's, one per shard); none claims or settles a delivery.

@@ -2,6 +2,9 @@ package dev.reliableredis.queue;
 
 import java.util.List;
 
+import dev.reliableredis.queue.schedule.ScheduleFired;
+import dev.reliableredis.queue.schedule.ScheduleState;
+
 /**
  * The schedule of a queue, what a list-mode or stream-mode queue of one shard has (a schedule is kept on one queue:
  * a sharded queue has none, and an endpoint refuses the two together). Fired by {@code runtime.ScheduleFirer}.

@@ -16,9 +16,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The engine's packages depend on each other one way, read from the sources' imports and fully qualified names:
- * {@code internal} uses no other package of the engine, {@code redis} only {@code internal}, and the API (the root package)
- * uses neither {@code calls}, the script calls that the modes build on, nor the consumer runtime. A use is an import
- * or a fully qualified name.
+ * {@code internal} uses no other package of the engine, {@code redis} and {@code schedule} only {@code internal}, and
+ * the API (the root package) uses neither {@code calls}, what the modes build on, nor the consumer runtime. A use is
+ * an import or a fully qualified name.
  */
 class PackageDependencyTest {
 
@@ -36,8 +36,13 @@ class PackageDependencyTest {
     }
 
     @Test
+    void scheduleUsesOnlyInternal() throws IOException {
+        assertThat(uses("schedule", Set.of("internal"))).isEmpty();
+    }
+
+    @Test
     void theApiDoesNotUseTheSharedScriptCalls() throws IOException {
-        assertThat(uses("", Set.of("internal", "redis", "list", "stream", "sharded"))).isEmpty();
+        assertThat(uses("", Set.of("internal", "redis", "schedule", "list", "stream", "sharded"))).isEmpty();
     }
 
     /** The uses, as "file: package", that the package's files make of engine packages other than {@code allowed}. */

@@ -3,6 +3,8 @@ package dev.reliableredis.queue;
 import java.util.List;
 import java.util.Map;
 
+import dev.reliableredis.queue.schedule.ScheduleFired;
+import dev.reliableredis.queue.schedule.ScheduleState;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.ValueSource;

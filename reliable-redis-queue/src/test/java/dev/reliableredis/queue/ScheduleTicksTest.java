@@ -1,8 +1,9 @@
 package dev.reliableredis.queue;
 
-import java.time.ZonedDateTime;
 import java.time.ZoneId;
+import java.time.ZonedDateTime;
 
+import dev.reliableredis.queue.schedule.ScheduleTicks;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

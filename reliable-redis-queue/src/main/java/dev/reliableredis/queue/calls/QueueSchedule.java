@@ -3,9 +3,9 @@ package dev.reliableredis.queue.calls;
 import java.util.List;
 
 import dev.reliableredis.queue.QueueSchedules;
-import dev.reliableredis.queue.ScheduleState;
 import dev.reliableredis.queue.internal.LuaScript;
 import dev.reliableredis.queue.redis.RedisGateway;
+import dev.reliableredis.queue.schedule.ScheduleState;
 import io.lettuce.core.ScriptOutputType;
 
 import static dev.reliableredis.queue.calls.QueueCalls.keys;

@@ -8,11 +8,11 @@ import java.util.concurrent.TimeUnit;
 
 import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.QueueSchedules;
-import dev.reliableredis.queue.ScheduleFired;
-import dev.reliableredis.queue.ScheduleState;
-import dev.reliableredis.queue.ScheduleTicks;
 import dev.reliableredis.queue.calls.QueueSchedule;
 import dev.reliableredis.queue.redis.OneLine;
+import dev.reliableredis.queue.schedule.ScheduleFired;
+import dev.reliableredis.queue.schedule.ScheduleState;
+import dev.reliableredis.queue.schedule.ScheduleTicks;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -10,7 +10,7 @@ import dev.reliableredis.queue.Claimant;
 import dev.reliableredis.queue.Claimed;
 import dev.reliableredis.queue.Claimer;
 import dev.reliableredis.queue.Delivery;
-import dev.reliableredis.queue.ThreadClaimer;
+import dev.reliableredis.queue.calls.ThreadClaimer;
 
 /**
  * Claims from a sharded queue for one consumer thread: first from the shards, from the queue's rotating start; when none

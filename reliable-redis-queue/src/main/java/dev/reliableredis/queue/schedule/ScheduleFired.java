@@ -1,4 +1,4 @@
-package dev.reliableredis.queue;
+package dev.reliableredis.queue.schedule;
 
 /** What a call to fire a schedule's ticks did (see list/schedule-fire.lua and stream/schedule-fire.lua). */
 public enum ScheduleFired {

@@ -1,4 +1,4 @@
-package dev.reliableredis.queue;
+package dev.reliableredis.queue.schedule;
 
 import java.text.ParseException;
 import java.time.DateTimeException;

@@ -1,9 +1,15 @@
-package dev.reliableredis.queue;
+package dev.reliableredis.queue.calls;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntFunction;
+
+import dev.reliableredis.queue.Claimant;
+import dev.reliableredis.queue.Claimed;
+import dev.reliableredis.queue.Claimer;
+import dev.reliableredis.queue.Delivery;
+import dev.reliableredis.queue.WakeableSleep;
 
 /**
  * Claims, and when nothing was there waits the whole {@code maxWait} before the next claim: for queues that give

@@ -1,4 +1,4 @@
-package dev.reliableredis.queue;
+package dev.reliableredis.queue.schedule;
 
 import dev.reliableredis.queue.internal.RedisBytes;
 

@@ -1,7 +1,12 @@
-package dev.reliableredis.queue;
+package dev.reliableredis.queue.calls;
 
 import java.time.Duration;
 import java.util.List;
+
+import dev.reliableredis.queue.ClaimId;
+import dev.reliableredis.queue.Claimant;
+import dev.reliableredis.queue.Claimer;
+import dev.reliableredis.queue.Delivery;
 
 /**
  * The claimer of one consumer thread: it claims as the thread's {@link Claimant}, with the thread's {@link ClaimId},
