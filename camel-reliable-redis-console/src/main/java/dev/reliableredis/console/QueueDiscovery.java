@@ -10,8 +10,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
-import dev.reliableredis.queue.QueueKey;
-import dev.reliableredis.queue.QueueNames;
+import dev.reliableredis.queue.keys.QueueKey;
+import dev.reliableredis.queue.keys.QueueNames;
 import dev.reliableredis.queue.redis.RedisGateway;
 import dev.reliableredis.queue.sharded.ShardedQueue;
 import io.lettuce.core.KeyScanCursor;

@@ -9,8 +9,8 @@ import java.util.Objects;
 import java.util.Set;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.reliableredis.queue.QueueNames;
 import dev.reliableredis.queue.QueueSettings;
+import dev.reliableredis.queue.keys.QueueNames;
 import dev.reliableredis.queue.redis.RedisGateway;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;

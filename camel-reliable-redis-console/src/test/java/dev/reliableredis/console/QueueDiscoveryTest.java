@@ -4,10 +4,10 @@ import java.time.Duration;
 import java.util.stream.IntStream;
 
 import dev.reliableredis.queue.NewMessage;
-import dev.reliableredis.queue.QueueNames;
 import dev.reliableredis.queue.QueueSettings;
 import dev.reliableredis.queue.Queues;
 import dev.reliableredis.queue.ReliableQueue;
+import dev.reliableredis.queue.keys.QueueNames;
 import dev.reliableredis.queue.list.ListQueue;
 import dev.reliableredis.queue.redis.RedisGateway;
 import dev.reliableredis.queue.sharded.ShardPicker;

@@ -12,11 +12,11 @@ import java.util.function.BiConsumer;
 import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.OutcomeUnknownException;
 import dev.reliableredis.queue.ReliableQueue;
-import dev.reliableredis.queue.RequestBatcher;
-import dev.reliableredis.queue.RoundTrips;
+import dev.reliableredis.queue.batch.RequestBatcher;
 import dev.reliableredis.queue.redis.RedisGateway;
 import dev.reliableredis.queue.redis.ReplicaWait;
 import dev.reliableredis.queue.runtime.QueueActivity;
+import dev.reliableredis.queue.runtime.RoundTrips;
 import org.apache.camel.spi.ExecutorServiceManager;
 
 /**

@@ -5,7 +5,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
-import dev.reliableredis.queue.QueueNames;
+import dev.reliableredis.queue.keys.QueueNames;
 
 /**
  * The Redis keys of one idempotent repository: {@code <keyPrefix>:{<name>}:seen:<key>}. The hash tag puts all of

@@ -4,13 +4,13 @@ import java.time.Duration;
 
 import dev.reliableredis.queue.NewMessage;
 import dev.reliableredis.queue.QueueMode;
-import dev.reliableredis.queue.QueueNames;
 import dev.reliableredis.queue.QueueSettings;
 import dev.reliableredis.queue.QueueSettings.ExpiredMessages;
 import dev.reliableredis.queue.QueueSettings.GroupOnDeadLetter;
 import dev.reliableredis.queue.QueueSettings.PriorityMode;
 import dev.reliableredis.queue.RateLimit;
 import dev.reliableredis.queue.ReliableQueue;
+import dev.reliableredis.queue.keys.QueueNames;
 import dev.reliableredis.queue.runtime.ConsumerNames;
 import dev.reliableredis.queue.schedule.ScheduleTicks;
 import dev.reliableredis.queue.sharded.ShardedQueue;

@@ -141,7 +141,6 @@ public class ReliableRedisEndpoint extends DefaultEndpoint implements HeaderFilt
         return shardCount;
     }
 
-
     @Override
     protected void doStop() throws Exception {
         synchronized (this) {

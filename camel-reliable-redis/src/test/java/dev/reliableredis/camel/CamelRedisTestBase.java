@@ -8,7 +8,7 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
-import dev.reliableredis.queue.QueueNames;
+import dev.reliableredis.queue.keys.QueueNames;
 import dev.reliableredis.queue.redis.RedisGateway;
 import dev.reliableredis.testsupport.LeastPrivilegeUser;
 import dev.reliableredis.testsupport.RedisCluster;

@@ -1,6 +1,6 @@
 package dev.reliableredis.camel;
 
-import dev.reliableredis.queue.QueueLayout;
+import dev.reliableredis.queue.keys.QueueLayout;
 import org.apache.camel.Exchange;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;

@@ -10,7 +10,7 @@ import java.util.concurrent.Executors;
 import java.util.stream.IntStream;
 
 import dev.reliableredis.queue.NotStoredException;
-import dev.reliableredis.queue.QueueNames;
+import dev.reliableredis.queue.keys.QueueNames;
 import dev.reliableredis.queue.sharded.ShardPicker;
 import dev.reliableredis.testsupport.RedisCluster;
 import dev.reliableredis.testsupport.RedisProcess;

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
 
-import dev.reliableredis.queue.QueueNames;
+import dev.reliableredis.queue.keys.QueueNames;
 import dev.reliableredis.testsupport.RedisProcess;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;

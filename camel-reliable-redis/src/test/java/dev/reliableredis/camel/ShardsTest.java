@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
 
-import dev.reliableredis.queue.QueueNames;
+import dev.reliableredis.queue.keys.QueueNames;
 import dev.reliableredis.queue.sharded.ShardPicker;
 import io.lettuce.core.Range;
 import org.apache.camel.Exchange;

@@ -3,6 +3,8 @@ package dev.reliableredis.queue;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
+import dev.reliableredis.queue.batch.CallBatcher;
+import dev.reliableredis.queue.batch.RequestBatcher;
 import dev.reliableredis.queue.redis.RedisGateway;
 
 /**

@@ -2,7 +2,6 @@ package dev.reliableredis.queue;
 
 import java.time.Duration;
 
-
 /**
  * The consumer-side settings a queue's scripts need, each value and combination checked once, here. Names match the
  * component's options, so that a bad value is reported by the name the user wrote; a policy is an enum whose

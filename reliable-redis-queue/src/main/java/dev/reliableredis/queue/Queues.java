@@ -1,5 +1,6 @@
 package dev.reliableredis.queue;
 
+import dev.reliableredis.queue.keys.QueueNames;
 import dev.reliableredis.queue.list.ListQueue;
 import dev.reliableredis.queue.list.ListReshard;
 import dev.reliableredis.queue.redis.RedisGateway;

@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
+import dev.reliableredis.queue.keys.QueueNames;
 import dev.reliableredis.queue.redis.CallBackoff;
 import dev.reliableredis.queue.redis.OneLine;
 import dev.reliableredis.queue.redis.RedisGateway;

@@ -3,6 +3,8 @@ package dev.reliableredis.queue;
 import java.util.Map;
 import java.util.regex.Pattern;
 
+import dev.reliableredis.queue.keys.QueueNames;
+
 /**
  * Where the consumer of a request sends its reply: the requester's inbox, a Redis List of the request queue's
  * ({@link QueueNames#replyKey}), and the id that tells the requester which of its requests the reply answers. It

@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.stream.IntStream;
 
+import dev.reliableredis.queue.batch.RequestBatcher;
 import dev.reliableredis.queue.redis.RedisGateway;
 import dev.reliableredis.queue.runtime.LeaseKeeper;
 import dev.reliableredis.queue.sharded.ShardPicker;

@@ -7,6 +7,7 @@ import java.util.stream.IntStream;
 
 import dev.reliableredis.queue.QueueSettings.ExpiredMessages;
 import dev.reliableredis.queue.QueueSettings.GroupOnDeadLetter;
+import dev.reliableredis.queue.keys.QueueNames;
 import dev.reliableredis.queue.list.ListQueue;
 import dev.reliableredis.queue.list.ListReshard;
 import dev.reliableredis.queue.sharded.ShardPicker;

@@ -3,6 +3,7 @@ package dev.reliableredis.queue;
 import java.time.Duration;
 import java.util.List;
 
+import dev.reliableredis.queue.keys.QueueNames;
 import dev.reliableredis.queue.list.ListQueue;
 import dev.reliableredis.queue.redis.RedisGateway;
 import dev.reliableredis.queue.sharded.ShardedQueue;

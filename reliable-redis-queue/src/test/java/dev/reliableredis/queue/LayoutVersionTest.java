@@ -3,6 +3,8 @@ package dev.reliableredis.queue;
 import java.util.List;
 import java.util.Map;
 
+import dev.reliableredis.queue.keys.QueueLayout;
+import dev.reliableredis.queue.keys.QueueNames;
 import dev.reliableredis.queue.sharded.ShardCount;
 import dev.reliableredis.queue.stream.StreamOptions;
 import org.junit.jupiter.api.Test;

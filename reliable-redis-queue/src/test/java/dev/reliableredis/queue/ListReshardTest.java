@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
+import dev.reliableredis.queue.keys.QueueNames;
 import dev.reliableredis.queue.list.ListQueue;
 import dev.reliableredis.queue.list.ListReshard;
 import dev.reliableredis.queue.redis.RedisGateway;

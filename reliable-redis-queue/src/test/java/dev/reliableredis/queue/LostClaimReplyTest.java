@@ -3,6 +3,7 @@ package dev.reliableredis.queue;
 import java.time.Duration;
 import java.util.List;
 
+import dev.reliableredis.queue.keys.QueueNames;
 import dev.reliableredis.queue.list.ListQueue;
 import dev.reliableredis.queue.redis.RedisGateway;
 import dev.reliableredis.queue.sharded.ShardedQueue;
@@ -28,7 +29,6 @@ import static org.awaitility.Awaitility.await;
 @ParameterizedClass(name = "{0} mode")
 @ValueSource(strings = {"list", "stream", "sharded"})
 class LostClaimReplyTest extends QueueTestBase {
-
 
     private RedisGateway impatient;
     private ReliableQueue queue;

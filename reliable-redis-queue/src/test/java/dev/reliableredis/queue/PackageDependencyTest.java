@@ -16,7 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The engine's packages depend on each other one way, read from the sources' imports and fully qualified names:
- * {@code internal} uses no other package of the engine, {@code redis} and {@code schedule} only {@code internal}, and
+ * {@code internal}, {@code keys} and {@code batch} use no other package of the engine, {@code redis} and
+ * {@code schedule} only {@code internal}, and
  * the API (the root package) uses neither {@code calls}, what the modes build on, nor the consumer runtime. A use is
  * an import or a fully qualified name.
  */
@@ -41,8 +42,15 @@ class PackageDependencyTest {
     }
 
     @Test
+    void keysAndBatchUseNoOtherPackageOfTheEngine() throws IOException {
+        assertThat(uses("keys", Set.of())).isEmpty();
+        assertThat(uses("batch", Set.of())).isEmpty();
+    }
+
+    @Test
     void theApiDoesNotUseTheSharedScriptCalls() throws IOException {
-        assertThat(uses("", Set.of("internal", "redis", "schedule", "list", "stream", "sharded"))).isEmpty();
+        assertThat(uses("", Set.of("internal", "redis", "schedule", "keys", "batch", "list", "stream", "sharded")))
+                .isEmpty();
     }
 
     /** The uses, as "file: package", that the package's files make of engine packages other than {@code allowed}. */

@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import dev.reliableredis.queue.calls.Replies;
+import dev.reliableredis.queue.keys.QueueNames;
 import dev.reliableredis.queue.redis.RedisGateway;
 import dev.reliableredis.testsupport.RedisProcess;
 import org.junit.jupiter.api.Test;

@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.stream.IntStream;
 
+import dev.reliableredis.queue.keys.QueueNames;
 import dev.reliableredis.queue.sharded.ShardPicker;
 import dev.reliableredis.queue.sharded.ShardedQueue;
 import dev.reliableredis.testsupport.RedisProcess;

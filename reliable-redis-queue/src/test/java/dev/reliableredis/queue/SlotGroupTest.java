@@ -2,6 +2,8 @@ package dev.reliableredis.queue;
 
 import java.util.Map;
 
+import dev.reliableredis.queue.keys.QueueKey;
+import dev.reliableredis.queue.keys.QueueNames;
 import dev.reliableredis.queue.list.ListQueue;
 import dev.reliableredis.queue.stream.StreamQueue;
 import io.lettuce.core.cluster.SlotHash;

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import dev.reliableredis.queue.keys.QueueNames;
 import dev.reliableredis.queue.sharded.ShardPicker;
 import dev.reliableredis.queue.sharded.ShardedQueue;
 import dev.reliableredis.queue.stream.StreamOptions;

@@ -4,10 +4,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-import dev.reliableredis.queue.QueueNames;
 import dev.reliableredis.queue.Reply;
 import dev.reliableredis.queue.ReplyTo;
 import dev.reliableredis.queue.internal.LuaScript;
+import dev.reliableredis.queue.keys.QueueNames;
 import dev.reliableredis.queue.redis.RedisGateway;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.SlotHash;

@@ -2,7 +2,7 @@ package dev.reliableredis.queue.list;
 
 import java.nio.charset.StandardCharsets;
 
-import dev.reliableredis.queue.QueueNames;
+import dev.reliableredis.queue.keys.QueueNames;
 
 /**
  * The Redis keys of one list-mode queue: {@code <keyPrefix>:{<queue>}:<part>}. The hash tag puts them all in

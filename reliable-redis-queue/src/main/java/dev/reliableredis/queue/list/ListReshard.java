@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.Map;
 
 import dev.reliableredis.queue.NewMessage;
-import dev.reliableredis.queue.QueueNames;
 import dev.reliableredis.queue.calls.QueueCalls;
 import dev.reliableredis.queue.internal.LuaScript;
+import dev.reliableredis.queue.keys.QueueNames;
 import dev.reliableredis.queue.redis.RedisGateway;
 import dev.reliableredis.queue.sharded.ShardMover;
 import dev.reliableredis.queue.sharded.ShardPicker;

@@ -4,7 +4,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
-import dev.reliableredis.queue.RoundTrips;
 import dev.reliableredis.queue.Settled;
 
 /**

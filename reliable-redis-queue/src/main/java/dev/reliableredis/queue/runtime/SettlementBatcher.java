@@ -10,9 +10,8 @@ import dev.reliableredis.queue.Lease;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.Reply;
 import dev.reliableredis.queue.ReplyTo;
-import dev.reliableredis.queue.RequestBatcher;
-import dev.reliableredis.queue.RoundTrips;
 import dev.reliableredis.queue.Settled;
+import dev.reliableredis.queue.batch.RequestBatcher;
 import dev.reliableredis.queue.redis.ReplicaWait;
 
 /**

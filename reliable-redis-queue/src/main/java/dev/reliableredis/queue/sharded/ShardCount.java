@@ -6,10 +6,10 @@ import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.reliableredis.queue.QueueLayout;
-import dev.reliableredis.queue.QueueNames;
 import dev.reliableredis.queue.calls.QueueCalls;
 import dev.reliableredis.queue.internal.LuaScript;
+import dev.reliableredis.queue.keys.QueueLayout;
+import dev.reliableredis.queue.keys.QueueNames;
 import dev.reliableredis.queue.redis.RedisGateway;
 import io.lettuce.core.ScriptOutputType;
 

@@ -7,7 +7,7 @@ import java.util.function.ToIntFunction;
 import java.util.function.UnaryOperator;
 import java.util.stream.IntStream;
 
-import dev.reliableredis.queue.RequestBatcher;
+import dev.reliableredis.queue.batch.RequestBatcher;
 
 /**
  * One batcher per shard: a request goes to its shard's batcher, so the calls of each shard go on at their own pace,

@@ -16,7 +16,6 @@ import dev.reliableredis.queue.ClaimId;
 import dev.reliableredis.queue.Claimant;
 import dev.reliableredis.queue.Claimed;
 import dev.reliableredis.queue.Claimer;
-import dev.reliableredis.queue.Delivery;
 import dev.reliableredis.queue.Failure;
 import dev.reliableredis.queue.HandOff;
 import dev.reliableredis.queue.Lease;
@@ -28,8 +27,8 @@ import dev.reliableredis.queue.ReapResult;
 import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.Reply;
 import dev.reliableredis.queue.ReplyTo;
-import dev.reliableredis.queue.RequestBatcher;
 import dev.reliableredis.queue.Settled;
+import dev.reliableredis.queue.batch.RequestBatcher;
 
 /**
  * One logical queue spread over several ordinary queues, its shards, each with its own hash tag and so its own Redis

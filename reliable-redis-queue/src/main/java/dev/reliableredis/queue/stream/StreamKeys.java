@@ -2,7 +2,7 @@ package dev.reliableredis.queue.stream;
 
 import java.nio.charset.StandardCharsets;
 
-import dev.reliableredis.queue.QueueNames;
+import dev.reliableredis.queue.keys.QueueNames;
 import io.lettuce.core.cluster.SlotHash;
 
 /**

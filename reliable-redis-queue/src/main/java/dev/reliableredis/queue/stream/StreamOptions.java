@@ -2,7 +2,7 @@ package dev.reliableredis.queue.stream;
 
 import java.util.Objects;
 
-import dev.reliableredis.queue.QueueNames;
+import dev.reliableredis.queue.keys.QueueNames;
 
 /**
  * What stream mode needs beyond the queue settings.

@@ -1,4 +1,4 @@
-package dev.reliableredis.queue;
+package dev.reliableredis.queue.batch;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -8,7 +8,7 @@ import java.util.function.UnaryOperator;
 
 /**
  * Groups the concurrent requests of one queue operation (enqueue, ack, nack) into Redis calls; each submission gets
- * its own results. Made by the queue ({@link ReliableQueue#enqueueBatcher}), which knows what one call can hold.
+ * its own results. Made by the queue ({@code QueueDataPath.enqueueBatcher}), which knows what one call can hold.
  *
  * @param <T> a request
  * @param <R> its result

@@ -1,4 +1,4 @@
-package dev.reliableredis.queue;
+package dev.reliableredis.queue.runtime;
 
 import java.util.List;
 import java.util.concurrent.CompletionStage;

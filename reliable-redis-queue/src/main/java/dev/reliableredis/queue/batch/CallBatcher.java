@@ -1,4 +1,4 @@
-package dev.reliableredis.queue;
+package dev.reliableredis.queue.batch;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.reliableredis.queue;
+package dev.reliableredis.queue.keys;
 
 import java.util.Optional;
 

@@ -1,4 +1,4 @@
-package dev.reliableredis.queue;
+package dev.reliableredis.queue.keys;
 
 /**
  * The layout of a queue's keys and values that this engine reads and writes, recorded per queue beside its shard
