@@ -62,7 +62,6 @@ require_batch(per_part * #claimants, 'claim')
 require_shards(KEYS[22], ARGV[13])
 
 local now = now_ms()
--- the one write before the reads
 mark_live(KEYS[6], now, tonumber(ARGV[4]), claimants)
 local earlier = recorded_claim(KEYS[7], ARGV[5])
 if earlier then

@@ -49,10 +49,14 @@ local maxDeliveries, batch = tonumber(ARGV[1]), tonumber(ARGV[2])
 
 local more = 0
 
-local function due(key)
+local function take_due(key)
   local ids = redis.call('ZRANGEBYSCORE', key, '-inf', now, 'LIMIT', 0, batch)
   if #ids == batch then
     more = 1
+  end
+  -- in slices: unpack of more than a few thousand values fails
+  for i = 1, #ids, 1000 do
+    redis.call('ZREM', key, unpack(ids, i, math.min(i + 999, #ids)))
   end
   return ids
 end
@@ -78,8 +82,7 @@ end
 local returned, deadLettered, released, deadReturned = 0, 0, 0, 0
 local dead = {}
 
-for _, id in ipairs(due(KEYS[2])) do
-  redis.call('ZREM', KEYS[2], id)
+for _, id in ipairs(take_due(KEYS[2])) do
   local deliveries = clear_token(id)
   if deliveries and deliveries >= maxDeliveries then
     redis.call('HSET', KEYS[7], id, 'lease expired')
@@ -91,25 +94,19 @@ for _, id in ipairs(due(KEYS[2])) do
     returned = returned + 1
   end
 end
-for _, id in ipairs(due(KEYS[3])) do
-  redis.call('ZREM', KEYS[3], id)
+for _, id in ipairs(take_due(KEYS[3])) do
   if redis.call('HEXISTS', KEYS[10], id) == 1 then
     make_ready(KEYS[1], KEYS[12], KEYS[13], KEYS[14], id, false)
     released = released + 1
   end
 end
-for _, id in ipairs(due(KEYS[5])) do
-  redis.call('ZREM', KEYS[5], id)
+for _, id in ipairs(take_due(KEYS[5])) do
   if clear_token(id) then
     redis.call('ZADD', KEYS[4], now, id)
     deadReturned = deadReturned + 1
   end
 end
-local forgotten = due(KEYS[8])
--- in slices: unpack of more than a few thousand values fails
-for i = 1, #forgotten, 1000 do
-  redis.call('ZREM', KEYS[8], unpack(forgotten, i, math.min(i + 999, #forgotten)))
-end
+local forgotten = take_due(KEYS[8])
 redis.call('ZREMRANGEBYSCORE', KEYS[11], '-inf', '(' .. now)
 local moved = 0
 if #dead > 0 and ARGV[3] ~= 'block' then
