@@ -13,9 +13,22 @@ final class Options {
     private Options() {
     }
 
+    /** Each enum's values by ordinal, derived once: the claims pass them on every call. */
+    private static final ClassValue<String[]> VALUES = new ClassValue<>() {
+        @Override
+        protected String[] computeValue(Class<?> type) {
+            return Arrays.stream(type.getEnumConstants()).map(constant -> camelCase(((Enum<?>) constant).name()))
+                    .toArray(String[]::new);
+        }
+    };
+
     /** The constant's name in lower camel case. */
     static String value(Enum<?> constant) {
-        String[] words = constant.name().toLowerCase(Locale.ROOT).split("_");
+        return VALUES.get(constant.getDeclaringClass())[constant.ordinal()];
+    }
+
+    private static String camelCase(String name) {
+        String[] words = name.toLowerCase(Locale.ROOT).split("_");
         StringBuilder value = new StringBuilder(words[0]);
         for (int i = 1; i < words.length; i++) {
             value.append(Character.toUpperCase(words[i].charAt(0))).append(words[i].substring(1));
