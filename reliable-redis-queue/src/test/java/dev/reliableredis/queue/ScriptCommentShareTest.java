@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The scripts' comments are their contracts (keys, arguments, replies, errors) and short reasons; the reasoning
  * lives in docs/scripts.md. At most a fifth of the non-empty lines of all shipped scripts together are comment
- * lines, block comments included; an {@code --- @include} line is a directive the loader replaces, not a comment.
+ * lines, block comments included.
  */
 class ScriptCommentShareTest {
 
@@ -37,7 +37,7 @@ class ScriptCommentShareTest {
                     } else if (text.startsWith("--[[")) {
                         comments++;
                         inBlock = !text.substring(4).contains("]]");
-                    } else if (text.startsWith("--") && !text.startsWith("--- @include")) {
+                    } else if (text.startsWith("--")) {
                         comments++;
                     }
                 }

@@ -24,13 +24,13 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 /**
  * One Lua script from the classpath, run with EVALSHA; a server that does not know it yet (first use, a
- * restart, SCRIPT FLUSH) gets it with EVAL, which also caches it there. A line {@code --- @include "path"}
+ * restart, SCRIPT FLUSH) gets it with EVAL, which also caches it there. A line {@code include "path"}
  * is replaced by the file {@code lua/path.lua} the first time it comes, so that scripts can share helper functions
- * (as BullMQ's do).
+ * (as BullMQ's do); Lua reads it as a call of a function no script defines, so a script run unexpanded fails there.
  */
 public final class LuaScript {
 
-    private static final Pattern INCLUDE = Pattern.compile("^--- @include \"([\\w/.-]+)\"\\s*$");
+    private static final Pattern INCLUDE = Pattern.compile("^include \"([\\w/.-]+)\"\\s*$");
 
     private final String name;
     private final byte[] source;

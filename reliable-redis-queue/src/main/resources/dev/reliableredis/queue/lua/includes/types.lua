@@ -1,7 +1,7 @@
 --[[
   types: require_type(key, kind), run before a script's first write: 'WRONGTYPE <key> holds a <type>, not a <kind>'.]]
 
---- @include "includes/errors"
+include "includes/errors"
 
 local function require_type(key, kind)
   local found = redis.call('TYPE', key)['ok']

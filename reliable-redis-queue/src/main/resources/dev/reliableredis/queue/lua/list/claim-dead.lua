@@ -13,10 +13,10 @@
 
   Returns: {id, lease token, delivery count (unchanged), record, failure, ... 5 per message, then 0}
   Errors: 'ERR claim of <n> in one call; at most 1000' for more than 1000 messages, before any write.]]
---- @include "list/includes/lease"
---- @include "includes/limits"
---- @include "includes/time"
---- @include "includes/types"
+include "list/includes/lease"
+include "includes/limits"
+include "includes/time"
+include "includes/types"
 
 require_batch(tonumber(ARGV[2]), 'claim')
 

@@ -44,17 +44,17 @@
   Errors (before any write): 'ERR claim of <n> in one call; at most 1000' when ARGV[2] x claimants is over 1000
     'SHARDS <recorded> <resharding to, or 0> <count> <meta>' when KEYS[22]'s marker does not match ARGV[13]
 ]]
---- @include "includes/claim_record"
---- @include "includes/claimants"
---- @include "list/includes/group"
---- @include "list/includes/lease"
---- @include "includes/limits"
---- @include "includes/pause"
---- @include "list/includes/priority"
---- @include "includes/rate"
---- @include "list/includes/record"
---- @include "includes/shards"
---- @include "includes/time"
+include "includes/claim_record"
+include "includes/claimants"
+include "list/includes/group"
+include "list/includes/lease"
+include "includes/limits"
+include "includes/pause"
+include "list/includes/priority"
+include "includes/rate"
+include "list/includes/record"
+include "includes/shards"
+include "includes/time"
 
 local claimants = claimants_of(ARGV[3])
 local per_part = tonumber(ARGV[2])

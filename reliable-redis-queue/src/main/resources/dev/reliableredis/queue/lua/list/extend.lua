@@ -11,9 +11,9 @@
     1 extended to server time + ARGV[1] (a deadline already further out is kept)
     0 refused: the token is not the current lease, or the message no longer exists
   Errors: 'ERR extend of <n> in one call; at most 1000' for more than 1000 deliveries, before any write.]]
---- @include "list/includes/lease"
---- @include "includes/limits"
---- @include "includes/time"
+include "list/includes/lease"
+include "includes/limits"
+include "includes/time"
 
 require_batch((#ARGV - 1) / 2, 'extend')
 

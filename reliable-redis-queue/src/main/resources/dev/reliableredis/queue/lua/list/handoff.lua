@@ -16,12 +16,12 @@
   Errors: 'DEADLINE the call ran <n> ms after its deadline ...' when Redis runs it late, before any read
     'SHARDS <recorded> <resharding to, or 0> <count> <meta>' when a target's marker does not match its count
     'ERR handoff of <n> in one call; at most 1000', WRONGTYPE, or enqueue's errors; all before any write]]
---- @include "list/includes/ack_steps"
---- @include "list/includes/enqueue_steps"
---- @include "includes/limits"
---- @include "includes/reply"
---- @include "includes/shards"
---- @include "includes/time"
+include "list/includes/ack_steps"
+include "list/includes/enqueue_steps"
+include "includes/limits"
+include "includes/reply"
+include "includes/shards"
+include "includes/time"
 
 local ACK_KEYS, ENQUEUE_KEYS = 13, 13
 

@@ -26,14 +26,14 @@
     3 due again after its retry-after, which is not a failure
     0 refused: the token is not the current lease, or the message no longer exists
   Errors: 'ERR nack of <n> in one call; at most 1000' for more than 1000 deliveries, before any write.]]
---- @include "includes/backoff"
---- @include "list/includes/capacity"
---- @include "list/includes/group"
---- @include "list/includes/lease"
---- @include "includes/limits"
---- @include "includes/time"
---- @include "includes/types"
---- @include "includes/wake"
+include "includes/backoff"
+include "list/includes/capacity"
+include "list/includes/group"
+include "list/includes/lease"
+include "includes/limits"
+include "includes/time"
+include "includes/types"
+include "includes/wake"
 
 require_batch((#ARGV - 5) / 4, 'nack')
 

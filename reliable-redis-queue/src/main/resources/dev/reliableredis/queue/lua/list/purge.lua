@@ -17,8 +17,8 @@
   ARGV[1] most messages to remove from each of ready, delayed, dead, prioritized and grouped
 
   Returns: {messages removed, 1 when a part gave a full batch or a group moved on (call again), else 0}]]
---- @include "list/includes/group"
---- @include "includes/types"
+include "list/includes/group"
+include "includes/types"
 
 require_type(KEYS[2], 'zset')
 require_type(KEYS[3], 'zset')

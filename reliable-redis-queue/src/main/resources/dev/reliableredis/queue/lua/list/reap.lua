@@ -25,12 +25,12 @@
 
   Returns: {expired leases returned to ready, expired leases dead-lettered, delayed messages made ready,
     dead-letter leases returned, acked ids forgotten, 1 when a part took a full batch (call again) else 0}]]
---- @include "list/includes/group"
---- @include "list/includes/lease"
---- @include "list/includes/priority"
---- @include "includes/time"
---- @include "includes/types"
---- @include "includes/wake"
+include "list/includes/group"
+include "list/includes/lease"
+include "list/includes/priority"
+include "includes/time"
+include "includes/types"
+include "includes/wake"
 
 require_type(KEYS[1], 'list')
 for _, key in ipairs({KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[8]}) do

@@ -22,11 +22,11 @@
   ARGV[4] optional: the message id of the one dead letter to move
 
   Returns: {messages moved, ticks left dead because another tick of their schedule is queued or running}]]
---- @include "list/includes/group"
---- @include "list/includes/priority"
---- @include "includes/schedule"
---- @include "includes/types"
---- @include "includes/wake"
+include "list/includes/group"
+include "list/includes/priority"
+include "includes/schedule"
+include "includes/types"
+include "includes/wake"
 
 require_type(KEYS[2], 'list')
 require_type(KEYS[3], 'hash')

@@ -14,12 +14,12 @@
 
   Returns: the number of deliveries released (refused ones are not counted).
   Errors: 'ERR release of <n> in one call; at most 1000' for more than 1000 deliveries, before any write.]]
---- @include "list/includes/lease"
---- @include "includes/limits"
---- @include "list/includes/priority"
---- @include "includes/time"
---- @include "includes/types"
---- @include "includes/wake"
+include "list/includes/lease"
+include "includes/limits"
+include "list/includes/priority"
+include "includes/time"
+include "includes/types"
+include "includes/wake"
 
 require_batch((#ARGV - 1) / 2, 'release')
 

@@ -16,9 +16,9 @@
 
   Returns: the number of messages and ids stored.
   Errors: 'ERR reshard put of <n> in one call; at most 1000' for more than 1000 messages, before any write.]]
---- @include "includes/limits"
---- @include "includes/types"
---- @include "includes/wake"
+include "includes/limits"
+include "includes/types"
+include "includes/wake"
 
 require_batch(#ARGV / 7, 'reshard put')
 

@@ -39,17 +39,17 @@
   Errors: NOGROUP when the group does not exist (the caller creates it); WRONGTYPE for a key of the wrong type
     'ERR claim of <n> in one call; at most 1000' when ARGV[3] times the claimants is more, before any write
     'SHARDS <recorded> <resharding to, or 0> <count> <meta>' for a count the marker does not match, before any write]]
---- @include "includes/claim_record"
---- @include "includes/claimants"
---- @include "includes/limits"
---- @include "includes/pause"
---- @include "includes/rate"
---- @include "includes/shards"
---- @include "includes/time"
---- @include "includes/types"
---- @include "stream/includes/dead_letter"
---- @include "stream/includes/deliveries"
---- @include "stream/includes/groups"
+include "includes/claim_record"
+include "includes/claimants"
+include "includes/limits"
+include "includes/pause"
+include "includes/rate"
+include "includes/shards"
+include "includes/time"
+include "includes/types"
+include "stream/includes/dead_letter"
+include "stream/includes/deliveries"
+include "stream/includes/groups"
 
 local function in_flight(stream, group)
   local summary = redis.call('XPENDING', stream, group)

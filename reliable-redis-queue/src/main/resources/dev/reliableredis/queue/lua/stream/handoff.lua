@@ -18,12 +18,12 @@
     'ERR handoff of <n> in one call; at most 1000' for one target queue, or WRONGTYPE for a key of the wrong type
     "ERR enqueue: the delay of message <id> is '<arg>', not ms[|ms]"
     'SHARDS <recorded> <resharding to, or 0> <count> <meta>' for a target whose marker does not match]]
---- @include "includes/limits"
---- @include "includes/reply"
---- @include "includes/shards"
---- @include "includes/time"
---- @include "stream/includes/ack_steps"
---- @include "stream/includes/enqueue_steps"
+include "includes/limits"
+include "includes/reply"
+include "includes/shards"
+include "includes/time"
+include "stream/includes/ack_steps"
+include "stream/includes/enqueue_steps"
 
 local ACK_KEYS, ENQUEUE_KEYS = 7, 7
 

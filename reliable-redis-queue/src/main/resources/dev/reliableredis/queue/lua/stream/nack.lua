@@ -23,14 +23,14 @@ local stream, group, consumer = KEYS[1], ARGV[1], ARGV[2]
 local maxDeliveries, retryDelay = tonumber(ARGV[3]), tonumber(ARGV[4])
 local multiplier, maxDelay, deletion = tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7]
 
---- @include "includes/backoff"
---- @include "includes/limits"
---- @include "includes/time"
---- @include "includes/types"
---- @include "stream/includes/capacity"
---- @include "stream/includes/dead_letter"
---- @include "stream/includes/deliveries"
---- @include "stream/includes/groups"
+include "includes/backoff"
+include "includes/limits"
+include "includes/time"
+include "includes/types"
+include "stream/includes/capacity"
+include "stream/includes/dead_letter"
+include "stream/includes/deliveries"
+include "stream/includes/groups"
 
 require_batch((#ARGV - 7) / 4, 'nack')
 

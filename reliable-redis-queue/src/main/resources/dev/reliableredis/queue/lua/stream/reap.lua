@@ -25,13 +25,13 @@
 local source, group, visibility = KEYS[1], ARGV[1], ARGV[2]
 local maxDeliveries, batch, maxLen, deletion = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6]
 
---- @include "includes/time"
---- @include "includes/types"
---- @include "stream/includes/add"
---- @include "stream/includes/dead_letter"
---- @include "stream/includes/delayed"
---- @include "stream/includes/deliveries"
---- @include "stream/includes/groups"
+include "includes/time"
+include "includes/types"
+include "stream/includes/add"
+include "stream/includes/dead_letter"
+include "stream/includes/delayed"
+include "stream/includes/deliveries"
+include "stream/includes/groups"
 
 local now = now_ms()
 

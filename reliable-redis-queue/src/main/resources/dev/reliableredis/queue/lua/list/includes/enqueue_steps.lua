@@ -2,11 +2,11 @@
   list/includes/enqueue_steps: a batch enqueue into one queue, as enqueue_plan (reads and checks) then enqueue_write,
   for list/enqueue.lua, list/handoff.lua and list/schedule-fire.lua; keys and arguments (3 per message) as enqueue's.]]
 
---- @include "includes/errors"
---- @include "list/includes/group"
---- @include "list/includes/priority"
---- @include "includes/types"
---- @include "includes/wake"
+include "includes/errors"
+include "list/includes/group"
+include "list/includes/priority"
+include "includes/types"
+include "includes/wake"
 
 local ENQUEUE_STRIDE = 3
 
