@@ -39,10 +39,10 @@ class TimeToLiveRoutesTest extends CamelRedisTestBase {
         await().atMost(Duration.ofSeconds(10)).until(() -> redisTime() > shortOnesEnd);
     }
 
-    /** When the queue's messages with a time to live expire: an expires hash in list mode, a field in stream mode. */
+    /** When the queue's messages with a time to live expire: the extras hash in list mode, a field in stream mode. */
     private Stream<String> expiries() {
         if (!streamMode()) {
-            return raw.hvals(key("q", "expires")).stream();
+            return raw.hvals(key("q", "extras")).stream().map(extras -> extras.substring(0, extras.indexOf('|')));
         }
         return raw.xrange(key("q", "stream"), Range.create("-", "+")).stream()
                 .map(entry -> entry.getBody().get("expires")).filter(ends -> ends != null);

@@ -32,8 +32,8 @@ class DeadlineTest extends QueueTestBase {
 
     private List<byte[]> enqueueKeys() {
         List<String> parts = !streamMode()
-                ? List.of("ready", "delayed", "messages", "acked", "wake", "expires", "prioritized", "priority", "seq",
-                        "group", "groups", "grouped")
+                ? List.of("ready", "delayed", "messages", "acked", "wake", "extras", "prioritized", "seq", "groups",
+                        "grouped")
                 : List.of("stream", "dead", "ids", "acked", "delayed", "delayed-msg");
         return parts.stream().map(part -> bytes(key("orders", part))).toList();
     }

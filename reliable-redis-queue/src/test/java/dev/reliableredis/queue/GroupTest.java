@@ -145,11 +145,11 @@ class GroupTest extends QueueTestBase {
                 settings(60_000, 3, 50).toBuilder().expiredMessages(ExpiredMessages.DROP).build());
         queue.enqueue(List.of(new NewMessage("a1", new byte[0], null, 0, null, 50, NewMessage.DEFAULT_PRIORITY, "A"),
                 grouped("A", "a2")));
-        long ends = Long.parseLong(raw.hget(key("orders", "expires"), "a1"));
+        long ends = Long.parseLong(raw.hget(key("orders", "extras"), "a1").split("\\|")[0]);
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> now() > ends);
 
         assertThat(claimIds(queue)).as("a1 dropped").isEmpty();
-        assertThat(raw.hexists(key("orders", "group"), "a1")).as("dropped with its message").isFalse();
+        assertThat(raw.hexists(key("orders", "extras"), "a1")).as("dropped with its message").isFalse();
         claimOne(queue, "a2");
     }
 
@@ -170,12 +170,12 @@ class GroupTest extends QueueTestBase {
         ListQueue queue = queue("orders", settings(60_000, 3, 50));
         queue.enqueue(List.of(message("u1", "none")));
         queue.ack(queue.claim(THREAD, 10).stream().map(Delivery::lease).toList());
-        assertThat(raw.exists(key("orders", "group"), key("orders", "groups"), key("orders", "grouped"))).isZero();
+        assertThat(raw.exists(key("orders", "extras"), key("orders", "groups"), key("orders", "grouped"))).isZero();
 
         queue.enqueue(IntStream.range(0, 5).mapToObj(i -> grouped("A", "a" + i)).toList());
         queue.enqueue(List.of(grouped("B", "b0")));
         assertThat(queue.purge()).isEqualTo(6);
-        assertThat(raw.exists(key("orders", "group"), key("orders", "groups"), key("orders", "grouped"))).isZero();
+        assertThat(raw.exists(key("orders", "extras"), key("orders", "groups"), key("orders", "grouped"))).isZero();
         assertThat(queue.stats().groups()).isZero();
     }
 

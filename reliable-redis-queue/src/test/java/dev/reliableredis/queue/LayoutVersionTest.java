@@ -48,14 +48,14 @@ class LayoutVersionTest extends QueueTestBase {
     @Test
     void aQueueOfAnotherVersionIsRefusedNamingItAndKeepsItsRecord() {
         record(1).check();
-        raw.hset("rr:{orders}:meta", "layout", "3");
+        raw.hset("rr:{orders}:meta", "layout", "9");
 
         assertThatThrownBy(() -> record(1).check()).isInstanceOf(IllegalStateException.class)
-                .hasMessageStartingWith("Queue 'orders' has layout version 3 (rr:{orders}:meta)")
+                .hasMessageStartingWith("Queue 'orders' has layout version 9 (rr:{orders}:meta)")
                 .hasMessageContaining("version " + QueueLayout.VERSION)
                 .hasMessageContaining("drain the queue").hasMessageEndingWith("upgrade notes in docs/deployment.md)");
-        assertThatThrownBy(() -> record(1).requireLayout()).hasMessageContaining("layout version 3");
-        assertThat(raw.hget("rr:{orders}:meta", "layout")).isEqualTo("3");
+        assertThatThrownBy(() -> record(1).requireLayout()).hasMessageContaining("layout version 9");
+        assertThat(raw.hget("rr:{orders}:meta", "layout")).isEqualTo("9");
     }
 
     /**

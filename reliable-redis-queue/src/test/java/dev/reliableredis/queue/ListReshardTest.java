@@ -67,11 +67,11 @@ class ListReshardTest extends QueueTestBase {
         ShardedQueue two = sharded(gateway, 2, SETTINGS);
         assertThat(moved).isPositive();
         assertThat(counts(two)).isEqualTo(new QueueStats(50, 0, 4, 3));
-        assertThat(raw.exists(Stream.of("ready", "delayed", "dead", "messages", "leases", "failure", "acked", "expires")
+        assertThat(raw.exists(Stream.of("ready", "delayed", "dead", "messages", "leases", "failure", "acked", "extras")
                 .map(part -> key("orders#2", part)).toArray(String[]::new)))
                 .as("shard 2's messages, states and ids all moved").isZero();
         String laterShard = two.shards().get(ShardPicker.shardOf("customer-1", 2)).name();
-        assertThat(raw.hexists(key(laterShard, "expires"), "later"))
+        assertThat(raw.hexists(key(laterShard, "extras"), "later"))
                 .as("the delayed message's time to live moved with it").isTrue();
         for (int shard = 0; shard < 2; shard++) {
             int s = shard;

@@ -148,13 +148,13 @@ class PriorityTest extends QueueTestBase {
         Delivery nine = queue.claim(THREAD, 10).stream().filter(d -> d.messageId().equals("nine")).findFirst()
                 .orElseThrow();
         assertThat(queue.ack(List.of(nine.lease()))).containsExactly(Settled.ACKED);
-        assertThat(raw.hexists(key("orders", "priority"), "nine")).as("forgotten with the message").isFalse();
+        assertThat(raw.hexists(key("orders", "extras"), "nine")).as("forgotten with the message").isFalse();
 
         queue.enqueue(at(1, "one"));
         queue.purge();
 
         assertThat(raw.exists(key("orders", "prioritized"))).isZero();
-        assertThat(raw.hkeys(key("orders", "priority"))).as("only the messages in flight").containsExactly("two");
+        assertThat(raw.hkeys(key("orders", "extras"))).as("only the messages in flight").containsExactly("two");
     }
 
     @Test
@@ -165,7 +165,7 @@ class PriorityTest extends QueueTestBase {
         assertThat(claimed).extracting(PriorityTest::levelOf).containsOnly(NewMessage.DEFAULT_PRIORITY);
         queue.ack(claimed.stream().map(Delivery::lease).toList());
 
-        assertThat(raw.exists(key("orders", "prioritized"), key("orders", "priority"), key("orders", "cursor")))
+        assertThat(raw.exists(key("orders", "prioritized"), key("orders", "extras"), key("orders", "cursor")))
                 .isZero();
     }
 

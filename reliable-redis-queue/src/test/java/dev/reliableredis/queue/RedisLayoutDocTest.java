@@ -26,7 +26,8 @@ class RedisLayoutDocTest {
             "includes/time", "includes/types", "includes/backoff", "includes/limits", "includes/claim_record",
             "includes/claimants", "includes/errors",
             "list/reshard-read", "list/reshard-put", "list/reshard-drop", "pause", "resume", "includes/pause",
-            "list/includes/capacity", "includes/rate", "list/includes/priority", "list/includes/group",
+            "list/includes/capacity", "includes/rate", "list/includes/extras", "list/includes/priority",
+            "list/includes/group",
             "list/includes/ack_steps", "list/includes/enqueue_steps", "schedule-declare", "schedule-read",
             "list/schedule-fire", "includes/schedule", "reply", "includes/reply", "list/includes/record");
     private static final List<String> STREAM_SCRIPTS = List.of("stream/enqueue", "stream/claim", "stream/ack",

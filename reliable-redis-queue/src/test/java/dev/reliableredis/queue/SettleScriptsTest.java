@@ -30,12 +30,14 @@ class SettleScriptsTest extends QueueTestBase {
 
     /**
      * Messages without a failure, time to live, priority or group: their ack deletes their record and lease, and
-     * touches none of the hashes that keep those (each is counted, and left alone while empty).
+     * neither reads nor deletes the extras and failure hashes, though another message has a field there: the lease's
+     * flags say what each message has. The message with a time to live, acked next, takes its field with it.
      */
     @Test
     void anAckDeletesOnlyWhatItsMessagesHave() {
         ListQueue q = queue("orders", settings(30_000, 3, 1000));
         q.enqueue(IntStream.range(0, 10).mapToObj(i -> message("m" + i, "x")).toList());
+        q.enqueue(new NewMessage("living", "y".getBytes(), null, 0, null, 3_600_000));
         List<Delivery> claimed = q.claim(10);
         raw.configResetstat();
 
@@ -43,7 +45,15 @@ class SettleScriptsTest extends QueueTestBase {
 
         assertThat(CommandStats.of(raw, "hdel", "calls")).as("messages and leases").isEqualTo(2);
         assertThat(CommandStats.of(raw, "hmget", "calls")).as("the leases").isEqualTo(1);
-        assertThat(raw.exists(key("orders", "messages"), key("orders", "leases"), key("orders", "inflight"))).isZero();
+        assertThat(CommandStats.of(raw, "hlen", "calls") + CommandStats.of(raw, "exists", "calls")).isZero();
+        assertThat(raw.exists(key("orders", "messages"), key("orders", "leases"), key("orders", "inflight"),
+                key("orders", "extras"))).as("the living message's record and extras").isEqualTo(2);
+
+        raw.configResetstat();
+        assertThat(q.ack(List.of(q.claim(1).get(0).lease()))).containsExactly(Settled.ACKED);
+
+        assertThat(CommandStats.of(raw, "hdel", "calls")).as("messages, leases and extras").isEqualTo(3);
+        assertThat(raw.exists(key("orders", "extras"))).isZero();
     }
 
     /** A message that failed once: its ack deletes its failure too, while the other messages' stay. */

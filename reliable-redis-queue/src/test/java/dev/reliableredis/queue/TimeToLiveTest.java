@@ -51,7 +51,7 @@ class TimeToLiveTest extends QueueTestBase {
         assertThat(counts(queue)).isEqualTo(new QueueStats(0, 2, 0, 1));
         assertThat(raw.hget(key("orders", "failure"), "short")).startsWith("expired: its time to live ended at ");
         assertThat(raw.hexists(key("orders", "leases"), "short")).as("never delivered").isFalse();
-        assertThat(raw.hkeys(key("orders", "expires"))).containsExactly("long");
+        assertThat(raw.hkeys(key("orders", "extras"))).containsExactly("long");
     }
 
     @Test
@@ -64,7 +64,7 @@ class TimeToLiveTest extends QueueTestBase {
 
         assertThat(counts(queue)).isEqualTo(new QueueStats(0, 1, 0, 0));
         assertThat(raw.hexists(key("orders", "messages"), "short")).isFalse();
-        assertThat(raw.exists(key("orders", "expires"))).isZero();
+        assertThat(raw.exists(key("orders", "extras"))).isZero();
     }
 
     @Test
@@ -73,7 +73,7 @@ class TimeToLiveTest extends QueueTestBase {
         queue.enqueue(List.of(living("retried", 1000), new NewMessage("delayed", new byte[0], null, 100, null, 1)));
         Delivery first = queue.claim(THREAD, 10).get(0);
         assertThat(queue.nack(List.of(new Failure(first.lease(), "boom")))).containsExactly(Settled.RETRY_SCHEDULED);
-        long ends = Long.parseLong(raw.hget(key("orders", "expires"), "retried"));
+        long ends = Long.parseLong(raw.hget(key("orders", "extras"), "retried").split("\\|")[0]);
         await().atMost(Duration.ofSeconds(10)).until(() -> now() > ends);
 
         queue.reap();
@@ -94,7 +94,7 @@ class TimeToLiveTest extends QueueTestBase {
 
         assertThat(queue.redrive(10)).isOne();
 
-        assertThat(raw.exists(key("orders", "expires"))).as("both cleared").isZero();
+        assertThat(raw.exists(key("orders", "extras"))).as("both cleared").isZero();
         assertThat(queue.claim(THREAD, 10)).extracting(Delivery::messageId).containsExactly("redriven");
     }
 
@@ -106,7 +106,7 @@ class TimeToLiveTest extends QueueTestBase {
 
         queue.purge();
 
-        assertThat(raw.exists(key("orders", "expires"))).isZero();
+        assertThat(raw.exists(key("orders", "extras"))).isZero();
     }
 
     @Test

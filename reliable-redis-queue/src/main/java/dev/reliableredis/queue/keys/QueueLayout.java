@@ -11,9 +11,10 @@ public final class QueueLayout {
 
     /**
      * The version: none recorded (1) up to 0.1.0; 2 since list mode's lease tokens are claim ids (letters, dots),
-     * which the claim and reap of version 1 read as unreadable delivery states.
+     * which the claim and reap of version 1 read as unreadable delivery states; 3 since a list-mode message's time to
+     * live, priority and group are one field of {@code extras} (three hashes before) and its lease has flags for it.
      */
-    public static final String VERSION = "2";
+    public static final String VERSION = "3";
 
     private QueueLayout() {
     }

@@ -27,11 +27,9 @@ final class ListKeys {
     final byte[] capped;
     final byte[] rate;
     final byte[] limited;
-    final byte[] expires;
+    final byte[] extras;
     final byte[] prioritized;
-    final byte[] priority;
     final byte[] cursor;
-    final byte[] group;
     final byte[] groups;
     final byte[] grouped;
     final byte[] schedule;
@@ -57,11 +55,9 @@ final class ListKeys {
         capped = key(base, "capped");
         rate = key(base, "rate");
         limited = key(base, "limited");
-        expires = key(base, "expires");
+        extras = key(base, "extras");
         prioritized = key(base, "prioritized");
-        priority = key(base, "priority");
         cursor = key(base, "cursor");
-        group = key(base, "group");
         groups = key(base, "groups");
         grouped = key(base, "grouped");
         schedule = key(base, "schedule");

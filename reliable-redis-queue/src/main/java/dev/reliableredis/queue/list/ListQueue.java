@@ -141,8 +141,8 @@ public final class ListQueue implements ReliableQueue, QueueSchedules {
 
     /** The keys of list/enqueue.lua, as list/handoff.lua and list/schedule-fire.lua take them too. */
     private byte[][] enqueueKeys() {
-        return keys(keys.ready, keys.delayed, keys.messages, keys.acked, keys.wake, keys.expires, keys.prioritized,
-                keys.priority, keys.seq, keys.group, keys.groups, keys.grouped, keys.meta);
+        return keys(keys.ready, keys.delayed, keys.messages, keys.acked, keys.wake, keys.extras, keys.prioritized,
+                keys.seq, keys.groups, keys.grouped, keys.meta);
     }
 
     /**
@@ -180,20 +180,16 @@ public final class ListQueue implements ReliableQueue, QueueSchedules {
         RateLimit rate = settings.rateLimit();
         return deadLetters
                 ? calls.runAsync(on, "claim", CLAIM_DEAD, ScriptOutputType.MULTI,
-                        keys(keys.dead, keys.deadInflight, keys.messages, keys.leases, keys.failure),
+                        keys(keys.dead, keys.deadInflight, keys.messages, keys.leases, keys.failure, keys.extras),
                         visibility, bytes(maxEach), bytes(ClaimId.next()))
                 : calls.runAsync(on, "claim", CLAIM, ScriptOutputType.MULTI, claimKeys(owner),
                         claimArgs(visibility, maxEach, claimants, claimId, rate));
     }
 
-    /** The keys of list/claim.lua, with the meta hash when the shard count is checked. */
     private byte[][] claimKeys(Claimant owner) {
-        List<byte[]> keyList = new ArrayList<>(List.of(keys.ready, keys.inflight, keys.messages, keys.leases,
-                keys.wake, keys.claimers, keys.claim(owner.id()), keys.paused, keys.resumed, keys.capped,
-                keys.rate, keys.expires, keys.dead, keys.failure, keys.limited, keys.prioritized, keys.cursor,
-                keys.priority, keys.group, keys.groups, keys.grouped));
-        keyList.add(keys.meta);
-        return keyList.toArray(new byte[0][]);
+        return keys(keys.ready, keys.inflight, keys.messages, keys.leases, keys.wake, keys.claimers,
+                keys.claim(owner.id()), keys.paused, keys.resumed, keys.capped, keys.rate, keys.extras, keys.dead,
+                keys.failure, keys.limited, keys.prioritized, keys.cursor, keys.groups, keys.grouped, keys.meta);
     }
 
     /** The arguments of list/claim.lua, with the endpoint's shard count when it is checked. */
@@ -249,7 +245,7 @@ public final class ListQueue implements ReliableQueue, QueueSchedules {
     /** The keys of list/ack.lua, and of the consumed queue in list/handoff.lua. */
     private byte[][] ackKeys() {
         return keys(inflight(), keys.messages, keys.leases, keys.failure, keys.acked, keys.capped, keys.wake,
-                keys.expires, keys.priority, keys.group, keys.groups, keys.grouped, keys.ready);
+                keys.extras, keys.groups, keys.grouped, keys.ready);
     }
 
     @Override
@@ -304,7 +300,7 @@ public final class ListQueue implements ReliableQueue, QueueSchedules {
         QueueCalls.addFailures(args, failures);
         byte[] retryTarget = deadLetters ? keys.dead : keys.delayed;
         return calls.settle("nack", NACK, keys(inflight(), retryTarget, keys.dead, keys.leases, keys.failure,
-                keys.capped, keys.wake, keys.group, keys.groups, keys.grouped, keys.ready), args,
+                keys.capped, keys.wake, keys.extras, keys.groups, keys.grouped, keys.ready), args,
                 Settled::ofNack);
     }
 
@@ -329,7 +325,7 @@ public final class ListQueue implements ReliableQueue, QueueSchedules {
         QueueCalls.addLeases(args, leases);
         Long released = calls.run("release", RELEASE, ScriptOutputType.INTEGER,
                 keys(inflight(), deadLetters ? keys.dead : keys.ready, keys.leases, keys.wake, keys.prioritized,
-                        keys.priority, keys.seq), args);
+                        keys.extras, keys.seq), args);
         return released.intValue();
     }
 
@@ -337,8 +333,8 @@ public final class ListQueue implements ReliableQueue, QueueSchedules {
     public ReapResult reap() {
         List<Long> moved = calls.run("reap", REAP, ScriptOutputType.MULTI,
                 keys(keys.ready, keys.inflight, keys.delayed, keys.dead, keys.deadInflight, keys.leases, keys.failure,
-                        keys.acked, keys.wake, keys.messages, keys.claimers, keys.prioritized, keys.priority,
-                        keys.seq, keys.group, keys.groups, keys.grouped),
+                        keys.acked, keys.wake, keys.messages, keys.claimers, keys.prioritized, keys.extras,
+                        keys.seq, keys.groups, keys.grouped),
                 bytes(settings.maxDeliveries()), bytes(settings.reaperBatchSize()), groupOnDeadLetter());
         return new ReapResult(moved.get(0), moved.get(1), moved.get(2), moved.get(3), moved.get(4), moved.get(5) == 1);
     }
@@ -372,8 +368,8 @@ public final class ListQueue implements ReliableQueue, QueueSchedules {
     }
 
     private byte[][] redriveKeys() {
-        return keys(keys.dead, keys.ready, keys.messages, keys.leases, keys.failure, keys.wake, keys.expires,
-                keys.prioritized, keys.priority, keys.seq, keys.group, keys.groups, keys.grouped, keys.schedule);
+        return keys(keys.dead, keys.ready, keys.messages, keys.leases, keys.failure, keys.wake, keys.extras,
+                keys.prioritized, keys.seq, keys.groups, keys.grouped, keys.schedule);
     }
 
     /** The groupOnDeadLetter argument of the scripts that dead-letter. */
@@ -387,7 +383,7 @@ public final class ListQueue implements ReliableQueue, QueueSchedules {
         while (true) {
             List<Long> result = calls.run("purge", PURGE, ScriptOutputType.MULTI,
                     keys(keys.ready, keys.delayed, keys.dead, keys.messages, keys.leases, keys.failure,
-                            keys.expires, keys.prioritized, keys.priority, keys.group, keys.groups, keys.grouped),
+                            keys.extras, keys.prioritized, keys.groups, keys.grouped),
                     bytes(BULK_BATCH));
             removed += result.get(0);
             if (result.get(1) == 0) {

@@ -12,6 +12,8 @@ import dev.reliableredis.queue.keys.QueueNames;
 import dev.reliableredis.queue.redis.RedisGateway;
 import dev.reliableredis.queue.sharded.ShardMover;
 import dev.reliableredis.queue.sharded.ShardPicker;
+import io.lettuce.core.MapScanCursor;
+import io.lettuce.core.ScanCursor;
 import io.lettuce.core.ScriptOutputType;
 
 import static dev.reliableredis.queue.calls.QueueCalls.keys;
@@ -67,17 +69,35 @@ public final class ListReshard implements ShardMover {
                         + "flight and " + state.get(2) + " live consumer thread(s) (a stopped thread counts for two of "
                         + "its pollTimeouts). Stop every consumer of the queue, and its producers, first");
             }
-            if (s.calls.run("reshard", () -> redis.commands().exists(s.keys.priority)) > 0) {
+            String unmovable = unmovable(s);
+            if (unmovable != null) {
                 throw new IllegalStateException("Queue '" + queue + "' cannot be resharded: shard " + shard + " holds "
-                        + "messages sent with a priority (" + NewMessage.PRIORITY_HEADER + "), which a reshard does "
-                        + "not move. Let them be consumed first");
-            }
-            if (s.calls.run("reshard", () -> redis.commands().exists(s.keys.group)) > 0) {
-                throw new IllegalStateException("Queue '" + queue + "' cannot be resharded: shard " + shard + " holds "
-                        + "messages of a group (" + NewMessage.GROUP_HEADER + "), which a reshard does not move. "
-                        + "Let them be consumed first");
+                        + unmovable + ", which a reshard does not move. Let them be consumed first");
             }
         }
+    }
+
+    /**
+     * What a shard's {@code extras} hold that a reshard does not move, a priority or a group; null for none. A message
+     * with a time to live alone is moved with it. Read with HSCAN, as the reshard reads every message anyway.
+     */
+    private String unmovable(Shard s) {
+        boolean priority = false;
+        boolean group = false;
+        ScanCursor cursor = ScanCursor.INITIAL;
+        do {
+            ScanCursor from = cursor;
+            MapScanCursor<byte[], byte[]> page = s.calls.run("reshard", () -> redis.commands().hscan(s.keys.extras,
+                    from));
+            for (byte[] value : page.getMap().values()) {
+                String[] parts = text(value).split("\\|", 3);
+                priority |= parts.length > 1 && !parts[1].isEmpty();
+                group |= parts.length > 2 && !parts[2].isEmpty();
+            }
+            cursor = page;
+        } while (!cursor.isFinished());
+        return priority ? "messages sent with a priority (" + NewMessage.PRIORITY_HEADER + ")"
+                : group ? "messages of a group (" + NewMessage.GROUP_HEADER + ")" : null;
     }
 
     @Override
@@ -174,7 +194,7 @@ public final class ListReshard implements ShardMover {
     }
 
     /** One message as reshard-read returns it. */
-    private record Row(String id, byte[] score, byte[] record, byte[] lease, byte[] failure, byte[] expiry) {
+    private record Row(String id, byte[] score, byte[] record, byte[] lease, byte[] failure, byte[] extras) {
     }
 
     /** One shard's keys and calls, by its index. */
@@ -193,17 +213,17 @@ public final class ListReshard implements ShardMover {
 
         byte[][] readKeys() {
             return keys(keys.ready, keys.delayed, keys.dead, keys.acked, keys.messages, keys.leases, keys.failure,
-                    keys.inflight, keys.deadInflight, keys.claimers, keys.expires);
+                    keys.inflight, keys.deadInflight, keys.claimers, keys.extras);
         }
 
         byte[][] putKeys() {
             return keys(keys.ready, keys.delayed, keys.dead, keys.acked, keys.messages, keys.leases, keys.failure,
-                    keys.wake, keys.expires);
+                    keys.wake, keys.extras);
         }
 
         byte[][] dropKeys() {
             return keys(keys.ready, keys.delayed, keys.dead, keys.acked, keys.messages, keys.leases, keys.failure,
-                    keys.expires);
+                    keys.extras);
         }
 
         List<Row> read(String section, int rank, int count) {
@@ -226,7 +246,7 @@ public final class ListReshard implements ShardMover {
                 args.add(orEmpty(row.record));
                 args.add(orEmpty(row.lease));
                 args.add(orEmpty(row.failure));
-                args.add(orEmpty(row.expiry));
+                args.add(orEmpty(row.extras));
             }
             calls.run("reshard", PUT, ScriptOutputType.INTEGER, putKeys(), args);
         }

@@ -8,12 +8,10 @@
   KEYS[5] acked     zset id -> time until which the acked id is remembered
   KEYS[6] capped    exists while a claim found the queue at its maxInflight
   KEYS[7] wake      list of wake-up tokens for idle consumers
-  KEYS[8] expires   hash id -> server time (ms) after which the message is not delivered
-  KEYS[9] priority  hash id -> priority level of a message sent with one
-  KEYS[10] group    hash id -> group id of a message sent with one
-  KEYS[11] groups   hash group id -> id of its current message
-  KEYS[12] grouped  zset of the groups' lines
-  KEYS[13] ready    list of ids
+  KEYS[8] extras    hash id -> "expiresAt|level|groupId" of a message sent with any of them
+  KEYS[9] groups    hash group id -> id of its current message
+  KEYS[10] grouped  zset of the groups' lines
+  KEYS[11] ready    list of ids
 
   ARGV[1] idempotency window in ms (0: the id is forgotten at once)
   ARGV[2k], ARGV[2k+1]  id and lease token of the k-th delivery

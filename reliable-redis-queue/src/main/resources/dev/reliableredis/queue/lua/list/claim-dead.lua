@@ -6,6 +6,7 @@
   KEYS[3] messages       hash id -> "enqueuedAt|payload"
   KEYS[4] leases         hash id -> "deliveries|leaseToken[|credits|flags]"
   KEYS[5] failure        hash id -> last failure
+  KEYS[6] extras         hash id -> "expiresAt|level|groupId" of a message sent with any of them
 
   ARGV[1] visibility timeout in ms
   ARGV[2] most messages to claim
@@ -13,6 +14,7 @@
 
   Returns: {id, lease token, delivery count (unchanged), record, failure, ... 5 per message, then 0}
   Errors: 'ERR claim of <n> in one call; at most 1000' for more than 1000 messages, before any write.]]
+include "list/includes/extras"
 include "list/includes/lease"
 include "includes/limits"
 include "includes/time"
@@ -21,7 +23,7 @@ include "includes/types"
 require_batch(tonumber(ARGV[2]), 'claim')
 
 require_type(KEYS[2], 'zset')
-for _, key in ipairs({KEYS[3], KEYS[4], KEYS[5]}) do
+for _, key in ipairs({KEYS[3], KEYS[4], KEYS[5], KEYS[6]}) do
   require_type(key, 'hash')
 end
 local now = now_ms()
@@ -34,6 +36,7 @@ redis.call('ZREM', KEYS[1], unpack(ids))
 local records = redis.call('HMGET', KEYS[3], unpack(ids))
 local states = redis.call('HMGET', KEYS[4], unpack(ids))
 local failures = redis.call('HMGET', KEYS[5], unpack(ids))
+local extras = extras_of(KEYS[6], ids)
 local deadline = now + tonumber(ARGV[1])
 local out, leases, inflight = {}, {}, {}
 for i, id in ipairs(ids) do
@@ -41,7 +44,7 @@ for i, id in ipairs(ids) do
   local deliveries = deliveries_of(states[i])
   if record and deliveries then
     leases[#leases + 1] = id
-    leases[#leases + 1] = lease_value(deliveries, ARGV[3])
+    leases[#leases + 1] = lease_value(deliveries, ARGV[3], 0, lease_flags(false, false, extras[i], failures[i]))
     inflight[#inflight + 1] = deadline
     inflight[#inflight + 1] = id
     local n = #out

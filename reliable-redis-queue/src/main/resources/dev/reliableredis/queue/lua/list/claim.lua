@@ -12,17 +12,15 @@
   KEYS[9] resumed   stream of the last resume
   KEYS[10] capped   exists while a claim found the queue at its maxInflight
   KEYS[11] rate     the rate limit's theoretical arrival time
-  KEYS[12] expires  hash id -> server time (ms) after which the message is not delivered
+  KEYS[12] extras   hash id -> "expiresAt|level|groupId" of a message sent with any of them
   KEYS[13] dead     zset id -> time available to a dead-letter consumer
   KEYS[14] failure  hash id -> last failure
   KEYS[15] limited  exists while the rate limit holds claims back (written here, read by stats)
   KEYS[16] prioritized  zset id -> level and place of a ready message with a priority
   KEYS[17] cursor   the weighted round-robin's place in its cycle of levels
-  KEYS[18] priority hash id -> priority level of a message sent with one
-  KEYS[19] group    hash id -> group id of a message sent with one
-  KEYS[20] groups   hash group id -> id of its current message
-  KEYS[21] grouped  zset of the groups' lines
-  KEYS[22] meta     hash of the queue's own settings with its shard count marker; read only for a count in ARGV[13]
+  KEYS[18] groups   hash group id -> id of its current message
+  KEYS[19] grouped  zset of the groups' lines
+  KEYS[20] meta     hash of the queue's own settings with its shard count marker; read only for a count in ARGV[13]
 
   ARGV[1] visibility timeout in ms
   ARGV[2] most messages of one part
@@ -36,13 +34,13 @@
   ARGV[10] 'drop' to drop expired messages; else they are dead-lettered
   ARGV[11] 'strict' to take the highest priority level first; else weighted round-robin over the levels
   ARGV[12] groupOnDeadLetter: 'block' keeps the group of an expired, dead-lettered message waiting for it
-  ARGV[13] the endpoint's shard count, checked against KEYS[22]'s marker; '' for no check
+  ARGV[13] the endpoint's shard count, checked against KEYS[20]'s marker; '' for no check
 
   Returns: {id, lease token, delivery count, record, part (1: the first claimant's), ... 5 each, ready messages left}
     {'limited', ms until the rate limit allows one, ''}: nothing taken
     {'paused', ms the pause has left (-1: until resumed), id of the last resume}: nothing taken
   Errors (before any write): 'ERR claim of <n> in one call; at most 1000' when ARGV[2] x claimants is over 1000
-    'SHARDS <recorded> <resharding to, or 0> <count> <meta>' when KEYS[22]'s marker does not match ARGV[13]
+    'SHARDS <recorded> <resharding to, or 0> <count> <meta>' when KEYS[20]'s marker does not match ARGV[13]
 ]]
 include "includes/claim_record"
 include "includes/claimants"
@@ -59,7 +57,7 @@ include "includes/time"
 local claimants = claimants_of(ARGV[3])
 local per_part = tonumber(ARGV[2])
 require_batch(per_part * #claimants, 'claim')
-require_shards(KEYS[22], ARGV[13])
+require_shards(KEYS[20], ARGV[13])
 
 local now = now_ms()
 mark_live(KEYS[6], now, tonumber(ARGV[4]), claimants)
@@ -128,7 +126,7 @@ else
 end
 local records = redis.call('HMGET', KEYS[3], unpack(ids))
 local states = redis.call('HMGET', KEYS[4], unpack(ids))
-local expiries = redis.call('HLEN', KEYS[12]) > 0 and redis.call('HMGET', KEYS[12], unpack(ids)) or {}
+local extras = extras_of(KEYS[12], ids)
 -- reads that also check the types of the keys written below
 redis.call('ZSCORE', KEYS[2], ids[1])
 local tokens = redis.call('LLEN', KEYS[5])
@@ -141,12 +139,12 @@ for i = 1, #ids do
   if state then
     deliveries, _, credits, flags = parse_lease(state)
   end
-  local ends = expiries[i] and tonumber(expiries[i])
+  local ends, level = parse_extras(extras[i])
   if record and ends and ends <= now then
-    expired[#expired + 1] = {ids[i], 'expired: its time to live ended at ' .. expiries[i]}
+    expired[#expired + 1] = {ids[i], 'expired: its time to live ended at ' .. string.format('%d', ends), level}
   elseif deliveries and record then
     local problem = record_problem(record)
-    local solo = is_solo(flags)
+    local solo = has_flag(flags, 's')
     if problem then
       malformed[#malformed + 1] = {ids[i], problem}
     else
@@ -159,7 +157,8 @@ for i = 1, #ids do
       end
       in_part = in_part + 1
       sizes[part] = in_part
-      batch[#batch + 1] = {i = i, deliveries = deliveries + 1, credits = credits, solo = solo, part = part}
+      batch[#batch + 1] = {i = i, deliveries = deliveries + 1, credits = credits, solo = solo, part = part,
+        extras = extras[i] and true, failed = has_flag(flags, 'f')}
     end
   end
 end
@@ -172,7 +171,7 @@ local function taken_off(messages)
   if #off == 0 then
     return off, nil, false
   end
-  return off, groups_of(KEYS[19], KEYS[20], KEYS[21], KEYS[1], off)
+  return off, groups_of(KEYS[12], KEYS[18], KEYS[19], KEYS[1], off)
 end
 
 local function dead_letter(messages)
@@ -207,24 +206,34 @@ end
 local left = ready - taken
 local drop = ARGV[10] == 'drop'
 if #expired > 0 then
+  -- a dead letter keeps its level and group, for a redrive; its time to live is over
+  local kept = {}
+  for k, m in ipairs(drop and {} or expired) do
+    local value = extras_value('', m[3], gids[k] or '')
+    if value then
+      kept[#kept + 1] = m[1]
+      kept[#kept + 1] = value
+    end
+  end
   redis.call('HDEL', KEYS[12], unpack(gone))
+  if #kept > 0 then
+    redis.call('HSET', KEYS[12], unpack(kept))
+  end
   if drop then
     redis.call('HDEL', KEYS[3], unpack(gone))
     redis.call('HDEL', KEYS[4], unpack(gone))
     redis.call('HDEL', KEYS[14], unpack(gone))
-    redis.call('HDEL', KEYS[18], unpack(gone))
   else
     dead_letter(expired)
   end
   if grouped then
-    left = left + groups_move_on(KEYS[1], KEYS[19], KEYS[20], KEYS[21], gone, gids, not drop,
-        not drop and ARGV[12] == 'block')
+    left = left + groups_move_on(KEYS[1], KEYS[18], KEYS[19], gone, gids, not drop and ARGV[12] == 'block')
   end
 end
 if #malformed > 0 then
   dead_letter(malformed)
   if badGrouped then
-    left = left + groups_move_on(KEYS[1], KEYS[19], KEYS[20], KEYS[21], bad, badGids, true, ARGV[12] == 'block')
+    left = left + groups_move_on(KEYS[1], KEYS[18], KEYS[19], bad, badGids, ARGV[12] == 'block')
   end
 end
 if left > 0 and tokens == 0 then
@@ -240,7 +249,7 @@ local token = ARGV[5]
 -- each distinct lease value made once: most messages share one (numbers as keys: text costs as much as the value)
 local made = {}
 local function lease_of(m)
-  local flags = lease_flags(sizes[m.part] > 1, m.solo)
+  local flags = lease_flags(sizes[m.part] > 1, m.solo, m.extras, m.failed)
   made[m.deliveries] = made[m.deliveries] or {}
   local by_flags = made[m.deliveries][m.credits] or {}
   made[m.deliveries][m.credits] = by_flags

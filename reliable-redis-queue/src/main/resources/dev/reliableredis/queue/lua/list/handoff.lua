@@ -1,9 +1,9 @@
 --[[
   list/handoff: acks one delivery and enqueues what its exchange sent to queues of its slot, all or nothing.
 
-  KEYS[1..13] the consumed queue's keys, as list/ack.lua's
-  KEYS[14] the requester's inbox, only when ARGV[4] holds a reply (then r = 1, else r = 0)
-  KEYS[14 + r + 13(q-1) .. 13 + r + 13q] the q-th target queue's keys, as list/enqueue.lua's, its meta hash last
+  KEYS[1..11] the consumed queue's keys, as list/ack.lua's
+  KEYS[12] the requester's inbox, only when ARGV[4] holds a reply (then r = 1, else r = 0)
+  KEYS[12 + r + 11(q-1) .. 11 + r + 11q] the q-th target queue's keys, as list/enqueue.lua's, its meta hash last
 
   ARGV[1] idempotency window of the consumed queue in ms (0: the id is forgotten at once)
   ARGV[2], ARGV[3] id and lease token of the delivery
@@ -23,7 +23,7 @@ include "includes/reply"
 include "includes/shards"
 include "includes/time"
 
-local ACK_KEYS, ENQUEUE_KEYS = 13, 13
+local ACK_KEYS, ENQUEUE_KEYS = 11, 11
 
 local now = now_before(ARGV[#ARGV])
 local ack = ack_plan(KEYS, 2, 3, true)

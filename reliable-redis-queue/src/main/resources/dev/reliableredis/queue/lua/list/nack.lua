@@ -8,7 +8,7 @@
   KEYS[5] failure   hash id -> last failure
   KEYS[6] capped    exists while a claim found the queue at its maxInflight
   KEYS[7] wake      list of wake-up tokens for idle consumers
-  KEYS[8] group     hash id -> group id of a message sent with one
+  KEYS[8] extras    hash id -> "expiresAt|level|groupId" of a message sent with any of them
   KEYS[9] groups    hash group id -> id of its current message
   KEYS[10] grouped  zset of the groups' lines
   KEYS[11] ready    list of ids
@@ -74,10 +74,10 @@ for k, id in ipairs(ids) do
     -- ZREM first: at maxmemory, only a script whose first write needs no memory runs
     redis.call('ZREM', KEYS[1], id)
     if codes[k] == 3 then
-      redis.call('HSET', KEYS[4], id, lease_value(deliveries, '', credits + 1, lease_flags(false, is_solo(flags))))
+      redis.call('HSET', KEYS[4], id, lease_value(deliveries, '', credits + 1, unleased_flags(flags)))
       redis.call('ZADD', KEYS[2], now + tonumber(ARGV[6 + 4 * (k - 1) + 3]), id)
     else
-      redis.call('HSET', KEYS[4], id, lease_value(deliveries, '', credits, lease_flags(false, is_solo(flags))))
+      redis.call('HSET', KEYS[4], id, lease_value(deliveries, '', credits, unleased_flags(flags, false, true)))
       redis.call('HSET', KEYS[5], id, ARGV[6 + 4 * (k - 1) + 2])
       if codes[k] == 2 then
         redis.call('ZADD', KEYS[3], now, id)
@@ -91,7 +91,7 @@ end
 if freed then
   capacity_freed(KEYS[6], KEYS[7])
 end
-if grouped and groups_move_on(KEYS[11], KEYS[8], KEYS[9], KEYS[10], dead, gids, true, false) > 0 then
+if grouped and groups_move_on(KEYS[11], KEYS[9], KEYS[10], dead, gids, false) > 0 then
   wake(KEYS[7])
 end
 return codes

@@ -7,12 +7,10 @@
   KEYS[4] messages  hash id -> "enqueuedAt|payload"
   KEYS[5] leases    hash id -> "deliveries|leaseToken[|credits|flags]"
   KEYS[6] failure   hash id -> last failure
-  KEYS[7] expires   hash id -> server time (ms) after which the message is not delivered
+  KEYS[7] extras    hash id -> "expiresAt|level|groupId" of a message sent with any of them
   KEYS[8] prioritized  zset id -> level and place of a ready message with a priority
-  KEYS[9] priority  hash id -> priority level of a message sent with one
-  KEYS[10] group    hash id -> group id of a message sent with one
-  KEYS[11] groups   hash group id -> id of its current message
-  KEYS[12] grouped  zset of the groups' lines
+  KEYS[9] groups    hash group id -> id of its current message
+  KEYS[10] grouped  zset of the groups' lines
 
   ARGV[1] most messages to remove from each of ready, delayed, dead, prioritized and grouped
 
@@ -23,8 +21,8 @@ include "includes/types"
 require_type(KEYS[2], 'zset')
 require_type(KEYS[3], 'zset')
 require_type(KEYS[8], 'zset')
-require_type(KEYS[12], 'zset')
-for _, key in ipairs({KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[9], KEYS[10], KEYS[11]}) do
+require_type(KEYS[10], 'zset')
+for _, key in ipairs({KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[9]}) do
   require_type(key, 'hash')
 end
 local batch = tonumber(ARGV[1])
@@ -40,7 +38,7 @@ for _, key in ipairs({KEYS[2], KEYS[3], KEYS[8]}) do
   end
 end
 -- the lines' members all score 0: the lowest first is the first in lexicographic order
-local members = redis.call('ZPOPMIN', KEYS[12], batch)
+local members = redis.call('ZPOPMIN', KEYS[10], batch)
 if #members == 2 * batch then
   more = 1
 end
@@ -50,9 +48,9 @@ end
 if #ids == 0 then
   return {0, more}
 end
-local gids, grouped = groups_of(KEYS[10], KEYS[11], KEYS[12], KEYS[1], ids)
+local gids, grouped = groups_of(KEYS[7], KEYS[9], KEYS[10], KEYS[1], ids)
 if grouped then
-  if groups_move_on(KEYS[1], KEYS[10], KEYS[11], KEYS[12], ids, gids, false, false) > 0 then
+  if groups_move_on(KEYS[1], KEYS[9], KEYS[10], ids, gids, false) > 0 then
     more = 1
   end
 end
@@ -62,6 +60,5 @@ for _, id in ipairs(ids) do
   redis.call('HDEL', KEYS[5], id)
   redis.call('HDEL', KEYS[6], id)
   redis.call('HDEL', KEYS[7], id)
-  redis.call('HDEL', KEYS[9], id)
 end
 return {removed, more}

@@ -13,11 +13,10 @@
   KEYS[10] messages      hash id -> "enqueuedAt|payload"
   KEYS[11] claimers      zset claimant id -> server time (ms) until which it counts as live
   KEYS[12] prioritized   zset id -> level and place of a ready message with a priority
-  KEYS[13] priority      hash id -> priority level of a message sent with one
+  KEYS[13] extras        hash id -> "expiresAt|level|groupId" of a message sent with any of them
   KEYS[14] seq           counter the places in a level's line are drawn from
-  KEYS[15] group         hash id -> group id of a message sent with one
-  KEYS[16] groups        hash group id -> id of its current message
-  KEYS[17] grouped       zset of the groups' lines
+  KEYS[15] groups        hash group id -> id of its current message
+  KEYS[16] grouped       zset of the groups' lines
 
   ARGV[1] failed deliveries after which an expired lease dead-letters (maxRetries + 1)
   ARGV[2] most entries to move in each of the four parts
@@ -41,9 +40,9 @@ require_type(KEYS[7], 'hash')
 require_type(KEYS[10], 'hash')
 require_type(KEYS[9], 'list')
 require_type(KEYS[11], 'zset')
+require_type(KEYS[13], 'hash')
 require_type(KEYS[15], 'hash')
-require_type(KEYS[16], 'hash')
-require_type(KEYS[17], 'zset')
+require_type(KEYS[16], 'zset')
 local now = now_ms()
 local maxDeliveries, batch = tonumber(ARGV[1]), tonumber(ARGV[2])
 
@@ -61,7 +60,8 @@ local function take_due(key)
   return ids
 end
 
--- ends an expired lease (a batched one credited, then solo); failed deliveries, or nil when unreadable or missing
+-- ends an expired lease (a batched one credited, then solo); failed deliveries and the lease's level (nil when the
+-- message has an extras field), or nil when unreadable or missing
 local function clear_token(id)
   local value = redis.call('HGET', KEYS[6], id)
   if not value then
@@ -71,26 +71,26 @@ local function clear_token(id)
   if not deliveries then
     return nil
   end
-  local solo = is_solo(flags)
-  if is_batched(flags) then
-    credits, solo = credits + 1, true
+  local batched = has_flag(flags, 'b')
+  if batched then
+    credits = credits + 1
   end
-  redis.call('HSET', KEYS[6], id, lease_value(deliveries, '', credits, lease_flags(false, solo)))
-  return deliveries - credits
+  redis.call('HSET', KEYS[6], id, lease_value(deliveries, '', credits, unleased_flags(flags, batched)))
+  return deliveries - credits, not has_flag(flags, 'x') and DEFAULT_LEVEL or nil
 end
 
 local returned, deadLettered, released, deadReturned = 0, 0, 0, 0
 local dead = {}
 
 for _, id in ipairs(take_due(KEYS[2])) do
-  local deliveries = clear_token(id)
+  local deliveries, level = clear_token(id)
   if deliveries and deliveries >= maxDeliveries then
     redis.call('HSET', KEYS[7], id, 'lease expired')
     redis.call('ZADD', KEYS[4], now, id)
     dead[#dead + 1] = id
     deadLettered = deadLettered + 1
   elseif deliveries then
-    make_ready(KEYS[1], KEYS[12], KEYS[13], KEYS[14], id, false)
+    make_ready(KEYS[1], KEYS[12], KEYS[13], KEYS[14], id, false, level)
     returned = returned + 1
   end
 end
@@ -110,8 +110,8 @@ local forgotten = take_due(KEYS[8])
 redis.call('ZREMRANGEBYSCORE', KEYS[11], '-inf', '(' .. now)
 local moved = 0
 if #dead > 0 and ARGV[3] ~= 'block' then
-  local gids, grouped = groups_of(KEYS[15], KEYS[16], KEYS[17], KEYS[1], dead)
-  moved = grouped and groups_move_on(KEYS[1], KEYS[15], KEYS[16], KEYS[17], dead, gids, true, false) or 0
+  local gids, grouped = groups_of(KEYS[13], KEYS[15], KEYS[16], KEYS[1], dead)
+  moved = grouped and groups_move_on(KEYS[1], KEYS[15], KEYS[16], dead, gids, false) or 0
 end
 if returned + released + moved > 0 then
   wake(KEYS[9])

@@ -7,14 +7,12 @@
   KEYS[4] leases    hash id -> "deliveries|leaseToken[|credits|flags]"
   KEYS[5] failure   hash id -> last failure
   KEYS[6] wake      list of wake-up tokens for idle consumers
-  KEYS[7] expires   hash id -> server time (ms) after which the message is not delivered
+  KEYS[7] extras    hash id -> "expiresAt|level|groupId" of a message sent with any of them
   KEYS[8] prioritized  zset id -> level and place of a ready message with a priority
-  KEYS[9] priority  hash id -> priority level of a message sent with one
-  KEYS[10] seq      counter the places in a level's line, and in a group's, are drawn from
-  KEYS[11] group    hash id -> group id of a message sent with one
-  KEYS[12] groups   hash group id -> id of its current message
-  KEYS[13] grouped  zset of the groups' lines
-  KEYS[14] schedule hash: cron, zone, last, redriven
+  KEYS[9] seq       counter the places in a level's line, and in a group's, are drawn from
+  KEYS[10] groups   hash group id -> id of its current message
+  KEYS[11] grouped  zset of the groups' lines
+  KEYS[12] schedule hash: cron, zone, last, redriven
 
   ARGV[1] most dead letters to look at, oldest first
   ARGV[2] what the message ids of the schedule's ticks start with (<queue>@)
@@ -34,10 +32,9 @@ require_type(KEYS[4], 'hash')
 require_type(KEYS[5], 'hash')
 require_type(KEYS[6], 'list')
 require_type(KEYS[7], 'hash')
-require_type(KEYS[11], 'hash')
+require_type(KEYS[10], 'hash')
+require_type(KEYS[11], 'zset')
 require_type(KEYS[12], 'hash')
-require_type(KEYS[13], 'zset')
-require_type(KEYS[14], 'hash')
 local ids
 if ARGV[4] then
   ids = redis.call('ZSCORE', KEYS[1], ARGV[4]) and {ARGV[4]} or {}
@@ -45,7 +42,7 @@ else
   local skip = tonumber(ARGV[3])
   ids = redis.call('ZRANGE', KEYS[1], skip, skip + tonumber(ARGV[1]) - 1)
 end
-local held, tick_moved = schedule_redrive_guard(KEYS[14], ARGV[2], schedule_list_unsettled(KEYS[3], KEYS[1]))
+local held, tick_moved = schedule_redrive_guard(KEYS[12], ARGV[2], schedule_list_unsettled(KEYS[3], KEYS[1]))
 local moved, movedIds, left = 0, {}, 0
 for _, id in ipairs(ids) do
   if held(id) then
@@ -55,12 +52,19 @@ for _, id in ipairs(ids) do
     if redis.call('HEXISTS', KEYS[3], id) == 1 then
       redis.call('HDEL', KEYS[4], id)
       redis.call('HDEL', KEYS[5], id)
-      redis.call('HDEL', KEYS[7], id)
-      local gid = redis.call('HGET', KEYS[11], id)
-      if not gid or redis.call('HGET', KEYS[12], gid) == id then
-        make_ready(KEYS[2], KEYS[8], KEYS[9], KEYS[10], id, false)
+      -- a redriven message keeps its level and group; its time to live is over
+      local current = extras_of(KEYS[7], {id})[1]
+      local _, level, gid = parse_extras(current)
+      local kept = extras_value('', level, gid or '')
+      if current and not kept then
+        redis.call('HDEL', KEYS[7], id)
+      elseif kept ~= current then
+        redis.call('HSET', KEYS[7], id, kept)
+      end
+      if not gid or redis.call('HGET', KEYS[10], gid) == id then
+        make_ready(KEYS[2], KEYS[8], KEYS[7], KEYS[9], id, false, level)
       else
-        join_group(KEYS[2], KEYS[12], KEYS[13], KEYS[10], gid, id, true)
+        join_group(KEYS[2], KEYS[10], KEYS[11], KEYS[9], gid, id, true)
       end
       moved = moved + 1
       movedIds[moved] = id
@@ -69,7 +73,7 @@ for _, id in ipairs(ids) do
   end
 end
 if moved > 0 then
-  schedule_note_redriven(KEYS[14], ARGV[2], movedIds)
+  schedule_note_redriven(KEYS[12], ARGV[2], movedIds)
   wake(KEYS[6])
 end
 return {moved, left}

@@ -6,7 +6,7 @@
   KEYS[3] leases    hash id -> "deliveries|leaseToken[|credits|flags]"
   KEYS[4] wake      list of wake-up tokens for idle consumers
   KEYS[5] prioritized  zset id -> level and place of a ready message with a priority
-  KEYS[6] priority  hash id -> priority level of a message sent with one
+  KEYS[6] extras    hash id -> "expiresAt|level|groupId" of a message sent with any of them
   KEYS[7] seq       counter the places in a level's line are drawn from
 
   ARGV[1] 'ready' or 'dead': what KEYS[2] is
@@ -37,11 +37,11 @@ for k = #ids, 1, -1 do
     redis.call('ZREM', KEYS[1], id)
     if toReady then
       deliveries = math.max(deliveries - 1, 0)
-      make_ready(KEYS[2], KEYS[5], KEYS[6], KEYS[7], id, true)
+      make_ready(KEYS[2], KEYS[5], KEYS[6], KEYS[7], id, true, not has_flag(flags, 'x') and DEFAULT_LEVEL or nil)
     else
       redis.call('ZADD', KEYS[2], now, id)
     end
-    unlease(KEYS[3], id, deliveries, credits, lease_flags(false, is_solo(flags)))
+    unlease(KEYS[3], id, deliveries, credits, unleased_flags(flags))
     released = released + 1
   end
 end

@@ -8,7 +8,7 @@
   KEYS[5] messages  hash id -> "enqueuedAt|payload"
   KEYS[6] leases    hash id -> "deliveries|leaseToken[|credits|flags]"
   KEYS[7] failure   hash id -> last failure
-  KEYS[8] expires   hash id -> server time (ms) after which the message is not delivered
+  KEYS[8] extras    hash id -> "expiresAt||" of a message sent with a time to live
 
   ARGV[1] section: 'ready', 'delayed', 'dead' or 'acked'
   ARGV[2k]   id of the chunk's k-th message

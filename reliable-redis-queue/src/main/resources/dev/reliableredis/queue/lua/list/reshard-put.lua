@@ -9,10 +9,10 @@
   KEYS[6] leases    hash id -> "deliveries|leaseToken[|credits|flags]"
   KEYS[7] failure   hash id -> last failure
   KEYS[8] wake      list of wake-up tokens for idle consumers
-  KEYS[9] expires   hash id -> server time (ms) after which the message is not delivered
+  KEYS[9] extras    hash id -> "expiresAt||" of a message sent with a time to live
 
   ARGV[7k-6 .. 7k] the k-th message: its section ('ready', 'delayed', 'dead' or 'acked'), id, score ('' for ready),
-    record ('' for an acked id), leases-hash value, failure and expiry ('' for none)
+    record ('' for an acked id), leases-hash value, failure and extras value ('' for none)
 
   Returns: the number of messages and ids stored.
   Errors: 'ERR reshard put of <n> in one call; at most 1000' for more than 1000 messages, before any write.]]

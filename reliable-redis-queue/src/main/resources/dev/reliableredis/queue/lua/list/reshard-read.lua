@@ -11,14 +11,14 @@
   KEYS[8] inflight       zset id -> lease deadline
   KEYS[9] dead-inflight  zset id -> lease deadline
   KEYS[10] claimers      zset claimant id -> server time (ms) until which it counts as live
-  KEYS[11] expires       hash id -> server time (ms) after which the message is not delivered
+  KEYS[11] extras        hash id -> "expiresAt||" of a message sent with a time to live
 
   ARGV[1] 'check', or the section to read: 'ready', 'delayed', 'dead' or 'acked'
   ARGV[2] rank of the first message to read (from the head of the list, the lowest score of a set)
   ARGV[3] most messages to read
 
   Returns: for 'check', {messages in flight, dead letters in flight, live claimants, ready messages}
-    for a section, 6 per message: id, score ('' for ready), record, leases-hash value, failure, expiry (false: none)
+    for a section, 6 per message: id, score ('' for ready), record, leases-hash value, failure, extras value (false: none)
   Errors: 'ERR reshard read of <n> in one call; at most 1000' for a chunk of more than 1000.]]
 include "includes/limits"
 include "includes/time"
@@ -43,12 +43,12 @@ end
 if #ids == 0 then
   return {}
 end
-local records, leases, failures, expiries = {}, {}, {}, {}
+local records, leases, failures, extras = {}, {}, {}, {}
 if ARGV[1] ~= 'acked' then
   records = redis.call('HMGET', KEYS[5], unpack(ids))
   leases = redis.call('HMGET', KEYS[6], unpack(ids))
   failures = redis.call('HMGET', KEYS[7], unpack(ids))
-  expiries = redis.call('HMGET', KEYS[11], unpack(ids))
+  extras = redis.call('HMGET', KEYS[11], unpack(ids))
 end
 local out = {}
 for k, id in ipairs(ids) do
@@ -58,6 +58,6 @@ for k, id in ipairs(ids) do
   out[n + 3] = records[k] or false
   out[n + 4] = leases[k] or false
   out[n + 5] = failures[k] or false
-  out[n + 6] = expiries[k] or false
+  out[n + 6] = extras[k] or false
 end
 return out

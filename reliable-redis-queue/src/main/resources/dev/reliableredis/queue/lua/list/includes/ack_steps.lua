@@ -13,20 +13,23 @@ local function ack_plan(k, first, last, writes_first)
   if writes_first then
     require_type(k[2], 'hash')
   end
-  local plan = {codes = {}, done = {}, failed = redis.call('HLEN', k[4]) > 0, expiring = redis.call('HLEN', k[8]) > 0,
-    levelled = redis.call('HLEN', k[9]) > 0}
+  local plan = {codes = {}, done = {}, failed = {}, extras = {}}
   require_type(k[5], 'zset')
   require_type(k[7], 'list')
-  local ids, held = held_leases(k[1], k[3], first, 2, last)
+  local ids, held, values = held_leases(k[1], k[3], first, 2, last)
   for n, id in ipairs(ids) do
     plan.codes[n] = held[n] and 1 or 0
     if held[n] then
+      local flags = select(4, parse_lease(values[n]))
       plan.done[#plan.done + 1] = id
+      plan.failed[#plan.failed + 1] = has_flag(flags, 'f') and id or nil
+      plan.extras[#plan.extras + 1] = has_flag(flags, 'x') and id or nil
     end
   end
-  if #plan.done > 0 then
-    plan.gids, plan.grouped = groups_of(k[10], k[11], k[12], k[13], plan.done)
+  if #plan.failed > 0 then
+    require_type(k[4], 'hash')
   end
+  plan.gids, plan.grouped = groups_of(k[8], k[9], k[10], k[11], plan.extras)
   return plan
 end
 
@@ -38,14 +41,11 @@ local function ack_write(k, plan, window, now)
   redis.call('HDEL', k[2], unpack(done))
   redis.call('ZREM', k[1], unpack(done))
   redis.call('HDEL', k[3], unpack(done))
-  if plan.failed then
-    redis.call('HDEL', k[4], unpack(done))
+  if #plan.failed > 0 then
+    redis.call('HDEL', k[4], unpack(plan.failed))
   end
-  if plan.expiring then
-    redis.call('HDEL', k[8], unpack(done))
-  end
-  if plan.levelled then
-    redis.call('HDEL', k[9], unpack(done))
+  if #plan.extras > 0 then
+    redis.call('HDEL', k[8], unpack(plan.extras))
   end
   if window > 0 then
     local remember, until_ms = {}, string.format('%d', now + window)
@@ -56,7 +56,7 @@ local function ack_write(k, plan, window, now)
     redis.call('ZADD', k[5], unpack(remember))
   end
   capacity_freed(k[6], k[7])
-  if plan.grouped and groups_move_on(k[13], k[10], k[11], k[12], done, plan.gids, false, false) > 0 then
+  if plan.grouped and groups_move_on(k[11], k[9], k[10], plan.extras, plan.gids, false) > 0 then
     wake(k[7])
   end
 end

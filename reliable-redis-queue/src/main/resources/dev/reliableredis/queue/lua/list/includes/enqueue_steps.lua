@@ -40,8 +40,8 @@ local function enqueue_plan(k, args, first, last, now)
   local remembered = redis.call('ZMSCORE', k[4], unpack(ids))
   local stored = redis.call('HMGET', k[3], unpack(ids))
   local stamp = string.format('%d', now) .. '|'
-  local plan = {codes = {}, records = {}, ready = {}, delayed = {}, forget = {}, expiring = {}, levels = {},
-    leveled = {}, grouped = {}}
+  local plan = {codes = {}, records = {}, ready = {}, delayed = {}, forget = {}, extras = {}, leveled = {},
+    grouped = {}}
   local seen = {}
   for n, id in ipairs(ids) do
     local until_ms = remembered[n] and tonumber(remembered[n])
@@ -54,19 +54,15 @@ local function enqueue_plan(k, args, first, last, now)
       plan.records[#plan.records + 1] = id
       plan.records[#plan.records + 1] = stamp .. args[at + 2]
       local delay, ttl, level, gid = message_options(args[at + 3], id)
-      if ttl > 0 then
-        require_key(k[6], id, 'a time to live')
-        plan.expiring[#plan.expiring + 1] = id
-        plan.expiring[#plan.expiring + 1] = string.format('%d', now + ttl)
-      end
       if level > 9 then
         fail('ERR enqueue: the priority of message ' .. id .. " is '" .. level .. "', not 0 to 9")
       end
-      if level ~= DEFAULT_LEVEL then
-        require_key(k[9], id, 'a priority')
-      end
-      if gid ~= '' then
-        require_key(k[12], id, 'a group id')
+      local extras = extras_value(ttl > 0 and string.format('%d', now + ttl) or '', level, gid)
+      if extras then
+        require_key(k[gid ~= '' and 10 or level ~= DEFAULT_LEVEL and 8 or 6], id,
+            gid ~= '' and 'a group id' or level ~= DEFAULT_LEVEL and 'a priority' or 'a time to live')
+        plan.extras[#plan.extras + 1] = id
+        plan.extras[#plan.extras + 1] = extras
       end
       if gid ~= '' and (delay > 0 or level ~= DEFAULT_LEVEL) then
         fail('ERR enqueue: message ' .. id .. " of group '" .. gid .. "' has a delay or a priority; a group"
@@ -74,15 +70,12 @@ local function enqueue_plan(k, args, first, last, now)
       end
       if gid ~= '' then
         plan.grouped[#plan.grouped + 1] = {id = id, gid = gid}
-      elseif level ~= DEFAULT_LEVEL then
-        plan.levels[#plan.levels + 1] = id
-        plan.levels[#plan.levels + 1] = level
       end
       if delay > 0 then
         plan.delayed[#plan.delayed + 1] = string.format('%d', now + delay)
         plan.delayed[#plan.delayed + 1] = id
       elseif level ~= DEFAULT_LEVEL then
-        plan.leveled[#plan.leveled + 1] = id
+        plan.leveled[#plan.leveled + 1] = {id = id, level = level}
       elseif gid == '' then
         plan.ready[#plan.ready + 1] = id
       end
@@ -91,18 +84,18 @@ local function enqueue_plan(k, args, first, last, now)
       end
     end
   end
-  if #plan.expiring > 0 then
+  if #plan.extras > 0 then
     require_type(k[6], 'hash')
   end
-  if #plan.levels > 0 then
+  if #plan.leveled > 0 then
     require_type(k[7], 'zset')
-    require_type(k[8], 'hash')
+  end
+  if #plan.leveled + #plan.grouped > 0 then
+    require_type(k[8], 'string')
   end
   if #plan.grouped > 0 then
-    require_type(k[9], 'string')
-    require_type(k[10], 'hash')
-    require_type(k[11], 'hash')
-    require_type(k[12], 'zset')
+    require_type(k[9], 'hash')
+    require_type(k[10], 'zset')
   end
   return plan
 end
@@ -115,32 +108,25 @@ local function enqueue_write(k, plan)
   if #plan.forget > 0 then
     redis.call('ZREM', k[4], unpack(plan.forget))
   end
-  if #plan.expiring > 0 then
-    redis.call('HSET', k[6], unpack(plan.expiring))
+  if #plan.extras > 0 then
+    redis.call('HSET', k[6], unpack(plan.extras))
   end
   if #plan.delayed > 0 then
     redis.call('ZADD', k[2], unpack(plan.delayed))
   end
-  if #plan.levels > 0 then
-    redis.call('HSET', k[8], unpack(plan.levels))
+  if #plan.leveled > 0 then
     local waiting = redis.call('ZCARD', k[7])
-    for _, id in ipairs(plan.leveled) do
-      make_ready(k[1], k[7], k[8], k[9], id, false)
+    for _, m in ipairs(plan.leveled) do
+      make_ready(k[1], k[7], k[6], k[8], m.id, false, m.level)
     end
-    if waiting == 0 and #plan.leveled > 0 then
+    if waiting == 0 then
       wake(k[5])
     end
   end
   if #plan.grouped > 0 then
-    local group = {}
-    for _, m in ipairs(plan.grouped) do
-      group[#group + 1] = m.id
-      group[#group + 1] = m.gid
-    end
-    redis.call('HSET', k[10], unpack(group))
     local woke = false
     for _, m in ipairs(plan.grouped) do
-      if join_group(k[1], k[11], k[12], k[9], m.gid, m.id, false) and not woke then
+      if join_group(k[1], k[9], k[10], k[8], m.gid, m.id, false) and not woke then
         wake(k[5])
         woke = true
       end

@@ -1,10 +1,11 @@
 --[[
   list/includes/group: FIFO message groups, for the list scripts that enqueue, settle, dead-letter, redrive or purge.
-  group: hash id -> group id, while the message exists (a dead letter keeps it)
+  a message's group id: its extras field, while the message exists (a dead letter keeps it)
   groups: hash group id -> its current message, its only one ready, in flight, retried or (groupOnDeadLetter=block) dead
   grouped: zset of the lines behind the current messages, each member scored 0 and named
     "<length of the group id>:<group id>:<place, 16 digits>:<id>", so that a line is one lexicographic range]]
 
+include "list/includes/extras"
 include "includes/types"
 
 local PLACE_START = 5e12
@@ -50,13 +51,10 @@ local function join_group(ready, groups, grouped, counter, gid, id, front)
 end
 
 -- the group ids of the messages (false for none) and whether any has one; checks the types groups_move_on writes
-local function groups_of(group, groups, grouped, ready, ids)
-  if redis.call('HLEN', group) == 0 then
-    return {}, false
-  end
-  local gids = redis.call('HMGET', group, unpack(ids))
-  local any = false
-  for k = 1, #ids do
+local function groups_of(extras, groups, grouped, ready, ids)
+  local gids, any = {}, false
+  for k, value in ipairs(extras_of(extras, ids)) do
+    gids[k] = select(3, parse_extras(value))
     any = any or gids[k] ~= false
   end
   if any then
@@ -67,14 +65,11 @@ local function groups_of(group, groups, grouped, ready, ids)
   return gids, any
 end
 
--- moves on the groups of settled messages (dead: dead-lettered; keep: groups wait); returns how many became ready
-local function groups_move_on(ready, group, groups, grouped, ids, gids, dead, keep)
-  local gone, moved = {}, 0
+-- moves on the groups of settled messages (keep: groups wait for them); returns how many became ready
+local function groups_move_on(ready, groups, grouped, ids, gids, keep)
+  local moved = 0
   for k, id in ipairs(ids) do
     local gid = gids[k]
-    if gid and not dead then
-      gone[#gone + 1] = id
-    end
     if gid and not keep and redis.call('HGET', groups, gid) == id then
       local member, next_id = line_head(grouped, gid)
       if member then
@@ -86,9 +81,6 @@ local function groups_move_on(ready, group, groups, grouped, ids, gids, dead, ke
         redis.call('HDEL', groups, gid)
       end
     end
-  end
-  if #gone > 0 then
-    redis.call('HDEL', group, unpack(gone))
   end
   return moved
 end

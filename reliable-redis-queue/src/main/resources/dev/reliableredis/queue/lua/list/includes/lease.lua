@@ -3,7 +3,8 @@
   Value: "deliveries|leaseToken[|credits|flags]"; no field while there is nothing to keep (0 deliveries, nothing else)
   leaseToken: the id of the claim that took the message (letters, digits and dots); empty while not leased
   credits: deliveries not counted as failed (a crashed batch, a retry-after); failed deliveries = deliveries - credits
-  flags: 'b' the lease was claimed in a batch of more than one; 's' claimed alone since a batch of it lost its consumer
+  flags: 'b' the lease was claimed in a batch of more than one; 's' claimed alone since a batch of it lost its consumer;
+    'x' the leased message has an extras field; 'f' it has a failure field (a nack wrote one; an ack deletes it)
 ]]
 
 local function parse_lease(value)
@@ -13,7 +14,7 @@ local function parse_lease(value)
   end
   local credits, flags = '0', ''
   if rest ~= '' then
-    credits, flags = string.match(rest, '^|(%d+)|([bs]*)$')
+    credits, flags = string.match(rest, '^|(%d+)|([bsxf]*)$')
     if not credits then
       return nil
     end
@@ -29,16 +30,17 @@ local function lease_value(deliveries, token, credits, flags)
   return value
 end
 
-local function lease_flags(batched, solo)
-  return (batched and 'b' or '') .. (solo and 's' or '')
+local function lease_flags(batched, solo, extras, failed)
+  return (batched and 'b' or '') .. (solo and 's' or '') .. (extras and 'x' or '') .. (failed and 'f' or '')
 end
 
-local function is_solo(flags)
-  return flags ~= nil and string.find(flags, 's', 1, true) ~= nil
+local function has_flag(flags, flag)
+  return flags ~= nil and string.find(flags, flag, 1, true) ~= nil
 end
 
-local function is_batched(flags)
-  return flags ~= nil and string.find(flags, 'b', 1, true) ~= nil
+-- the flags kept while a message is not leased: 'x' is the lease's own, set again by the next claim
+local function unleased_flags(flags, solo, failed)
+  return lease_flags(false, solo or has_flag(flags, 's'), false, failed or has_flag(flags, 'f'))
 end
 
 local function deliveries_of(value)

@@ -1,10 +1,11 @@
 --[[
   list/includes/priority: priority levels, for the list scripts that make messages ready or take ready ones.
-  priority: hash id -> level (0 to 9, 9 highest) of a message sent with one other than DEFAULT_LEVEL
+  a message's level (0 to 9, 9 highest): its extras field, where it is not DEFAULT_LEVEL
   prioritized: zset of those that are ready, scored level * LEVEL_SPAN + place in the level's line (BACK_START + seq
     at the back, one before the first at the front); DEFAULT_LEVEL waits in the ready list]]
 
-local DEFAULT_LEVEL = 4
+include "list/includes/extras"
+
 local LEVEL_SPAN = 1e13
 local BACK_START = LEVEL_SPAN / 2
 
@@ -12,18 +13,9 @@ local function level_range(level)
   return level * LEVEL_SPAN, '(' .. string.format('%d', (level + 1) * LEVEL_SPAN)
 end
 
-local priorities_exist = nil
-
--- the level of the message (DEFAULT_LEVEL without a priority); one EXISTS per run where none was ever sent
-local function level_of(priority, id)
-  if priorities_exist == nil then
-    priorities_exist = redis.call('EXISTS', priority) == 1
-  end
-  return priorities_exist and tonumber(redis.call('HGET', priority, id)) or DEFAULT_LEVEL
-end
-
-local function make_ready(ready, prioritized, priority, counter, id, front)
-  local level = level_of(priority, id)
+-- makes the message ready at its level (level: from its extras field when nil), at the back or the front of its line
+local function make_ready(ready, prioritized, extras, counter, id, front, level)
+  level = level or select(2, parse_extras(extras_of(extras, {id})[1]))
   if level == DEFAULT_LEVEL and front then
     redis.call('LPUSH', ready, id)
     return
