@@ -46,6 +46,8 @@ class SettleScriptsTest extends QueueTestBase {
         assertThat(CommandStats.of(raw, "hdel", "calls")).as("messages and leases").isEqualTo(2);
         assertThat(CommandStats.of(raw, "hmget", "calls")).as("the leases").isEqualTo(1);
         assertThat(CommandStats.of(raw, "hlen", "calls") + CommandStats.of(raw, "exists", "calls")).isZero();
+        assertThat(CommandStats.of(raw, "zmscore", "calls")).as("no lease deadline: a token is current only while "
+                + "leased").isZero();
         assertThat(raw.exists(key("orders", "messages"), key("orders", "leases"), key("orders", "inflight"),
                 key("orders", "extras"))).as("the living message's record and extras").isEqualTo(2);
 

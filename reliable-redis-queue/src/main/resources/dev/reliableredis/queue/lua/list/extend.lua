@@ -18,7 +18,7 @@ include "includes/time"
 require_batch((#ARGV - 1) / 2, 'extend')
 
 local deadline = now_ms() + tonumber(ARGV[1])
-local ids, held, _, deadlines = held_leases(KEYS[1], KEYS[2], 2, 2)
+local ids, held, _, _, deadlines = held_leases(KEYS[1], KEYS[2], 2, 2, nil, true)
 local codes, moved, scored = {}, {}, {}
 for k, id in ipairs(ids) do
   codes[k] = held[k] and 1 or 0

@@ -14,16 +14,19 @@ local function ack_plan(k, first, last, writes_first)
     require_type(k[2], 'hash')
   end
   local plan = {codes = {}, done = {}, failed = {}, extras = {}}
+  require_type(k[1], 'zset')
   require_type(k[5], 'zset')
   require_type(k[7], 'list')
-  local ids, held, values = held_leases(k[1], k[3], first, 2, last)
+  local ids, held, _, flagged = held_leases(k[1], k[3], first, 2, last)
   for n, id in ipairs(ids) do
     plan.codes[n] = held[n] and 1 or 0
     if held[n] then
-      local flags = select(4, parse_lease(values[n]))
+      local flags = flagged[n]
       plan.done[#plan.done + 1] = id
-      plan.failed[#plan.failed + 1] = has_flag(flags, 'f') and id or nil
-      plan.extras[#plan.extras + 1] = has_flag(flags, 'x') and id or nil
+      if flags ~= '' then
+        plan.failed[#plan.failed + 1] = has_flag(flags, 'f') and id or nil
+        plan.extras[#plan.extras + 1] = has_flag(flags, 'x') and id or nil
+      end
     end
   end
   if #plan.failed > 0 then

@@ -58,22 +58,27 @@ local function unlease(leases, id, deliveries, credits, flags)
   end
 end
 
--- settlements ARGV[first..last] (stride each, id and token first): ids, held (current lease, once), values, deadlines
-local function held_leases(inflight, leases, first, stride, last)
+-- settlements ARGV[first..last] (stride each, id and token first): ids, held (current lease, once), values, flags of the
+-- held ones; with_deadlines: their lease deadlines too (a token is current only while leased, so none is read else)
+local function held_leases(inflight, leases, first, stride, last, with_deadlines)
   local ids = {}
   for i = first, last or #ARGV, stride do
     ids[#ids + 1] = ARGV[i]
   end
   local values = redis.call('HMGET', leases, unpack(ids))
-  local deadlines = redis.call('ZMSCORE', inflight, unpack(ids))
-  local held, seen = {}, {}
+  local deadlines = with_deadlines and redis.call('ZMSCORE', inflight, unpack(ids))
+  local held, flags, seen = {}, {}, {}
   for k, id in ipairs(ids) do
     local token = ARGV[first + stride * (k - 1) + 1]
-    local current = values[k] and select(2, parse_lease(values[k]))
-    held[k] = deadlines[k] and token ~= '' and current == token and not seen[id] or false
+    local _, current, _, flagged
+    if values[k] then
+      _, current, _, flagged = parse_lease(values[k])
+    end
+    held[k] = token ~= '' and current == token and not seen[id] and (not deadlines or deadlines[k] ~= false) or false
     if held[k] then
       seen[id] = true
+      flags[k] = flagged
     end
   end
-  return ids, held, values, deadlines
+  return ids, held, values, flags, deadlines
 end
