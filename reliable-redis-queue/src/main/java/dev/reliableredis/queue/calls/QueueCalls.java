@@ -20,6 +20,7 @@ import dev.reliableredis.queue.ReliableQueue;
 import dev.reliableredis.queue.Settled;
 import dev.reliableredis.queue.internal.HeaderCodec;
 import dev.reliableredis.queue.internal.LuaScript;
+import dev.reliableredis.queue.internal.ScriptSettings;
 import dev.reliableredis.queue.redis.OneLine;
 import dev.reliableredis.queue.redis.RedisGateway;
 import dev.reliableredis.queue.sharded.ShardCount;
@@ -199,15 +200,15 @@ public final class QueueCalls {
     }
 
     /**
-     * Adds the retry policy the nack scripts take: deliveries before dead-lettering, retry delay, multiplier and
+     * The retry policy the nack scripts' settings hold: deliveries before dead-lettering, retry delay, multiplier and
      * cap. A failed dead letter is never dead-lettered again; it is offered again after retryDelay.
      */
-    public static void addRetryPolicy(List<byte[]> args, QueueSettings settings, boolean deadLetters) {
+    public static ScriptSettings retryPolicy(QueueSettings settings, boolean deadLetters) {
         long retryDelay = settings.retryDelay().toMillis();
-        args.add(bytes(deadLetters ? 0 : settings.maxDeliveries()));
-        args.add(bytes(retryDelay));
-        args.add(bytes(deadLetters ? "1" : Double.toString(settings.retryBackoffMultiplier())));
-        args.add(bytes(deadLetters ? retryDelay : settings.maxRetryDelay().toMillis()));
+        return ScriptSettings.of().with("maxDeliveries", deadLetters ? 0 : settings.maxDeliveries())
+                .with("retryDelay", retryDelay)
+                .with("multiplier", deadLetters ? 1.0 : settings.retryBackoffMultiplier())
+                .with("maxRetryDelay", deadLetters ? retryDelay : settings.maxRetryDelay().toMillis());
     }
 
     /** Adds ref, token and reason of every failure, in order. */

@@ -32,6 +32,7 @@ import dev.reliableredis.queue.calls.QueueCalls;
 import dev.reliableredis.queue.calls.QueueSchedule;
 import dev.reliableredis.queue.calls.Replies;
 import dev.reliableredis.queue.internal.LuaScript;
+import dev.reliableredis.queue.internal.ScriptSettings;
 import dev.reliableredis.queue.redis.RedisGateway;
 import dev.reliableredis.queue.schedule.ScheduleFired;
 import dev.reliableredis.queue.schedule.ScheduleState;
@@ -83,6 +84,10 @@ public final class ListQueue implements ReliableQueue, QueueSchedules {
     private final boolean deadLetters;
     /** The endpoint's shard count, which each send and claim checks against its shard's marker; '': unchecked. */
     private final byte[] shards;
+    /** The settings list/claim.lua, list/nack.lua and list/reap.lua take, packed once. */
+    private final byte[] claimSettings;
+    private final byte[] nackSettings;
+    private final byte[] reapSettings;
 
     private ListQueue(RedisGateway redis, String keyPrefix, String name, QueueSettings settings,
             boolean deadLetters, byte[] shards) {
@@ -95,6 +100,18 @@ public final class ListQueue implements ReliableQueue, QueueSchedules {
         this.settings = settings;
         this.deadLetters = deadLetters;
         this.shards = shards;
+        RateLimit rate = settings.rateLimit();
+        this.claimSettings = ScriptSettings.of().with("visibility", settings.visibilityTimeout().toMillis())
+                .with("maxInflight", settings.maxInflight()).with("rateLimit", rate.permits())
+                .with("ratePeriod", rate.period().toMillis()).with("rateBurst", rate.burst())
+                .with("expiredMessages", settings.expiredMessages().value())
+                .with("priorityMode", settings.priorityMode().value())
+                .with("groupOnDeadLetter", settings.groupOnDeadLetter().value()).with("shards", text(shards)).pack();
+        this.nackSettings = QueueCalls.retryPolicy(settings, deadLetters)
+                .with("groupOnDeadLetter", settings.groupOnDeadLetter().value()).pack();
+        this.reapSettings = ScriptSettings.of().with("maxDeliveries", settings.maxDeliveries())
+                .with("batch", settings.reaperBatchSize())
+                .with("groupOnDeadLetter", settings.groupOnDeadLetter().value()).pack();
     }
 
     /** The queue, delivering its ready messages; its sends and claims do not check a shard count. */
@@ -176,32 +193,19 @@ public final class ListQueue implements ReliableQueue, QueueSchedules {
      */
     CompletableFuture<List<Object>> claimRows(RedisClusterAsyncCommands<byte[], byte[]> on, Claimant owner,
             List<Claimant> claimants, int maxEach, String claimId) {
-        byte[] visibility = bytes(settings.visibilityTimeout().toMillis());
-        RateLimit rate = settings.rateLimit();
         return deadLetters
                 ? calls.runAsync(on, "claim", CLAIM_DEAD, ScriptOutputType.MULTI,
                         keys(keys.dead, keys.deadInflight, keys.messages, keys.leases, keys.failure, keys.extras),
-                        visibility, bytes(maxEach), bytes(ClaimId.next()))
-                : calls.runAsync(on, "claim", CLAIM, ScriptOutputType.MULTI, claimKeys(owner),
-                        claimArgs(visibility, maxEach, claimants, claimId, rate));
+                        bytes(settings.visibilityTimeout().toMillis()), bytes(maxEach), bytes(ClaimId.next()))
+                : calls.runAsync(on, "claim", CLAIM, ScriptOutputType.MULTI, claimKeys(owner), claimSettings,
+                        bytes(maxEach), bytes(Claimant.ids(claimants)), bytes(Claimant.liveFor(claimants).toMillis()),
+                        bytes(claimId));
     }
 
     private byte[][] claimKeys(Claimant owner) {
         return keys(keys.ready, keys.inflight, keys.messages, keys.leases, keys.wake, keys.claimers,
                 keys.claim(owner.id()), keys.paused, keys.resumed, keys.capped, keys.rate, keys.extras, keys.dead,
                 keys.failure, keys.limited, keys.prioritized, keys.cursor, keys.groups, keys.grouped, keys.meta);
-    }
-
-    /** The arguments of list/claim.lua, with the endpoint's shard count when it is checked. */
-    private byte[][] claimArgs(byte[] visibility, int maxEach, List<Claimant> claimants, String claimId,
-            RateLimit rate) {
-        List<byte[]> args = new ArrayList<>(List.of(visibility, bytes(maxEach), bytes(Claimant.ids(claimants)),
-                bytes(Claimant.liveFor(claimants).toMillis()), bytes(claimId), bytes(settings.maxInflight()),
-                bytes(rate.permits()), bytes(rate.period().toMillis()), bytes(rate.burst()),
-                bytes(settings.expiredMessages().value()),
-                bytes(settings.priorityMode().value()), groupOnDeadLetter()));
-        args.add(shards);
-        return args.toArray(new byte[0][]);
     }
 
     /**
@@ -294,9 +298,8 @@ public final class ListQueue implements ReliableQueue, QueueSchedules {
         if (failures.isEmpty()) {
             return CompletableFuture.completedFuture(List.of());
         }
-        List<byte[]> args = new ArrayList<>(5 + 4 * failures.size());
-        QueueCalls.addRetryPolicy(args, settings, deadLetters);
-        args.add(groupOnDeadLetter());
+        List<byte[]> args = new ArrayList<>(1 + 4 * failures.size());
+        args.add(nackSettings);
         QueueCalls.addFailures(args, failures);
         byte[] retryTarget = deadLetters ? keys.dead : keys.delayed;
         return calls.settle("nack", NACK, keys(inflight(), retryTarget, keys.dead, keys.leases, keys.failure,
@@ -335,7 +338,7 @@ public final class ListQueue implements ReliableQueue, QueueSchedules {
                 keys(keys.ready, keys.inflight, keys.delayed, keys.dead, keys.deadInflight, keys.leases, keys.failure,
                         keys.acked, keys.wake, keys.messages, keys.claimers, keys.prioritized, keys.extras,
                         keys.seq, keys.groups, keys.grouped),
-                bytes(settings.maxDeliveries()), bytes(settings.reaperBatchSize()), groupOnDeadLetter());
+                reapSettings);
         return new ReapResult(moved.get(0), moved.get(1), moved.get(2), moved.get(3), moved.get(4), moved.get(5) == 1);
     }
 
@@ -370,11 +373,6 @@ public final class ListQueue implements ReliableQueue, QueueSchedules {
     private byte[][] redriveKeys() {
         return keys(keys.dead, keys.ready, keys.messages, keys.leases, keys.failure, keys.wake, keys.extras,
                 keys.prioritized, keys.seq, keys.groups, keys.grouped, keys.schedule);
-    }
-
-    /** The groupOnDeadLetter argument of the scripts that dead-letter. */
-    private byte[] groupOnDeadLetter() {
-        return bytes(settings.groupOnDeadLetter().value());
     }
 
     @Override

@@ -37,6 +37,7 @@ import dev.reliableredis.queue.calls.QueueCalls;
 import dev.reliableredis.queue.calls.QueueSchedule;
 import dev.reliableredis.queue.calls.Replies;
 import dev.reliableredis.queue.internal.LuaScript;
+import dev.reliableredis.queue.internal.ScriptSettings;
 import dev.reliableredis.queue.redis.OneLine;
 import dev.reliableredis.queue.redis.RedisGateway;
 import dev.reliableredis.queue.schedule.ScheduleFired;
@@ -121,6 +122,10 @@ public final class StreamQueue implements ReliableQueue, QueueSchedules {
     private final boolean deadLetters;
     /** The endpoint's shard count, which each send and claim checks against its shard's marker; '': unchecked. */
     private final byte[] shards;
+    /** The settings stream/claim.lua, stream/nack.lua and stream/reap.lua take, packed once. */
+    private final byte[] claimSettings;
+    private final byte[] nackSettings;
+    private final byte[] reapSettings;
     /** Where the reaper's sweep of the id index goes on; each queue object walks the index on its own. */
     private volatile String idsCursor = "0";
 
@@ -136,6 +141,20 @@ public final class StreamQueue implements ReliableQueue, QueueSchedules {
         this.settings = settings;
         this.deadLetters = deadLetters;
         this.shards = shards;
+        RateLimit rate = rateLimit();
+        this.claimSettings = ScriptSettings.of().with("group", options.group())
+                .with("consumer", options.consumerName()).with("visibility", settings.visibilityTimeout().toMillis())
+                .with("pausable", deadLetters ? 0 : 1).with("rateLimit", rate.permits())
+                .with("ratePeriod", rate.period().toMillis()).with("rateBurst", rate.burst())
+                .with("maxInflight", deadLetters ? 0 : settings.maxInflight())
+                .with("expiredMessages", settings.expiredMessages().value())
+                .with("deleteAfterAck", deadLetters ? "always" : deletion()).with("shards", text(shards)).pack();
+        this.nackSettings = QueueCalls.retryPolicy(settings, deadLetters).with("deleteAfterAck", deletion()).pack();
+        this.reapSettings = ScriptSettings.of().with("group", options.group())
+                .with("visibility", settings.visibilityTimeout().toMillis())
+                .with("maxDeliveries", deadLetters ? 0 : settings.maxDeliveries())
+                .with("batch", settings.reaperBatchSize()).with("maxLen", options.maxLen())
+                .with("deleteAfterAck", deletion()).pack();
     }
 
     /** The queue, delivering the entries of its stream; its sends and claims do not check a shard count. */
@@ -228,21 +247,12 @@ public final class StreamQueue implements ReliableQueue, QueueSchedules {
     /** Claims, telling of the pause or rate limit that made it take nothing ({@link Hold}). */
     @Override
     public Claimed claim(Claimant owner, List<Claimant> claimants, int maxEach, ClaimId claimId) {
-        RateLimit rate = rateLimit();
-        List<byte[]> keyList = new ArrayList<>(List.of(source(), retry(), claimers(), deliveries(),
-                keys.claim(deadLetters, owner.id()), keys.paused, keys.resumed, keys.rate, keys.capped, keys.freed,
-                keys.dead, keys.ids, keys.limited));
-        List<byte[]> args = new ArrayList<>(List.of(bytes(options.group()), bytes(options.consumerName()),
-                bytes(maxEach), bytes(Claimant.ids(claimants)), bytes(Claimant.liveFor(claimants).toMillis()),
-                bytes(claimId.value()),
-                bytes(settings.visibilityTimeout().toMillis()), bytes(deadLetters ? "0" : "1"),
-                bytes(rate.permits()), bytes(rate.period().toMillis()), bytes(rate.burst()),
-                bytes(deadLetters ? 0 : settings.maxInflight()), bytes(settings.expiredMessages().value()),
-                bytes(deadLetters ? "always" : deletion())));
-        keyList.add(keys.meta);
-        args.add(shards);
-        List<Object> rows = inGroup("claim", () -> calls.run("claim", CLAIM, ScriptOutputType.MULTI,
-                keyList.toArray(byte[][]::new), args));
+        byte[][] claimKeys = keys(source(), retry(), claimers(), deliveries(), keys.claim(deadLetters, owner.id()),
+                keys.paused, keys.resumed, keys.rate, keys.capped, keys.freed, keys.dead, keys.ids, keys.limited,
+                keys.meta);
+        List<Object> rows = inGroup("claim", () -> calls.run("claim", CLAIM, ScriptOutputType.MULTI, claimKeys,
+                claimSettings, bytes(maxEach), bytes(Claimant.ids(claimants)),
+                bytes(Claimant.liveFor(claimants).toMillis()), bytes(claimId.value())));
         claimId.renew();
         Hold hold = Hold.ofReply(rows);
         if (hold != null) {
@@ -390,8 +400,7 @@ public final class StreamQueue implements ReliableQueue, QueueSchedules {
             return CompletableFuture.completedFuture(List.of());
         }
         List<byte[]> args = ownerArgs();
-        QueueCalls.addRetryPolicy(args, settings, deadLetters);
-        args.add(bytes(deletion()));
+        args.add(nackSettings);
         QueueCalls.addFailures(args, failures);
         return calls.settle("nack", NACK, keys(source(), retry(), keys.dead, keys.ids, deliveries(), keys.capped,
                 keys.freed), args,
@@ -425,9 +434,7 @@ public final class StreamQueue implements ReliableQueue, QueueSchedules {
         List<Object> moved = inGroup("reap", () -> calls.run("reap", REAP, ScriptOutputType.MULTI,
                 keys(source(), retry(), keys.stream, keys.dead, keys.ids, keys.acked, keys.delayed,
                         keys.delayedMessages, deliveries(), claimers()),
-                bytes(options.group()), bytes(settings.visibilityTimeout().toMillis()),
-                bytes(deadLetters ? 0 : settings.maxDeliveries()), bytes(settings.reaperBatchSize()),
-                bytes(options.maxLen()), bytes(deletion()), bytes(idsCursor)));
+                reapSettings, bytes(idsCursor)));
         idsCursor = text(moved.get(6));
         long takenOver = (Long) moved.get(0);
         return new ReapResult(deadLetters ? 0 : takenOver, (Long) moved.get(1), (Long) moved.get(2),

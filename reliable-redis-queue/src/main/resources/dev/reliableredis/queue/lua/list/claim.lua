@@ -20,27 +20,26 @@
   KEYS[17] cursor   the weighted round-robin's place in its cycle of levels
   KEYS[18] groups   hash group id -> id of its current message
   KEYS[19] grouped  zset of the groups' lines
-  KEYS[20] meta     hash of the queue's own settings with its shard count marker; read only for a count in ARGV[13]
+  KEYS[20] meta     hash of the queue's own settings with its shard count marker; read only for a count in shards
 
-  ARGV[1] visibility timeout in ms
+  ARGV[1] settings, packed (cmsgpack map):
+    visibility: visibility timeout in ms
+    maxInflight: the most messages in flight at once, across all consumers; 0: no cap
+    rateLimit, ratePeriod, rateBurst: the most messages claimed per period (0: no limit), in ms, and at once
+    expiredMessages: 'drop' to drop expired messages; else they are dead-lettered
+    priorityMode: 'strict' to take the highest priority level first; else weighted round-robin over the levels
+    groupOnDeadLetter: 'block' keeps the group of an expired, dead-lettered message waiting for it
+    shards: the endpoint's shard count, checked against KEYS[20]'s marker; '' for no check
   ARGV[2] most messages of one part
   ARGV[3] the claimants' ids, separated by spaces: one part each, filled in this order
   ARGV[4] how long after this claim a claimant counts as live, in ms
   ARGV[5] claim id, the lease token of what it takes; the last claim's again when that one's outcome was lost
-  ARGV[6] maxInflight: the most messages in flight at once, across all consumers; 0: no cap
-  ARGV[7] rateLimit: the most messages claimed per period, across all consumers; 0: no limit
-  ARGV[8] the rate limit's period in ms
-  ARGV[9] rateLimitBurst: the most messages claimed at once at the rate limit
-  ARGV[10] 'drop' to drop expired messages; else they are dead-lettered
-  ARGV[11] 'strict' to take the highest priority level first; else weighted round-robin over the levels
-  ARGV[12] groupOnDeadLetter: 'block' keeps the group of an expired, dead-lettered message waiting for it
-  ARGV[13] the endpoint's shard count, checked against KEYS[20]'s marker; '' for no check
 
   Returns: {id, lease token, delivery count, record, part (1: the first claimant's), ... 5 each, ready messages left}
     {'limited', ms until the rate limit allows one, ''}: nothing taken
     {'paused', ms the pause has left (-1: until resumed), id of the last resume}: nothing taken
   Errors (before any write): 'ERR claim of <n> in one call; at most 1000' when ARGV[2] x claimants is over 1000
-    'SHARDS <recorded> <resharding to, or 0> <count> <meta>' when KEYS[20]'s marker does not match ARGV[13]
+    'SHARDS <recorded> <resharding to, or 0> <count> <meta>' when KEYS[20]'s marker does not match shards
 ]]
 include "includes/claim_record"
 include "includes/claimants"
@@ -54,10 +53,12 @@ include "list/includes/record"
 include "includes/shards"
 include "includes/time"
 
+local settings = cmsgpack.unpack(ARGV[1])
+local strict, block = settings.priorityMode == 'strict', settings.groupOnDeadLetter == 'block'
 local claimants = claimants_of(ARGV[3])
 local per_part = tonumber(ARGV[2])
 require_batch(per_part * #claimants, 'claim')
-require_shards(KEYS[20], ARGV[13])
+require_shards(KEYS[20], settings.shards)
 
 local now = now_ms()
 mark_live(KEYS[6], now, tonumber(ARGV[4]), claimants)
@@ -99,7 +100,7 @@ if ready == 0 then
   return {0}
 end
 local room = per_part * #claimants
-local cap = tonumber(ARGV[6])
+local cap = settings.maxInflight
 if cap > 0 then
   room = math.min(room, cap - redis.call('ZCARD', KEYS[2]))
   if room <= 0 then
@@ -108,7 +109,8 @@ if cap > 0 then
     return {ready}
   end
 end
-local interval, allowed, wait = rate_allows(KEYS[11], now, ARGV[7], ARGV[8], ARGV[9])
+local interval, allowed, wait = rate_allows(KEYS[11], now, settings.rateLimit, settings.ratePeriod,
+    settings.rateBurst)
 if allowed == 0 then
   return rate_limited(KEYS[15], wait)
 end
@@ -121,7 +123,7 @@ if prioritized == 0 then
   ids = redis.call('LRANGE', KEYS[1], 0, want - 1)
 else
   local cursor = tonumber(redis.call('GET', KEYS[17]) or '0') or 0
-  ids, levels, places = next_in_line(KEYS[1], KEYS[16], level_counts(KEYS[1], KEYS[16]), want, ARGV[11] == 'strict',
+  ids, levels, places = next_in_line(KEYS[1], KEYS[16], level_counts(KEYS[1], KEYS[16]), want, strict,
       cursor % #CYCLE)
 end
 local records = redis.call('HMGET', KEYS[3], unpack(ids))
@@ -199,12 +201,12 @@ if prioritized == 0 then
   redis.call('LTRIM', KEYS[1], taken, -1)
 elseif taken > 0 then
   take_in_line(KEYS[1], KEYS[16], ids, levels, taken)
-  if ARGV[11] ~= 'strict' then
+  if not strict then
     redis.call('SET', KEYS[17], places[taken])
   end
 end
 local left = ready - taken
-local drop = ARGV[10] == 'drop'
+local drop = settings.expiredMessages == 'drop'
 if #expired > 0 then
   -- a dead letter keeps its level and group, for a redrive; its time to live is over
   local kept = {}
@@ -227,13 +229,13 @@ if #expired > 0 then
     dead_letter(expired)
   end
   if grouped then
-    left = left + groups_move_on(KEYS[1], KEYS[18], KEYS[19], gone, gids, not drop and ARGV[12] == 'block')
+    left = left + groups_move_on(KEYS[1], KEYS[18], KEYS[19], gone, gids, not drop and block)
   end
 end
 if #malformed > 0 then
   dead_letter(malformed)
   if badGrouped then
-    left = left + groups_move_on(KEYS[1], KEYS[18], KEYS[19], bad, badGids, ARGV[12] == 'block')
+    left = left + groups_move_on(KEYS[1], KEYS[18], KEYS[19], bad, badGids, block)
   end
 end
 if left > 0 and tokens == 0 then
@@ -244,7 +246,7 @@ if #batch == 0 then
 end
 
 -- as text once: Redis formats a number argument for each element it is passed in, at several times the cost
-local deadline = string.format('%d', now + tonumber(ARGV[1]))
+local deadline = string.format('%d', now + settings.visibility)
 local token = ARGV[5]
 -- each distinct lease value made once: most messages share one (numbers as keys: text costs as much as the value)
 local made = {}
@@ -275,7 +277,7 @@ for _, m in ipairs(batch) do
 end
 redis.call('HSET', KEYS[4], unpack(leases))
 redis.call('ZADD', KEYS[2], unpack(inflight))
-record_claim(KEYS[7], ARGV[5], claimed, ARGV[1])
+record_claim(KEYS[7], ARGV[5], claimed, settings.visibility)
 if interval then
   rate_take(KEYS[11], now, interval, #batch)
 end

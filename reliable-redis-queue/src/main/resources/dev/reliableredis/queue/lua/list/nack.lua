@@ -13,12 +13,11 @@
   KEYS[10] grouped  zset of the groups' lines
   KEYS[11] ready    list of ids
 
-  ARGV[1] failed deliveries after which a failure dead-letters (maxRetries + 1); 0: never
-  ARGV[2] retry delay in ms
-  ARGV[3] backoff multiplier
-  ARGV[4] max retry delay in ms
-  ARGV[5] groupOnDeadLetter: 'block' keeps the group of a dead-lettered message waiting for it
-  ARGV[4k+2 .. 4k+5] id, lease token, failure reason and retry-after in ms (-1: none) of the k-th delivery
+  ARGV[1] settings, packed (cmsgpack map):
+    maxDeliveries: failed deliveries after which a failure dead-letters (maxRetries + 1); 0: never
+    retryDelay, multiplier, maxRetryDelay: the backoff, ms, factor, ms
+    groupOnDeadLetter: 'block' keeps the group of a dead-lettered message waiting for it
+  ARGV[4k-2 .. 4k+1] id, lease token, failure reason and retry-after in ms (-1: none) of the k-th delivery
 
   Returns: one code per delivery, in order:
     1 scheduled for a retry after its backoff
@@ -35,22 +34,23 @@ include "includes/time"
 include "includes/types"
 include "includes/wake"
 
-require_batch((#ARGV - 5) / 4, 'nack')
+require_batch((#ARGV - 1) / 4, 'nack')
 
 require_type(KEYS[2], 'zset')
 require_type(KEYS[3], 'zset')
 require_type(KEYS[5], 'hash')
 require_type(KEYS[7], 'list')
-local maxDeliveries = tonumber(ARGV[1])
-local retryDelay, multiplier, maxDelay = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local settings = cmsgpack.unpack(ARGV[1])
+local maxDeliveries = settings.maxDeliveries
+local retryDelay, multiplier, maxDelay = settings.retryDelay, settings.multiplier, settings.maxRetryDelay
 local now = now_ms()
-local ids, held, values = held_leases(KEYS[1], KEYS[4], 6, 4)
+local ids, held, values = held_leases(KEYS[1], KEYS[4], 2, 4)
 -- every outcome first, so that the group reads of the dead-lettered come before any write
 local codes, dead = {}, {}
 for k in ipairs(ids) do
   if not held[k] then
     codes[k] = 0
-  elseif tonumber(ARGV[6 + 4 * (k - 1) + 3]) >= 0 then
+  elseif tonumber(ARGV[4 * k + 1]) >= 0 then
     codes[k] = 3
   else
     local deliveries, _, credits = parse_lease(values[k])
@@ -63,7 +63,7 @@ for k in ipairs(ids) do
   end
 end
 local gids, grouped
-if #dead > 0 and ARGV[5] ~= 'block' then
+if #dead > 0 and settings.groupOnDeadLetter ~= 'block' then
   gids, grouped = groups_of(KEYS[8], KEYS[9], KEYS[10], KEYS[11], dead)
 end
 local freed = false
@@ -75,10 +75,10 @@ for k, id in ipairs(ids) do
     redis.call('ZREM', KEYS[1], id)
     if codes[k] == 3 then
       redis.call('HSET', KEYS[4], id, lease_value(deliveries, '', credits + 1, unleased_flags(flags)))
-      redis.call('ZADD', KEYS[2], now + tonumber(ARGV[6 + 4 * (k - 1) + 3]), id)
+      redis.call('ZADD', KEYS[2], now + tonumber(ARGV[4 * k + 1]), id)
     else
       redis.call('HSET', KEYS[4], id, lease_value(deliveries, '', credits, unleased_flags(flags, false, true)))
-      redis.call('HSET', KEYS[5], id, ARGV[6 + 4 * (k - 1) + 2])
+      redis.call('HSET', KEYS[5], id, ARGV[4 * k])
       if codes[k] == 2 then
         redis.call('ZADD', KEYS[3], now, id)
       else

@@ -1,5 +1,5 @@
 --[[
-  list/reap: housekeeping, each part bounded by ARGV[2]: leases, delayed messages, acked ids, claimants.
+  list/reap: housekeeping, each part bounded by the batch setting: leases, delayed messages, acked ids, claimants.
 
   KEYS[1] ready          list of ids
   KEYS[2] inflight       zset id -> lease deadline
@@ -18,9 +18,10 @@
   KEYS[15] groups        hash group id -> id of its current message
   KEYS[16] grouped       zset of the groups' lines
 
-  ARGV[1] failed deliveries after which an expired lease dead-letters (maxRetries + 1)
-  ARGV[2] most entries to move in each of the four parts
-  ARGV[3] groupOnDeadLetter: 'block' keeps the group of a message dead-lettered here waiting for it
+  ARGV[1] settings, packed (cmsgpack map):
+    maxDeliveries: failed deliveries after which an expired lease dead-letters (maxRetries + 1)
+    batch: most entries to move in each of the four parts
+    groupOnDeadLetter: 'block' keeps the group of a message dead-lettered here waiting for it
 
   Returns: {expired leases returned to ready, expired leases dead-lettered, delayed messages made ready,
     dead-letter leases returned, acked ids forgotten, 1 when a part took a full batch (call again) else 0}]]
@@ -44,7 +45,8 @@ require_type(KEYS[13], 'hash')
 require_type(KEYS[15], 'hash')
 require_type(KEYS[16], 'zset')
 local now = now_ms()
-local maxDeliveries, batch = tonumber(ARGV[1]), tonumber(ARGV[2])
+local settings = cmsgpack.unpack(ARGV[1])
+local maxDeliveries, batch = settings.maxDeliveries, settings.batch
 
 local more = 0
 
@@ -109,7 +111,7 @@ end
 local forgotten = take_due(KEYS[8])
 redis.call('ZREMRANGEBYSCORE', KEYS[11], '-inf', '(' .. now)
 local moved = 0
-if #dead > 0 and ARGV[3] ~= 'block' then
+if #dead > 0 and settings.groupOnDeadLetter ~= 'block' then
   local gids, grouped = groups_of(KEYS[13], KEYS[15], KEYS[16], KEYS[1], dead)
   moved = grouped and groups_move_on(KEYS[1], KEYS[15], KEYS[16], dead, gids, false) or 0
 end

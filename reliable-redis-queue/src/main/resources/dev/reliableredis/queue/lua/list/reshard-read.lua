@@ -18,7 +18,7 @@
   ARGV[3] most messages to read
 
   Returns: for 'check', {messages in flight, dead letters in flight, live claimants, ready messages}
-    for a section, 6 per message: id, score ('' for ready), record, leases-hash value, failure, extras value (false: none)
+    for a section, 6 per message: id, score ('' for ready), record, leases-hash value, failure, extras (false: none)
   Errors: 'ERR reshard read of <n> in one call; at most 1000' for a chunk of more than 1000.]]
 include "includes/limits"
 include "includes/time"

@@ -1,5 +1,5 @@
 --[[
-  stream/claim: delivers due retries, then new entries, in one part per claimant of ARGV[4], each a fair share.
+  stream/claim: delivers due retries, then new entries, in one part per claimant of ARGV[3], each a fair share.
 
   KEYS[1] stream      the stream read (the dead-letter stream for a dead-letter consumer)
   KEYS[2] retry       zset entry id -> time its retry is due (ms), of this group
@@ -14,30 +14,29 @@
   KEYS[11] dead       the dead-letter stream, where expired entries go
   KEYS[12] ids        hash message id -> entry reference
   KEYS[13] limited    exists while the rate limit holds the group's claims back
-  KEYS[14] meta       hash of the queue's own settings with its shard count marker; read only for a count in ARGV[15]
+  KEYS[14] meta       hash of the queue's own settings with its shard count marker; read only for a count in shards
 
-  ARGV[1], ARGV[2] group, consumer
-  ARGV[3] most entries of one part
-  ARGV[4] the claimants' ids, separated by spaces: one part each
-  ARGV[5] how long after this claim a claimant counts as live, in ms
-  ARGV[6] claim id: the consumer's last claim id again when that claim's outcome is unknown to it
-  ARGV[7] visibility timeout in ms: how long the claim's record is kept
-  ARGV[8] '1' when the queue's pause holds this claim; '0' for a dead-letter consumer
-  ARGV[9] rateLimit: most entries claimed per period, across all consumers; 0: no limit
-  ARGV[10] the rate limit's period in ms
-  ARGV[11] rateLimitBurst: most entries claimed at once at the rate limit
-  ARGV[12] maxInflight: most entries of the group in flight at once, across all its consumers; 0: no cap
-  ARGV[13] 'drop' to drop expired entries; else they are dead-lettered
-  ARGV[14] 'all-groups' or 'never': when to delete an expired entry from the stream
-  ARGV[15] the endpoint's shard count, checked against KEYS[14]'s marker; '' for no check
+  ARGV[1] settings, packed (cmsgpack map):
+    group, consumer: the consumer group and this consumer's name in it
+    visibility: visibility timeout in ms: how long the claim's record is kept
+    pausable: 1 when the queue's pause holds this claim; 0 for a dead-letter consumer
+    rateLimit, ratePeriod, rateBurst: most entries claimed per period (0: no limit), in ms, and at once
+    maxInflight: most entries of the group in flight at once, across all its consumers; 0: no cap
+    expiredMessages: 'drop' to drop expired entries; else they are dead-lettered
+    deleteAfterAck: 'all-groups', 'never' or 'always': when to delete an expired entry from the stream
+    shards: the endpoint's shard count, checked against KEYS[14]'s marker; '' for no check
+  ARGV[2] most entries of one part
+  ARGV[3] the claimants' ids, separated by spaces: one part each
+  ARGV[4] how long after this claim a claimant counts as live, in ms
+  ARGV[5] claim id: the consumer's last claim id again when that claim's outcome is unknown to it
 
   Returns: a flat array, 4 per delivery: entry id, delivery count, field array {k1, v1, ...}, part (1: the first's)
-    {'paused', ms the pause has left (-1: until resumed), the id of the last resume} while paused and ARGV[8] is '1'
+    {'paused', ms the pause has left (-1: until resumed), the id of the last resume} while paused and pausable is 1
     {'limited', ms until the rate limit allows one, ''} when the rate limit allows none now
     {'capped', -1, the id of the freed stream's last entry} when the group has no room under its maxInflight
     {'caught-up', -1, the group's last delivered id} when nothing was taken under a rate limit or a cap
   Errors: NOGROUP when the group does not exist (the caller creates it); WRONGTYPE for a key of the wrong type
-    'ERR claim of <n> in one call; at most 1000' when ARGV[3] times the claimants is more, before any write
+    'ERR claim of <n> in one call; at most 1000' when ARGV[2] times the claimants is more, before any write
     'SHARDS <recorded> <resharding to, or 0> <count> <meta>' for a count the marker does not match, before any write]]
 include "includes/claim_record"
 include "includes/claimants"
@@ -62,18 +61,19 @@ local function in_flight(stream, group)
   return summary[1] - parked
 end
 
-local claimants = claimants_of(ARGV[4])
-local per_part = tonumber(ARGV[3])
+local settings = cmsgpack.unpack(ARGV[1])
+local claimants = claimants_of(ARGV[3])
+local per_part = tonumber(ARGV[2])
 require_batch(per_part * #claimants, 'claim')
-require_shards(KEYS[14], ARGV[15])
+require_shards(KEYS[14], settings.shards)
 
 require_type(KEYS[2], 'zset')
 require_type(KEYS[3], 'zset')
 require_type(KEYS[4], 'hash')
 local now = now_ms()
-local stream, group, consumer = KEYS[1], ARGV[1], ARGV[2]
-mark_live(KEYS[3], now, tonumber(ARGV[5]), claimants)
-local earlier = recorded_claim(KEYS[5], ARGV[6])
+local stream, group, consumer = KEYS[1], settings.group, settings.consumer
+mark_live(KEYS[3], now, tonumber(ARGV[4]), claimants)
+local earlier = recorded_claim(KEYS[5], ARGV[5])
 if earlier then
   local out = {}
   for k = 1, #earlier, 3 do
@@ -88,20 +88,20 @@ if earlier then
     end
   end
   -- none left: a claimant under a rate limit or a cap never reads by itself, so it claims anew
-  if #out > 0 or (ARGV[9] == '0' and ARGV[12] == '0') then
+  if #out > 0 or (settings.rateLimit == 0 and settings.maxInflight == 0) then
     return out
   end
 end
-local paused = ARGV[8] == '1' and paused_reply(KEYS[6], KEYS[7])
+local paused = settings.pausable == 1 and paused_reply(KEYS[6], KEYS[7])
 if paused then
   return paused
 end
-local interval, allowed, wait = rate_allows(KEYS[8], now, ARGV[9], ARGV[10], ARGV[11])
+local interval, allowed, wait = rate_allows(KEYS[8], now, settings.rateLimit, settings.ratePeriod, settings.rateBurst)
 if allowed == 0 then
   return rate_limited(KEYS[13], wait)
 end
 local count = math.min(per_part * #claimants, allowed)
-local cap = tonumber(ARGV[12])
+local cap = settings.maxInflight
 if cap > 0 then
   require_type(KEYS[9], 'string')
   require_type(KEYS[10], 'stream')
@@ -206,11 +206,11 @@ for _, d in ipairs(batch) do
   local entry = d[1]
   local ends, malformed = expiry(d[3])
   local expired = ends and ends <= now
-  if expired and ARGV[13] == 'drop' then
+  if expired and settings.expiredMessages == 'drop' then
     -- the id index is left to the reaper's sweep: an id whose entry is gone counts as unknown
     redis.call('XACK', stream, group, entry)
     redis.call('HDEL', KEYS[4], entry)
-    delete_acked(stream, group, entry, ARGV[14])
+    delete_acked(stream, group, entry, settings.deleteAfterAck)
   elseif expired or malformed then
     if not checked then
       require_type(KEYS[11], 'stream')
@@ -218,7 +218,7 @@ for _, d in ipairs(batch) do
       checked = true
     end
     dead_letter(stream, group, KEYS[2], KEYS[11], KEYS[12], KEYS[4], entry, d[2] - 1,
-        malformed or 'expired: its time to live ended at ' .. d[3][#d[3]], ARGV[14])
+        malformed or 'expired: its time to live ended at ' .. d[3][#d[3]], settings.deleteAfterAck)
   else
     delivered[#delivered + 1] = d
   end
@@ -246,7 +246,7 @@ if #marks > 0 then
   redis.call('HSET', KEYS[4], unpack(marks))
 end
 if #batch > 0 then
-  record_claim(KEYS[5], ARGV[6], claimed, ARGV[7])
+  record_claim(KEYS[5], ARGV[5], claimed, settings.visibility)
 end
 if #batch == 0 and (interval or cap > 0) then
   info = info or group_info(stream, group)

@@ -10,18 +10,18 @@
   KEYS[7] freed       stream the claimants waiting at the cap read
 
   ARGV[1], ARGV[2] group, consumer
-  ARGV[3] failed deliveries after which a failure dead-letters (maxRetries + 1); 0: never (dead letters)
-  ARGV[4] retry delay in ms
-  ARGV[5] backoff multiplier
-  ARGV[6] max retry delay in ms
-  ARGV[7] 'all-groups' or 'never': when to delete a dead-lettered entry from the stream
-  ARGV[4k+4] .. ARGV[4k+7]  entry id, lease token, failure reason, retry-after in ms (-1: none) of the k-th delivery
+  ARGV[3] settings, packed (cmsgpack map):
+    maxDeliveries: failed deliveries after which a failure dead-letters (maxRetries + 1); 0: never (dead letters)
+    retryDelay, multiplier, maxRetryDelay: the backoff, ms, factor, ms
+    deleteAfterAck: 'all-groups', 'never' or 'always': when to delete a dead-lettered entry from the stream
+  ARGV[4k] .. ARGV[4k+3]  entry id, lease token, failure reason, retry-after in ms (-1: none) of the k-th delivery
 
   Returns: one code per delivery: 1 retry scheduled, 2 dead-lettered, 3 due after its retry-after, 0 refused/trimmed
   Errors: 'ERR nack of <n> in one call; at most 1000' or WRONGTYPE for a key of the wrong type, before any write]]
 local stream, group, consumer = KEYS[1], ARGV[1], ARGV[2]
-local maxDeliveries, retryDelay = tonumber(ARGV[3]), tonumber(ARGV[4])
-local multiplier, maxDelay, deletion = tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7]
+local settings = cmsgpack.unpack(ARGV[3])
+local maxDeliveries, retryDelay = settings.maxDeliveries, settings.retryDelay
+local multiplier, maxDelay, deletion = settings.multiplier, settings.maxRetryDelay, settings.deleteAfterAck
 
 include "includes/backoff"
 include "includes/limits"
@@ -32,7 +32,7 @@ include "stream/includes/dead_letter"
 include "stream/includes/deliveries"
 include "stream/includes/groups"
 
-require_batch((#ARGV - 7) / 4, 'nack')
+require_batch((#ARGV - 3) / 4, 'nack')
 
 local now = now_ms()
 
@@ -41,7 +41,7 @@ require_type(KEYS[3], 'stream')
 require_type(KEYS[4], 'hash')
 require_type(KEYS[5], 'hash')
 local codes = {}
-for i = 8, #ARGV, 4 do
+for i = 4, #ARGV, 4 do
   local entry, token, reason, retryAfter = ARGV[i], ARGV[i + 1], ARGV[i + 2], tonumber(ARGV[i + 3])
   local pending = redis.call('XPENDING', stream, group, entry, entry, 1)
   if #pending == 1 and pending[1][2] == consumer and tostring(pending[1][4]) == token then

@@ -1,5 +1,5 @@
 --[[
-  stream/reap: one round of a group's housekeeping, each part bounded by ARGV[4].
+  stream/reap: one round of a group's housekeeping, each part bounded by the batch setting.
 
   KEYS[1] source        the stream read (the dead-letter stream for a dead-letter consumer)
   KEYS[2] retry         zset entry id -> retry due time, of this group on the source
@@ -12,18 +12,21 @@
   KEYS[9] deliveries    hash entry id -> "batchedAt|credits|solo" of this group on the source
   KEYS[10] claimers     zset claimant id -> server time (ms) until which it counts as live, of this group
 
-  ARGV[1] group
-  ARGV[2] visibility timeout in ms (minimum idle time for a takeover)
-  ARGV[3] failed deliveries after which an expired lease dead-letters (maxRetries + 1); 0: never (dead letters)
-  ARGV[4] most entries to move in each part
-  ARGV[5] approximate MAXLEN for the XADD of delayed messages, 0 for none
-  ARGV[6] 'all-groups' or 'never': when to delete a dead-lettered entry from the stream
-  ARGV[7] HSCAN cursor of the id index to continue from ('0' to start)
+  ARGV[1] settings, packed (cmsgpack map):
+    group: the consumer group
+    visibility: visibility timeout in ms (minimum idle time for a takeover)
+    maxDeliveries: failed deliveries after which an expired lease dead-letters (maxRetries + 1); 0: never (dead letters)
+    batch: most entries to move in each part
+    maxLen: approximate MAXLEN for the XADD of delayed messages, 0 for none
+    deleteAfterAck: 'all-groups', 'never' or 'always': when to delete a dead-lettered entry from the stream
+  ARGV[2] HSCAN cursor of the id index to continue from ('0' to start)
 
   Returns: {taken over, dead-lettered, delayed released, acked ids forgotten, stale ids swept, 1: call again, cursor}
   Errors: NOGROUP without the group on the source; WRONGTYPE for a key entries move into, before any write]]
-local source, group, visibility = KEYS[1], ARGV[1], ARGV[2]
-local maxDeliveries, batch, maxLen, deletion = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6]
+local settings = cmsgpack.unpack(ARGV[1])
+local source, group, visibility = KEYS[1], settings.group, settings.visibility
+local maxDeliveries, batch, maxLen, deletion = settings.maxDeliveries, settings.batch, settings.maxLen,
+    settings.deleteAfterAck
 
 include "includes/time"
 include "includes/types"
@@ -49,7 +52,7 @@ for i = 1, #old, 1000 do
 end
 if #old == batch then more = 1 end
 
-local scan = redis.call('HSCAN', KEYS[5], ARGV[7], 'COUNT', batch)
+local scan = redis.call('HSCAN', KEYS[5], ARGV[2], 'COUNT', batch)
 for i = 1, #scan[2], 2 do
   local id, ref = scan[2][i], scan[2][i + 1]
   local stream, entry = KEYS[3], ref
