@@ -24,13 +24,15 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 /**
  * One Lua script from the classpath, run with EVALSHA; a server that does not know it yet (first use, a
- * restart, SCRIPT FLUSH) gets it with EVAL, which also caches it there. A line {@code include "path"}
- * is replaced by the file {@code lua/path.lua} the first time it comes, so that scripts can share helper functions
- * (as BullMQ's do); Lua reads it as a call of a function no script defines, so a script run unexpanded fails there.
+ * restart, SCRIPT FLUSH) gets it with EVAL, which also caches it there. A line
+ * {@code include("path", "other/path")} is replaced by the files {@code lua/path.lua} and {@code lua/other/path.lua},
+ * each the first time it comes, so that scripts can share helper functions (as BullMQ's do); Lua reads it as a call
+ * of a function no script defines, so a script run unexpanded fails there.
  */
 public final class LuaScript {
 
-    private static final Pattern INCLUDE = Pattern.compile("^include \"([\\w/.-]+)\"\\s*$");
+    private static final Pattern INCLUDE = Pattern.compile("^include\\(((?:\"[\\w/.-]+\", )*\"[\\w/.-]+\")\\)\\s*$");
+    private static final Pattern NAME = Pattern.compile("\"([\\w/.-]+)\"");
 
     private final String name;
     private final byte[] source;
@@ -61,13 +63,16 @@ public final class LuaScript {
                 source.add(line);
                 continue;
             }
-            String dependency = include.group(1);
-            if (chain.contains(dependency)) {
-                throw new IllegalStateException("Lua includes form a cycle: " + String.join(" -> ", chain) + " -> "
-                        + dependency);
-            }
-            if (included.add(dependency)) {
-                source.add(expand(dependency, included, chain));
+            Matcher names = NAME.matcher(include.group(1));
+            while (names.find()) {
+                String dependency = names.group(1);
+                if (chain.contains(dependency)) {
+                    throw new IllegalStateException("Lua includes form a cycle: " + String.join(" -> ", chain)
+                            + " -> " + dependency);
+                }
+                if (included.add(dependency)) {
+                    source.add(expand(dependency, included, chain));
+                }
             }
         }
         chain.remove(chain.size() - 1);

@@ -4,7 +4,7 @@
   KEYS[1] paused   string: the server time (ms) the pause began; with a TTL when the pause has a duration
 
   ARGV[1] the pause's duration in ms; 0: until resumed]]
-include "includes/time"
+include("includes/time")
 
 local duration = tonumber(ARGV[1])
 if duration > 0 then

@@ -7,7 +7,7 @@
   ARGV[2] how long the inbox is kept after it, in ms
 
   Returns: 1. Errors: 'WRONGTYPE <inbox> holds a <type>, not a list', before any write]]
-include "includes/reply"
+include("includes/reply")
 
 reply_check(KEYS[1])
 reply_write(KEYS[1], ARGV[1], tonumber(ARGV[2]))

@@ -6,8 +6,7 @@
   KEYS[3] wake     list mode only: wake-up tokens for idle consumers (includes/wake.lua)
 
   Returns: 1 when the queue was paused, 0 when it was not (the consumers are woken either way)]]
-include "includes/time"
-include "includes/wake"
+include("includes/time", "includes/wake")
 
 local was = redis.call('DEL', KEYS[1])
 redis.call('XADD', KEYS[2], 'MAXLEN', 1, '*', 'at', now_ms())

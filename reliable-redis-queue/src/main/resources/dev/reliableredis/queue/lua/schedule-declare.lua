@@ -7,8 +7,7 @@
   ARGV[2] its time zone id
 
   Returns: {cron before, zone before}, false each for none. Errors: 'WRONGTYPE <schedule> holds a <type>, not a hash']]
-include "includes/time"
-include "includes/types"
+include("includes/time", "includes/types")
 
 require_type(KEYS[1], 'hash')
 local before = redis.call('HMGET', KEYS[1], 'cron', 'zone')

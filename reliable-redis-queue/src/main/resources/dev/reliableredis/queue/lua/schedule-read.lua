@@ -4,8 +4,7 @@
   KEYS[1] schedule  hash: cron, zone, last (see schedule-declare.lua)
 
   Returns: {cron, zone, last, now (server ms)}, false for none. Errors: 'WRONGTYPE <schedule> holds a <type>, ...']]
-include "includes/time"
-include "includes/types"
+include("includes/time", "includes/types")
 
 require_type(KEYS[1], 'hash')
 local state = redis.call('HMGET', KEYS[1], 'cron', 'zone', 'last')

@@ -1,7 +1,7 @@
 --[[
   limits: require_batch, for the batch scripts: 'ERR <operation> of <count> in one call; at most 1000', before writes.]]
 
-include "includes/errors"
+include("includes/errors")
 
 local MAX_BATCH = 1000
 

@@ -1,7 +1,7 @@
 --[[
   reply: reply_check and reply_write (RPUSH, PEXPIRE ttl ms) of a requester's inbox list, for reply and handoff.]]
 
-include "includes/types"
+include("includes/types")
 
 local function reply_check(key)
   require_type(key, 'list')

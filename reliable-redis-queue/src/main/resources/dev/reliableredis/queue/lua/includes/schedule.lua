@@ -1,7 +1,7 @@
 --[[
   schedule: ticks fire once; a redrive keeps a tick dead while another tick of its schedule is queued or running.]]
 
-include "includes/types"
+include("includes/types")
 
 local function schedule_unchanged(schedule, cron, last)
   require_type(schedule, 'hash')

@@ -1,7 +1,7 @@
 --[[
   shards: require_shards(meta, count, '' for none) fails 'SHARDS <recorded> <resharding to, or 0> <count> <meta>'.]]
 
-include "includes/errors"
+include("includes/errors")
 
 local function require_shards(meta, count)
   if count == '' then

@@ -1,7 +1,7 @@
 --[[
   time: now_ms, the Redis clock in epoch ms; now_before(deadline, '' for none) fails 'DEADLINE the call ran ...'.]]
 
-include "includes/errors"
+include("includes/errors")
 
 local function now_ms()
   local t = redis.call('TIME')

@@ -18,9 +18,7 @@
 
   Returns: one code per delivery: 1 acked, 0 refused (not the current lease token, or the message is gone)
   Errors: 'ERR ack of <n> in one call; at most 1000' for more than 1000 deliveries, before any write.]]
-include "list/includes/ack_steps"
-include "includes/limits"
-include "includes/time"
+include("list/includes/ack_steps", "includes/limits", "includes/time")
 
 require_batch((#ARGV - 1) / 2, 'ack')
 local window = tonumber(ARGV[1])

@@ -18,10 +18,7 @@
 
   Returns: {server time in ms, then 6 entries per message: id, record, delivery count, lease age in ms (inflight,
     else -1), ms until due (delayed: 0 when due, else -1), last failure (dead letters and delayed retries, else nil)}]]
-include "list/includes/group"
-include "list/includes/lease"
-include "list/includes/priority"
-include "includes/time"
+include("list/includes/group", "list/includes/lease", "list/includes/priority", "includes/time")
 
 local section, limit, visibility = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 local now = now_ms()

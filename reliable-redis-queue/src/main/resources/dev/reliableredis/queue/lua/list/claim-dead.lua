@@ -14,24 +14,17 @@
 
   Returns: {id, lease token, delivery count (unchanged), record, failure, ... 5 per message, then 0}
   Errors: 'ERR claim of <n> in one call; at most 1000' for more than 1000 messages, before any write.]]
-include "list/includes/extras"
-include "list/includes/lease"
-include "includes/limits"
-include "includes/time"
-include "includes/types"
+include("list/includes/extras", "list/includes/lease", "includes/limits", "includes/time", "includes/types")
 
 require_batch(tonumber(ARGV[2]), 'claim')
 
 require_type(KEYS[2], 'zset')
-for _, key in ipairs({KEYS[3], KEYS[4], KEYS[5], KEYS[6]}) do
-  require_type(key, 'hash')
-end
+require_types('hash', KEYS[3], KEYS[4], KEYS[5], KEYS[6])
 local now = now_ms()
 local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[2]))
 if #ids == 0 then
   return {0}
 end
--- ZREM first: at maxmemory, only a script whose first write needs no memory runs
 redis.call('ZREM', KEYS[1], unpack(ids))
 local records = redis.call('HMGET', KEYS[3], unpack(ids))
 local states = redis.call('HMGET', KEYS[4], unpack(ids))

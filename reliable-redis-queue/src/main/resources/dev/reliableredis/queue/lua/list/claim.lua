@@ -41,17 +41,9 @@
   Errors (before any write): 'ERR claim of <n> in one call; at most 1000' when ARGV[2] x claimants is over 1000
     'SHARDS <recorded> <resharding to, or 0> <count> <meta>' when KEYS[20]'s marker does not match shards
 ]]
-include "includes/claim_record"
-include "includes/claimants"
-include "list/includes/group"
-include "list/includes/lease"
-include "includes/limits"
-include "includes/pause"
-include "list/includes/priority"
-include "includes/rate"
-include "list/includes/record"
-include "includes/shards"
-include "includes/time"
+include("includes/claim_record", "includes/claimants", "list/includes/group", "list/includes/lease", "includes/limits")
+include("includes/pause", "list/includes/priority", "includes/rate", "list/includes/record", "includes/shards")
+include("includes/time")
 
 local settings = cmsgpack.unpack(ARGV[1])
 local strict, block = settings.priorityMode == 'strict', settings.groupOnDeadLetter == 'block'
@@ -104,7 +96,6 @@ local cap = settings.maxInflight
 if cap > 0 then
   room = math.min(room, cap - redis.call('ZCARD', KEYS[2]))
   if room <= 0 then
-    -- pcall: on a Redis at its maxmemory the mark is lost, and the consumers find the room by their pollTimeout
     redis.pcall('SET', KEYS[10], '1')
     return {ready}
   end
@@ -129,7 +120,6 @@ end
 local records = redis.call('HMGET', KEYS[3], unpack(ids))
 local states = redis.call('HMGET', KEYS[4], unpack(ids))
 local extras = extras_of(KEYS[12], ids)
--- reads that also check the types of the keys written below
 redis.call('ZSCORE', KEYS[2], ids[1])
 local tokens = redis.call('LLEN', KEYS[5])
 
@@ -189,14 +179,12 @@ local function dead_letter(messages)
 end
 
 if #expired + #malformed > 0 then
-  -- reads that check the types of the keys a dead letter writes, only when there is one
   local first = (expired[1] or malformed[1])[1]
   redis.call('ZSCORE', KEYS[13], first)
   redis.call('HEXISTS', KEYS[14], first)
 end
 local gone, gids, grouped = taken_off(expired)
 local bad, badGids, badGrouped = taken_off(malformed)
--- LTRIM first: at maxmemory, only a script whose first write needs no memory runs
 if prioritized == 0 then
   redis.call('LTRIM', KEYS[1], taken, -1)
 elseif taken > 0 then
@@ -208,7 +196,6 @@ end
 local left = ready - taken
 local drop = settings.expiredMessages == 'drop'
 if #expired > 0 then
-  -- a dead letter keeps its level and group, for a redrive; its time to live is over
   local kept = {}
   for k, m in ipairs(drop and {} or expired) do
     local value = extras_value('', m[3], gids[k] or '')
@@ -245,10 +232,8 @@ if #batch == 0 then
   return {left}
 end
 
--- as text once: Redis formats a number argument for each element it is passed in, at several times the cost
 local deadline = string.format('%d', now + settings.visibility)
 local token = ARGV[5]
--- each distinct lease value made once: most messages share one (numbers as keys: text costs as much as the value)
 local made = {}
 local function lease_of(m)
   local flags = lease_flags(sizes[m.part] > 1, m.solo, m.extras, m.failed)

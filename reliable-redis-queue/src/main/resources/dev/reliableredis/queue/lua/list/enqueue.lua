@@ -26,10 +26,7 @@
     'SHARDS <recorded> <resharding to, or 0> <count> <meta>' when KEYS[11]'s marker does not match ARGV[1]
     'ERR enqueue of <n> in one call; at most 1000', or 'ERR enqueue: ...' for malformed options, a priority not
       0 to 9, a needed key not passed, or a message with a group id and a delay or a priority; all before any write]]
-include "list/includes/enqueue_steps"
-include "includes/limits"
-include "includes/shards"
-include "includes/time"
+include("list/includes/enqueue_steps", "includes/limits", "includes/shards", "includes/time")
 
 local first, last = 2, #ARGV - 1
 local now = now_before(ARGV[#ARGV])

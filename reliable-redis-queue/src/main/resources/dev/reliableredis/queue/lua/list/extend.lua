@@ -11,9 +11,7 @@
     1 extended to server time + ARGV[1] (a deadline already further out is kept)
     0 refused: the token is not the current lease, or the message no longer exists
   Errors: 'ERR extend of <n> in one call; at most 1000' for more than 1000 deliveries, before any write.]]
-include "list/includes/lease"
-include "includes/limits"
-include "includes/time"
+include("list/includes/lease", "includes/limits", "includes/time")
 
 require_batch((#ARGV - 1) / 2, 'extend')
 
@@ -29,7 +27,6 @@ for k, id in ipairs(ids) do
   end
 end
 if #moved > 0 then
-  -- ZREM, then ZADD: at maxmemory Redis refuses a script whose first write may need memory
   redis.call('ZREM', KEYS[1], unpack(moved))
   redis.call('ZADD', KEYS[1], unpack(scored))
 end

@@ -16,12 +16,8 @@
   Errors: 'DEADLINE the call ran <n> ms after its deadline ...' when Redis runs it late, before any read
     'SHARDS <recorded> <resharding to, or 0> <count> <meta>' when a target's marker does not match its count
     'ERR handoff of <n> in one call; at most 1000', WRONGTYPE, or enqueue's errors; all before any write]]
-include "list/includes/ack_steps"
-include "list/includes/enqueue_steps"
-include "includes/limits"
-include "includes/reply"
-include "includes/shards"
-include "includes/time"
+include("list/includes/ack_steps", "list/includes/enqueue_steps", "includes/limits", "includes/reply")
+include("includes/shards", "includes/time")
 
 local ACK_KEYS, ENQUEUE_KEYS = 11, 11
 
@@ -44,7 +40,6 @@ for first = ACK_KEYS + (inbox and 2 or 1), #KEYS, ENQUEUE_KEYS do
     and enqueue_plan(k, ARGV, at + 2, at + 1 + ENQUEUE_STRIDE * m, now) or {codes = {}, records = {}}}
   at = at + 2 + ENQUEUE_STRIDE * m
 end
--- the enqueues first: their HSET is what Redis refuses when out of memory, before anything is written
 local reply = {1}
 for _, target in ipairs(targets) do
   enqueue_write(target.keys, target.plan)

@@ -6,12 +6,7 @@
   KEYS[3] dead      zset id -> time available to a dead-letter consumer
   KEYS[4] leases    hash id -> "deliveries|leaseToken[|credits|flags]"
   KEYS[5] failure   hash id -> last failure
-  KEYS[6] capped    exists while a claim found the queue at its maxInflight
-  KEYS[7] wake      list of wake-up tokens for idle consumers
-  KEYS[8] extras    hash id -> "expiresAt|level|groupId" of a message sent with any of them
-  KEYS[9] groups    hash group id -> id of its current message
-  KEYS[10] grouped  zset of the groups' lines
-  KEYS[11] ready    list of ids
+  KEYS[6..11] capped, wake, extras, groups, grouped, ready: as list/ack.lua's KEYS[6..11]
 
   ARGV[1] settings, packed (cmsgpack map):
     maxDeliveries: failed deliveries after which a failure dead-letters (maxRetries + 1); 0: never
@@ -25,14 +20,8 @@
     3 due again after its retry-after, which is not a failure
     0 refused: the token is not the current lease, or the message no longer exists
   Errors: 'ERR nack of <n> in one call; at most 1000' for more than 1000 deliveries, before any write.]]
-include "includes/backoff"
-include "list/includes/capacity"
-include "list/includes/group"
-include "list/includes/lease"
-include "includes/limits"
-include "includes/time"
-include "includes/types"
-include "includes/wake"
+include("includes/backoff", "list/includes/capacity", "list/includes/group", "list/includes/lease", "includes/limits")
+include("includes/time", "includes/types", "includes/wake")
 
 require_batch((#ARGV - 1) / 4, 'nack')
 
@@ -45,7 +34,6 @@ local maxDeliveries = settings.maxDeliveries
 local retryDelay, multiplier, maxDelay = settings.retryDelay, settings.multiplier, settings.maxRetryDelay
 local now = now_ms()
 local ids, held, values = held_leases(KEYS[1], KEYS[4], 2, 4)
--- every outcome first, so that the group reads of the dead-lettered come before any write
 local codes, dead = {}, {}
 for k in ipairs(ids) do
   if not held[k] then
@@ -71,7 +59,6 @@ for k, id in ipairs(ids) do
   if codes[k] > 0 then
     freed = true
     local deliveries, _, credits, flags = parse_lease(values[k])
-    -- ZREM first: at maxmemory, only a script whose first write needs no memory runs
     redis.call('ZREM', KEYS[1], id)
     if codes[k] == 3 then
       redis.call('HSET', KEYS[4], id, lease_value(deliveries, '', credits + 1, unleased_flags(flags)))

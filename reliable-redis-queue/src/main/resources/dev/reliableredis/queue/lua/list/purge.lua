@@ -15,16 +15,10 @@
   ARGV[1] most messages to remove from each of ready, delayed, dead, prioritized and grouped
 
   Returns: {messages removed, 1 when a part gave a full batch or a group moved on (call again), else 0}]]
-include "list/includes/group"
-include "includes/types"
+include("list/includes/group", "includes/types")
 
-require_type(KEYS[2], 'zset')
-require_type(KEYS[3], 'zset')
-require_type(KEYS[8], 'zset')
-require_type(KEYS[10], 'zset')
-for _, key in ipairs({KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[9]}) do
-  require_type(key, 'hash')
-end
+require_types('zset', KEYS[2], KEYS[3], KEYS[8], KEYS[10])
+require_types('hash', KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[9])
 local batch = tonumber(ARGV[1])
 local ids = redis.call('LPOP', KEYS[1], batch) or {}
 local more = #ids == batch and 1 or 0
@@ -37,7 +31,6 @@ for _, key in ipairs({KEYS[2], KEYS[3], KEYS[8]}) do
     ids[#ids + 1] = popped[i]
   end
 end
--- the lines' members all score 0: the lowest first is the first in lexicographic order
 local members = redis.call('ZPOPMIN', KEYS[10], batch)
 if #members == 2 * batch then
   more = 1

@@ -25,25 +25,12 @@
 
   Returns: {expired leases returned to ready, expired leases dead-lettered, delayed messages made ready,
     dead-letter leases returned, acked ids forgotten, 1 when a part took a full batch (call again) else 0}]]
-include "list/includes/group"
-include "list/includes/lease"
-include "list/includes/priority"
-include "includes/time"
-include "includes/types"
-include "includes/wake"
+include("list/includes/group", "list/includes/lease", "list/includes/priority", "includes/time", "includes/types")
+include("includes/wake")
 
-require_type(KEYS[1], 'list')
-for _, key in ipairs({KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[8]}) do
-  require_type(key, 'zset')
-end
-require_type(KEYS[6], 'hash')
-require_type(KEYS[7], 'hash')
-require_type(KEYS[10], 'hash')
-require_type(KEYS[9], 'list')
-require_type(KEYS[11], 'zset')
-require_type(KEYS[13], 'hash')
-require_type(KEYS[15], 'hash')
-require_type(KEYS[16], 'zset')
+require_types('list', KEYS[1], KEYS[9])
+require_types('zset', KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[8], KEYS[11], KEYS[16])
+require_types('hash', KEYS[6], KEYS[7], KEYS[10], KEYS[13], KEYS[15])
 local now = now_ms()
 local settings = cmsgpack.unpack(ARGV[1])
 local maxDeliveries, batch = settings.maxDeliveries, settings.batch
@@ -55,15 +42,13 @@ local function take_due(key)
   if #ids == batch then
     more = 1
   end
-  -- in slices: unpack of more than a few thousand values fails
   for i = 1, #ids, 1000 do
     redis.call('ZREM', key, unpack(ids, i, math.min(i + 999, #ids)))
   end
   return ids
 end
 
--- ends an expired lease (a batched one credited, then solo); failed deliveries and the lease's level (nil when the
--- message has an extras field), or nil when unreadable or missing
+-- ends an expired lease (a batched one credited, then solo): failed deliveries, DEFAULT_LEVEL without flag 'x'
 local function clear_token(id)
   local value = redis.call('HGET', KEYS[6], id)
   if not value then

@@ -7,11 +7,7 @@
   KEYS[4] leases    hash id -> "deliveries|leaseToken[|credits|flags]"
   KEYS[5] failure   hash id -> last failure
   KEYS[6] wake      list of wake-up tokens for idle consumers
-  KEYS[7] extras    hash id -> "expiresAt|level|groupId" of a message sent with any of them
-  KEYS[8] prioritized  zset id -> level and place of a ready message with a priority
-  KEYS[9] seq       counter the places in a level's line, and in a group's, are drawn from
-  KEYS[10] groups   hash group id -> id of its current message
-  KEYS[11] grouped  zset of the groups' lines
+  KEYS[7..11] extras, prioritized, seq, groups, grouped: as list/enqueue.lua's KEYS[6..10]
   KEYS[12] schedule hash: cron, zone, last, redriven
 
   ARGV[1] most dead letters to look at, oldest first
@@ -20,21 +16,11 @@
   ARGV[4] optional: the message id of the one dead letter to move
 
   Returns: {messages moved, ticks left dead because another tick of their schedule is queued or running}]]
-include "list/includes/group"
-include "list/includes/priority"
-include "includes/schedule"
-include "includes/types"
-include "includes/wake"
+include("list/includes/group", "list/includes/priority", "includes/schedule", "includes/types", "includes/wake")
 
-require_type(KEYS[2], 'list')
-require_type(KEYS[3], 'hash')
-require_type(KEYS[4], 'hash')
-require_type(KEYS[5], 'hash')
-require_type(KEYS[6], 'list')
-require_type(KEYS[7], 'hash')
-require_type(KEYS[10], 'hash')
+require_types('list', KEYS[2], KEYS[6])
+require_types('hash', KEYS[3], KEYS[4], KEYS[5], KEYS[7], KEYS[10], KEYS[12])
 require_type(KEYS[11], 'zset')
-require_type(KEYS[12], 'hash')
 local ids
 if ARGV[4] then
   ids = redis.call('ZSCORE', KEYS[1], ARGV[4]) and {ARGV[4]} or {}
@@ -52,7 +38,6 @@ for _, id in ipairs(ids) do
     if redis.call('HEXISTS', KEYS[3], id) == 1 then
       redis.call('HDEL', KEYS[4], id)
       redis.call('HDEL', KEYS[5], id)
-      -- a redriven message keeps its level and group; its time to live is over
       local current = extras_of(KEYS[7], {id})[1]
       local _, level, gid = parse_extras(current)
       local kept = extras_value('', level, gid or '')

@@ -14,12 +14,8 @@
 
   Returns: the number of deliveries released (refused ones are not counted).
   Errors: 'ERR release of <n> in one call; at most 1000' for more than 1000 deliveries, before any write.]]
-include "list/includes/lease"
-include "includes/limits"
-include "list/includes/priority"
-include "includes/time"
-include "includes/types"
-include "includes/wake"
+include("list/includes/lease", "includes/limits", "list/includes/priority", "includes/time", "includes/types")
+include("includes/wake")
 
 require_batch((#ARGV - 1) / 2, 'release')
 
@@ -29,7 +25,6 @@ require_type(KEYS[4], 'list')
 local now = not toReady and now_ms()
 local ids, held, values = held_leases(KEYS[1], KEYS[3], 2, 2)
 local released = 0
--- from the last to the first, so that LPUSH leaves them at the head of the ready list in their order
 for k = #ids, 1, -1 do
   if held[k] then
     local id = ids[k]

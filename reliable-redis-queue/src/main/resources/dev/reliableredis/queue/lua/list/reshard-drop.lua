@@ -17,8 +17,7 @@
   Returns: the number of messages removed.
   Errors: 'ERR the ready list of <key> changed during the reshard' when its head is not the chunk
     'ERR reshard drop of <n> in one call; at most 1000' for a chunk of more than 1000; both before any write]]
-include "includes/errors"
-include "includes/limits"
+include("includes/errors", "includes/limits")
 
 require_batch((#ARGV - 1) / 2, 'reshard drop')
 

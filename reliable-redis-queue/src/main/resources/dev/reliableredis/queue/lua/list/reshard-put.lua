@@ -16,19 +16,13 @@
 
   Returns: the number of messages and ids stored.
   Errors: 'ERR reshard put of <n> in one call; at most 1000' for more than 1000 messages, before any write.]]
-include "includes/limits"
-include "includes/types"
-include "includes/wake"
+include("includes/limits", "includes/types", "includes/wake")
 
 require_batch(#ARGV / 7, 'reshard put')
 
 require_type(KEYS[1], 'list')
-for _, key in ipairs({KEYS[2], KEYS[3], KEYS[4]}) do
-  require_type(key, 'zset')
-end
-for _, key in ipairs({KEYS[5], KEYS[6], KEYS[7], KEYS[9]}) do
-  require_type(key, 'hash')
-end
+require_types('zset', KEYS[2], KEYS[3], KEYS[4])
+require_types('hash', KEYS[5], KEYS[6], KEYS[7], KEYS[9])
 local stored, ready = 0, false
 for i = 1, #ARGV, 7 do
   local section, id, score = ARGV[i], ARGV[i + 1], ARGV[i + 2]

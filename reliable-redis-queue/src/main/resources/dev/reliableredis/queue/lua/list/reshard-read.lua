@@ -20,8 +20,7 @@
   Returns: for 'check', {messages in flight, dead letters in flight, live claimants, ready messages}
     for a section, 6 per message: id, score ('' for ready), record, leases-hash value, failure, extras (false: none)
   Errors: 'ERR reshard read of <n> in one call; at most 1000' for a chunk of more than 1000.]]
-include "includes/limits"
-include "includes/time"
+include("includes/limits", "includes/time")
 
 if ARGV[1] == 'check' then
   return {redis.call('ZCARD', KEYS[8]), redis.call('ZCARD', KEYS[9]), redis.call('ZCOUNT', KEYS[10], now_ms(), '+inf'),

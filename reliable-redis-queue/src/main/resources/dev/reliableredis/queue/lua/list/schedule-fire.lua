@@ -17,12 +17,8 @@
     -1 not fired: the last tick's message, or a redriven tick's, is not settled yet
   Errors: 'SHARDS <recorded> <resharding to, or 0> <count> <meta>' when KEYS[13]'s marker does not match ARGV[5]
     'ERR schedule-fire of <n> in one call; at most 1000', WRONGTYPE, or enqueue's errors; all before any write]]
-include "list/includes/enqueue_steps"
-include "includes/limits"
-include "includes/schedule"
-include "includes/shards"
-include "includes/time"
-include "includes/types"
+include("list/includes/enqueue_steps", "includes/limits", "includes/schedule", "includes/shards", "includes/time")
+include("includes/types")
 
 require_shards(KEYS[13], ARGV[5])
 local first = 6

@@ -20,8 +20,7 @@
     ms since the oldest next-in-line ready message was enqueued (0: none, or its record unreadable),
     ms since the longest-held lease was taken or last extended (0: none),
     paused, at maxInflight, rate-limited (each 1 or 0), groups with messages not yet settled}]]
-include "list/includes/priority"
-include "includes/time"
+include("list/includes/priority", "includes/time")
 
 local now = now_ms()
 

@@ -17,9 +17,7 @@
 
   Returns: one code per delivery: 1 acked, 0 refused (no longer this consumer's at that delivery count)
   Errors: 'ERR ack of <n> in one call; at most 1000' or WRONGTYPE for a key of the wrong type, before any write]]
-include "includes/limits"
-include "includes/time"
-include "stream/includes/ack_steps"
+include("includes/limits", "includes/time", "stream/includes/ack_steps")
 
 require_batch((#ARGV - 5) / 3, 'ack')
 local plan = stream_ack_plan(KEYS, ARGV[1], ARGV[2], 6, #ARGV)

@@ -16,9 +16,7 @@
     (delayed, else -1), the consumer holding it (inflight, else nil), what is wrong with a malformed delayed message}]]
 local group, section, limit = ARGV[1], ARGV[2], tonumber(ARGV[3])
 
-include "includes/time"
-include "stream/includes/delayed"
-include "stream/includes/groups"
+include("includes/time", "stream/includes/delayed", "stream/includes/groups")
 
 local now = now_ms()
 local out = {now}

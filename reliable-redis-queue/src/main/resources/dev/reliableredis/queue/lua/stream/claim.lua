@@ -38,17 +38,9 @@
   Errors: NOGROUP when the group does not exist (the caller creates it); WRONGTYPE for a key of the wrong type
     'ERR claim of <n> in one call; at most 1000' when ARGV[2] times the claimants is more, before any write
     'SHARDS <recorded> <resharding to, or 0> <count> <meta>' for a count the marker does not match, before any write]]
-include "includes/claim_record"
-include "includes/claimants"
-include "includes/limits"
-include "includes/pause"
-include "includes/rate"
-include "includes/shards"
-include "includes/time"
-include "includes/types"
-include "stream/includes/dead_letter"
-include "stream/includes/deliveries"
-include "stream/includes/groups"
+include("includes/claim_record", "includes/claimants", "includes/limits", "includes/pause", "includes/rate")
+include("includes/shards", "includes/time", "includes/types", "stream/includes/dead_letter")
+include("stream/includes/deliveries", "stream/includes/groups")
 
 local function in_flight(stream, group)
   local summary = redis.call('XPENDING', stream, group)
@@ -87,7 +79,6 @@ if earlier then
       out[#out + 1] = earlier[k + 2]
     end
   end
-  -- none left: a claimant under a rate limit or a cap never reads by itself, so it claims anew
   if #out > 0 or (settings.rateLimit == 0 and settings.maxInflight == 0) then
     return out
   end
@@ -107,7 +98,6 @@ if cap > 0 then
   require_type(KEYS[10], 'stream')
   local room = cap - in_flight(stream, group)
   if room <= 0 then
-    -- pcall: on a Redis at its maxmemory the mark is lost, and the claimant claims again within a second
     redis.pcall('SET', KEYS[9], '1')
     local last = redis.call('XREVRANGE', KEYS[10], '+', '-', 'COUNT', 1)[1]
     return {'capped', -1, last and last[1] or '0-0'}
@@ -155,7 +145,6 @@ if #taken > 0 then
   redis.call('ZREM', KEYS[2], unpack(ids))
   local fields = {}
   for _, claimed in ipairs(redis.call('XCLAIM', stream, group, consumer, 0, unpack(ids))) do
-    -- Redis 6.2 answers a deleted entry with an entry without fields; 7 leaves it out (and drops it as pending)
     if claimed and claimed[2] then
       fields[claimed[1]] = claimed[2]
     end
@@ -207,7 +196,6 @@ for _, d in ipairs(batch) do
   local ends, malformed = expiry(d[3])
   local expired = ends and ends <= now
   if expired and settings.expiredMessages == 'drop' then
-    -- the id index is left to the reaper's sweep: an id whose entry is gone counts as unknown
     redis.call('XACK', stream, group, entry)
     redis.call('HDEL', KEYS[4], entry)
     delete_acked(stream, group, entry, settings.deleteAfterAck)

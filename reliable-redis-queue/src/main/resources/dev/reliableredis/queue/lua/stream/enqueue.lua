@@ -22,10 +22,7 @@
     'SHARDS <recorded> <resharding to, or 0> <count> <meta>' for a count the marker does not match
     'ERR enqueue of <n> in one call; at most 1000' or WRONGTYPE for a key of the wrong type
     "ERR enqueue: the delay of message <id> is '<arg>', not ms[|ms]"]]
-include "includes/limits"
-include "includes/shards"
-include "includes/time"
-include "stream/includes/enqueue_steps"
+include("includes/limits", "includes/shards", "includes/time", "stream/includes/enqueue_steps")
 
 local first, last = 3, #ARGV - 1
 local now = now_before(ARGV[#ARGV])

@@ -10,8 +10,7 @@
   Errors: 'ERR extend of <n> in one call; at most 1000', before any write]]
 local stream, group, consumer = KEYS[1], ARGV[1], ARGV[2]
 
-include "includes/limits"
-include "stream/includes/groups"
+include("includes/limits", "stream/includes/groups")
 
 require_batch((#ARGV - 2) / 2, 'extend')
 

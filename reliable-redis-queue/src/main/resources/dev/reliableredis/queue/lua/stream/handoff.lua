@@ -18,12 +18,8 @@
     'ERR handoff of <n> in one call; at most 1000' for one target queue, or WRONGTYPE for a key of the wrong type
     "ERR enqueue: the delay of message <id> is '<arg>', not ms[|ms]"
     'SHARDS <recorded> <resharding to, or 0> <count> <meta>' for a target whose marker does not match]]
-include "includes/limits"
-include "includes/reply"
-include "includes/shards"
-include "includes/time"
-include "stream/includes/ack_steps"
-include "stream/includes/enqueue_steps"
+include("includes/limits", "includes/reply", "includes/shards", "includes/time", "stream/includes/ack_steps")
+include("stream/includes/enqueue_steps")
 
 local ACK_KEYS, ENQUEUE_KEYS = 7, 7
 
@@ -45,7 +41,6 @@ for first = ACK_KEYS + (inbox and 2 or 1), #KEYS, ENQUEUE_KEYS do
   targets[#targets + 1] = {keys = k, maxLen = maxLen, plan = stream_enqueue_plan(k, ARGV, at + 3, at + 2 + 4 * m, now)}
   at = at + 3 + 4 * m
 end
--- the enqueues first: a Redis out of memory refuses their HSET or XADD before anything is written
 local reply = {1}
 for _, target in ipairs(targets) do
   stream_enqueue_write(target.keys, target.plan, target.maxLen, now)

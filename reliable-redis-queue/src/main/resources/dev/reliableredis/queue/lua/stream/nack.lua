@@ -23,14 +23,8 @@ local settings = cmsgpack.unpack(ARGV[3])
 local maxDeliveries, retryDelay = settings.maxDeliveries, settings.retryDelay
 local multiplier, maxDelay, deletion = settings.multiplier, settings.maxRetryDelay, settings.deleteAfterAck
 
-include "includes/backoff"
-include "includes/limits"
-include "includes/time"
-include "includes/types"
-include "stream/includes/capacity"
-include "stream/includes/dead_letter"
-include "stream/includes/deliveries"
-include "stream/includes/groups"
+include("includes/backoff", "includes/limits", "includes/time", "includes/types", "stream/includes/capacity")
+include("stream/includes/dead_letter", "stream/includes/deliveries", "stream/includes/groups")
 
 require_batch((#ARGV - 3) / 4, 'nack')
 

@@ -18,7 +18,7 @@
 local group, batch = ARGV[1], tonumber(ARGV[2])
 local removed, more = 0, 0
 
-include "stream/includes/groups"
+include("stream/includes/groups")
 
 local function delete(stream, entries)
   for _, e in ipairs(entries) do

@@ -28,22 +28,14 @@ local source, group, visibility = KEYS[1], settings.group, settings.visibility
 local maxDeliveries, batch, maxLen, deletion = settings.maxDeliveries, settings.batch, settings.maxLen,
     settings.deleteAfterAck
 
-include "includes/time"
-include "includes/types"
-include "stream/includes/add"
-include "stream/includes/dead_letter"
-include "stream/includes/delayed"
-include "stream/includes/deliveries"
-include "stream/includes/groups"
+include("includes/time", "includes/types", "stream/includes/add", "stream/includes/dead_letter")
+include("stream/includes/delayed", "stream/includes/deliveries", "stream/includes/groups")
 
 local now = now_ms()
 
-require_type(KEYS[2], 'zset')
-require_type(KEYS[3], 'stream')
-require_type(KEYS[4], 'stream')
-require_type(KEYS[5], 'hash')
-require_type(KEYS[9], 'hash')
-require_type(KEYS[10], 'zset')
+require_types('zset', KEYS[2], KEYS[10])
+require_types('stream', KEYS[3], KEYS[4])
+require_types('hash', KEYS[5], KEYS[9])
 local takenOver, deadLettered, released, swept, more = 0, 0, 0, 0, 0
 
 local old = redis.call('ZRANGEBYSCORE', KEYS[6], '-inf', now, 'LIMIT', 0, batch)

@@ -35,9 +35,7 @@ local function original_fields(content)
   end
   return fields
 end
-include "includes/schedule"
-include "stream/includes/add"
-include "stream/includes/groups"
+include("includes/schedule", "stream/includes/add", "stream/includes/groups")
 
 local group, maxLen = ARGV[1], tonumber(ARGV[3])
 local from, to = ARGV[4], ARGV[5]

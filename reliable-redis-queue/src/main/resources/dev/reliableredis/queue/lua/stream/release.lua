@@ -12,11 +12,7 @@
   Errors: 'ERR release of <n> in one call; at most 1000' or WRONGTYPE for a key of the wrong type, before any write]]
 local stream, group, consumer = KEYS[1], ARGV[1], ARGV[2]
 
-include "includes/limits"
-include "includes/time"
-include "includes/types"
-include "stream/includes/deliveries"
-include "stream/includes/groups"
+include("includes/limits", "includes/time", "includes/types", "stream/includes/deliveries", "stream/includes/groups")
 
 require_batch((#ARGV - 2) / 2, 'release')
 

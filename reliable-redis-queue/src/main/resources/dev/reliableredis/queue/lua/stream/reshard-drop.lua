@@ -8,7 +8,7 @@
 
   Returns: the number of messages removed
   Errors: 'ERR reshard drop of <n> in one call; at most 1000', before any write]]
-include "includes/limits"
+include("includes/limits")
 
 require_batch((#ARGV - 1) / 2, 'reshard drop')
 

@@ -9,8 +9,7 @@
     m values; 'delayed': id, due time, packed message; 'acked': id, time until which it is remembered
 
   Returns: the number of messages and ids stored]]
-include "includes/types"
-include "stream/includes/groups"
+include("includes/types", "stream/includes/groups")
 
 local section = ARGV[1]
 local groups = tonumber(ARGV[2])

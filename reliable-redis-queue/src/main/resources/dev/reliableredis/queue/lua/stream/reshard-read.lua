@@ -20,9 +20,7 @@
     'delayed' 4 per message: id, due time, packed message, its headers JSON ('' for none)
     'acked' 2 per id: id, time until which it is remembered
   Errors: 'ERR reshard read of <n> in one call; at most 1000']]
-include "includes/limits"
-include "includes/time"
-include "stream/includes/groups"
+include("includes/limits", "includes/time", "stream/includes/groups")
 
 local function positions(stream)
   local latest, earliest = nil, nil

@@ -17,11 +17,7 @@
   Errors, before any write: 'SHARDS <recorded> <resharding to, or 0> <count> <meta>' when the marker differs
     'ERR schedule-fire of <n> in one call; at most 1000' or WRONGTYPE for a key of the wrong type
     "ERR enqueue: the delay of message <id> is '<arg>', not ms[|ms]"]]
-include "includes/limits"
-include "includes/schedule"
-include "includes/shards"
-include "includes/time"
-include "stream/includes/enqueue_steps"
+include("includes/limits", "includes/schedule", "includes/shards", "includes/time", "stream/includes/enqueue_steps")
 
 require_shards(KEYS[8], ARGV[6])
 local first = 7

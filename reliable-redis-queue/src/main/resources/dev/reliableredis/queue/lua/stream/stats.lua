@@ -21,8 +21,7 @@
     of the longest idle lease among ARGV[4] per consumer; 1 while KEYS[6], KEYS[7], KEYS[8] exist, else 0]]
 local group = ARGV[1]
 
-include "includes/time"
-include "stream/includes/groups"
+include("includes/time", "stream/includes/groups")
 
 local now = now_ms()
 

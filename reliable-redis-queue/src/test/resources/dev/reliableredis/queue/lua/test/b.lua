@@ -1,3 +1,3 @@
 -- LuaScriptTest: needs a before it
-include "test/a"
+include("test/a")
 inlined = inlined + 10

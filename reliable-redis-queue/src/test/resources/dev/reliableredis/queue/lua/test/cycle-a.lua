@@ -1,3 +1,3 @@
 -- LuaScriptTest: half of a cycle
-include "test/cycle-b"
+include("test/cycle-b")
 return 0

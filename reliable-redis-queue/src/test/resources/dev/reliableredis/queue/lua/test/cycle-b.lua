@@ -1,2 +1,2 @@
 -- LuaScriptTest: the other half of the cycle
-include "test/cycle-a"
+include("test/cycle-a")

@@ -2,11 +2,7 @@
   list/includes/ack_steps: a batch ack, as ack_plan (reads and checks) then ack_write, for list/ack.lua and
   list/handoff.lua; keys as ack's, the deliveries ARGV[first..last] as id and lease token.]]
 
-include "list/includes/capacity"
-include "list/includes/group"
-include "list/includes/lease"
-include "includes/types"
-include "includes/wake"
+include("list/includes/capacity", "list/includes/group", "list/includes/lease", "includes/types", "includes/wake")
 
 -- a plan with a code per delivery (1 acked, 0 refused); writes_first: the caller writes before ack_write
 local function ack_plan(k, first, last, writes_first)

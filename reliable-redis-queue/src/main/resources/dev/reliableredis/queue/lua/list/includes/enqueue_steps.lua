@@ -2,11 +2,7 @@
   list/includes/enqueue_steps: a batch enqueue into one queue, as enqueue_plan (reads and checks) then enqueue_write,
   for list/enqueue.lua, list/handoff.lua and list/schedule-fire.lua; keys and arguments (3 per message) as enqueue's.]]
 
-include "includes/errors"
-include "list/includes/group"
-include "list/includes/priority"
-include "includes/types"
-include "includes/wake"
+include("includes/errors", "list/includes/group", "list/includes/priority", "includes/types", "includes/wake")
 
 local ENQUEUE_STRIDE = 3
 
@@ -132,7 +128,6 @@ local function enqueue_write(k, plan)
       end
     end
   end
-  -- a wake-up token only when the list was empty: the consumer that claims leaves one for the rest
   if #plan.ready > 0 and redis.call('RPUSH', k[1], unpack(plan.ready)) == #plan.ready then
     wake(k[5])
   end

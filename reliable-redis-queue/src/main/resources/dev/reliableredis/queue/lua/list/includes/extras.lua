@@ -5,7 +5,6 @@
 
 local DEFAULT_LEVEL = 4
 
--- the field's value, or nil when the message has none of the three
 local function extras_value(expires_at, level, gid)
   if expires_at == '' and level == DEFAULT_LEVEL and gid == '' then
     return nil
@@ -24,7 +23,6 @@ end
 
 local extras_exist = {}
 
--- the values of the messages' fields; one EXISTS per run and key where no message has any
 local function extras_of(extras, ids)
   if #ids == 0 then
     return {}

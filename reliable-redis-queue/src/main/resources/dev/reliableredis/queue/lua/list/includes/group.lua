@@ -5,8 +5,7 @@
   grouped: zset of the lines behind the current messages, each member scored 0 and named
     "<length of the group id>:<group id>:<place, 16 digits>:<id>", so that a line is one lexicographic range]]
 
-include "list/includes/extras"
-include "includes/types"
+include("list/includes/extras", "includes/types")
 
 local PLACE_START = 5e12
 

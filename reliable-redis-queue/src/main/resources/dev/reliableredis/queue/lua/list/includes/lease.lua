@@ -38,7 +38,6 @@ local function has_flag(flags, flag)
   return flags ~= nil and string.find(flags, flag, 1, true) ~= nil
 end
 
--- the flags kept while a message is not leased: 'x' is the lease's own, set again by the next claim
 local function unleased_flags(flags, solo, failed)
   return lease_flags(false, solo or has_flag(flags, 's'), false, failed or has_flag(flags, 'f'))
 end
@@ -58,8 +57,7 @@ local function unlease(leases, id, deliveries, credits, flags)
   end
 end
 
--- settlements ARGV[first..last] (stride each, id and token first): ids, held (current lease, once), values, flags of the
--- held ones; with_deadlines: their lease deadlines too (a token is current only while leased, so none is read else)
+-- settlements ARGV[first..last], stride each, id and token first: ids, held, values, held flags[, lease deadlines]
 local function held_leases(inflight, leases, first, stride, last, with_deadlines)
   local ids = {}
   for i = first, last or #ARGV, stride do

@@ -4,7 +4,7 @@
   prioritized: zset of those that are ready, scored level * LEVEL_SPAN + place in the level's line (BACK_START + seq
     at the back, one before the first at the front); DEFAULT_LEVEL waits in the ready list]]
 
-include "list/includes/extras"
+include("list/includes/extras")
 
 local LEVEL_SPAN = 1e13
 local BACK_START = LEVEL_SPAN / 2

@@ -1,9 +1,7 @@
 --[[
   stream/includes/ack_steps: for stream/ack and stream/handoff, an ack as a plan (reads, checks) and its writes.]]
 
-include "includes/types"
-include "stream/includes/capacity"
-include "stream/includes/groups"
+include("includes/types", "stream/includes/capacity", "stream/includes/groups")
 
 local function stream_ack_plan(k, group, consumer, first, last)
   local plan = {codes = {}, acked = {}, ids = {}, retrying = redis.call('ZCARD', k[2]) > 0,

@@ -2,8 +2,7 @@
   stream/includes/dead_letter: moves one pending entry to the dead-letter stream, for stream/claim, nack and reap.
   dead letter: origin_id, content (body or foreign fields' JSON), failure, deliveries; id, headers, enqueued if any]]
 
-include "stream/includes/groups"
--- the dead letter is written before the XACK: a script failing halfway leaves the entry pending, not lost
+include("stream/includes/groups")
 local function dead_letter(stream, group, retry, dead, ids, states, entry, deliveries, reason, deletion)
   local found = redis.call('XRANGE', stream, entry, entry)
   if #found == 0 then

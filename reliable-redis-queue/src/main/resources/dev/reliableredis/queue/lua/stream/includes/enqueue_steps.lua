@@ -1,9 +1,7 @@
 --[[
   stream/includes/enqueue_steps: for stream/enqueue, handoff and schedule-fire, an enqueue as a plan and its writes.]]
 
-include "includes/errors"
-include "includes/types"
-include "stream/includes/add"
+include("includes/errors", "includes/types", "stream/includes/add")
 
 local function known_ids(k, ids, now)
   if #ids == 0 then
