@@ -72,9 +72,11 @@ public final class ScriptSettings {
         } else if (utf8.length < 256) {
             out.write(0xd9);
             out.write(utf8.length);
-        } else {
+        } else if (utf8.length < 65_536) {
             out.write(0xda);
             bigEndian(out, utf8.length, 2);
+        } else {
+            throw new IllegalArgumentException("A script setting of " + utf8.length + " bytes; at most 65,535");
         }
         out.writeBytes(utf8);
     }
