@@ -131,14 +131,14 @@ for i = 1, #ids do
   if state then
     deliveries, _, credits, flags = parse_lease(state)
   end
-  local ends, level = parse_extras(extras[i])
+  local ends = parse_extras(extras[i])
   if record and ends and ends <= now then
-    expired[#expired + 1] = {ids[i], 'expired: its time to live ended at ' .. string.format('%d', ends), level}
+    expired[#expired + 1] = {ids[i], 'expired: its time to live ended at ' .. string.format('%d', ends), extras[i]}
   elseif deliveries and record then
     local problem = record_problem(record)
     local solo = has_flag(flags, 's')
     if problem then
-      malformed[#malformed + 1] = {ids[i], problem}
+      malformed[#malformed + 1] = {ids[i], problem, extras[i]}
     else
       if in_part > 0 and (solo or in_part == share or batch[#batch].solo) then
         part, in_part = part + 1, 0
@@ -156,14 +156,12 @@ for i = 1, #ids do
 end
 
 local function taken_off(messages)
-  local off = {}
-  for _, m in ipairs(messages) do
-    off[#off + 1] = m[1]
+  local off, values = {}, {}
+  for k, m in ipairs(messages) do
+    off[k] = m[1]
+    values[k] = m[3] or false
   end
-  if #off == 0 then
-    return off, nil, false
-  end
-  return off, groups_of(KEYS[12], KEYS[18], KEYS[19], KEYS[1], off)
+  return off, groups_in(values, KEYS[18], KEYS[19], KEYS[1])
 end
 
 local function dead_letter(messages)
@@ -196,15 +194,19 @@ end
 local left = ready - taken
 local drop = settings.expiredMessages == 'drop'
 if #expired > 0 then
-  local kept = {}
-  for k, m in ipairs(drop and {} or expired) do
-    local value = extras_value('', m[3], gids[k] or '')
+  local kept, cleared = {}, {}
+  for k, m in ipairs(expired) do
+    local value = not drop and extras_value('', select(2, parse_extras(m[3])), gids[k] or '')
     if value then
       kept[#kept + 1] = m[1]
       kept[#kept + 1] = value
+    else
+      cleared[#cleared + 1] = m[1]
     end
   end
-  redis.call('HDEL', KEYS[12], unpack(gone))
+  if #cleared > 0 then
+    redis.call('HDEL', KEYS[12], unpack(cleared))
+  end
   if #kept > 0 then
     redis.call('HSET', KEYS[12], unpack(kept))
   end

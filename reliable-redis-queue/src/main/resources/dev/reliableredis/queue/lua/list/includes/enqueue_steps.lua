@@ -55,8 +55,13 @@ local function enqueue_plan(k, args, first, last, now)
       end
       local extras = extras_value(ttl > 0 and string.format('%d', now + ttl) or '', level, gid)
       if extras then
-        require_key(k[gid ~= '' and 10 or level ~= DEFAULT_LEVEL and 8 or 6], id,
-            gid ~= '' and 'a group id' or level ~= DEFAULT_LEVEL and 'a priority' or 'a time to live')
+        if gid ~= '' then
+          require_key(k[10], id, 'a group id')
+        elseif level ~= DEFAULT_LEVEL then
+          require_key(k[8], id, 'a priority')
+        else
+          require_key(k[6], id, 'a time to live')
+        end
         plan.extras[#plan.extras + 1] = id
         plan.extras[#plan.extras + 1] = extras
       end

@@ -49,10 +49,10 @@ local function join_group(ready, groups, grouped, counter, gid, id, front)
   return false
 end
 
--- the group ids of the messages (false for none) and whether any has one; checks the types groups_move_on writes
-local function groups_of(extras, groups, grouped, ready, ids)
+-- the group ids in extras values (false for none) and whether any has one; checks the types groups_move_on writes
+local function groups_in(values, groups, grouped, ready)
   local gids, any = {}, false
-  for k, value in ipairs(extras_of(extras, ids)) do
+  for k, value in ipairs(values) do
     gids[k] = select(3, parse_extras(value))
     any = any or gids[k] ~= false
   end
@@ -62,6 +62,10 @@ local function groups_of(extras, groups, grouped, ready, ids)
     require_type(ready, 'list')
   end
   return gids, any
+end
+
+local function groups_of(extras, groups, grouped, ready, ids)
+  return groups_in(extras_of(extras, ids), groups, grouped, ready)
 end
 
 -- moves on the groups of settled messages (keep: groups wait for them); returns how many became ready
